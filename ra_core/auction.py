@@ -1,0 +1,56 @@
+"""Auctions: who bids in which order, which bids are legal, and what the winner gets (R35-R46).
+
+These are pure functions of the players and the auction; `ra_core.game` calls them to move
+from one state to the next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .state import Auction, Player, Trigger
+from .tiles import Tile
+
+__all__ = ["bid_order", "legal_bids", "may_pass", "start", "win"]
+
+
+def bid_order(players: Sequence[Player], ra_player: int) -> tuple[int, ...]:
+    """Return the bidders: everyone with a face-up sun, left of the Ra player first, Ra player last (R37, R38)."""
+    n = len(players)
+    order = [q % n for q in range(ra_player + 1, ra_player + n + 1)]
+    return tuple([q for q in order if players[q].suns_up])
+
+
+def start(players: Sequence[Player], ra_player: int, trigger: Trigger) -> Auction:
+    """Return a new auction started by `ra_player` for the reason `trigger` (R35)."""
+    return Auction(trigger, ra_player, bid_order(players, ra_player))
+
+
+def may_pass(auction: Auction, player: int) -> bool:
+    """Return whether `player` may pass: not if he called Ra voluntarily and nobody else bid (R40)."""
+    return not (
+        auction.trigger is Trigger.CALL_VOLUNTARY and player == auction.ra_player and auction.high_bidder < 0
+    )
+
+
+def legal_bids(auction: Auction, player: Player) -> list[int]:
+    """Return the face-up suns `player` may bid: those above the high bid; the first bid may be any (R39)."""
+    return [s for s in player.suns_up if s > auction.high_bid]
+
+
+def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile]) -> Player:
+    """Return the winner after taking the lot's non-disaster tiles and swapping `sun` for the center sun.
+
+    The lot's tiles go to the display (R41); the winning sun goes to the center face up and the
+    old center sun comes face down (R46). Disasters in the lot are resolved afterwards (R55).
+    """
+    display = list(player.display)
+    for t in lot:
+        if t < _FUNERAL:
+            display[t] += 1
+    suns_up = tuple([s for s in player.suns_up if s != sun])
+    return _tuple_new(Player, (suns_up, tuple(sorted((*player.suns_down, center_sun))), tuple(display), player.fame))
+
+
+_FUNERAL = Tile.FUNERAL
+_tuple_new = tuple.__new__

@@ -1,0 +1,400 @@
+"""The game's transitions: a new game, the legal actions, chance outcomes, and applying an action.
+
+Forced steps happen inside `apply`: a turn passes over players without face-up suns (R17),
+disaster losses without a choice are made at once (R53), and an epoch that ends is cleaned up,
+scored and followed by the next one (R57-R62). Only real decisions, and chance, are left for
+the caller.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from . import auction as auctions
+from .actions import (
+    BIDS,
+    CALL_RA,
+    DONE,
+    DRAW,
+    GODS,
+    PASS,
+    REVEALS,
+    Action,
+    Bid,
+    CallRa,
+    Discard,
+    Done,
+    Draw,
+    Pass,
+    Reveal,
+    UseGod,
+    discard,
+    parse_action,
+)
+from .disasters import discard_options, resolve
+from .errors import IllegalActionError
+from .rules import EPOCHS, STARTING_FAME, TRACK_SIZE, CENTER_SUN_START, Rules
+from .scoring import score_epoch
+from .state import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, State, Trigger, evolve_state
+from .tiles import EMPTY, FULL_BAG, NUM_KINDS, Tile
+
+__all__ = ["apply", "chance_outcomes", "legal_actions", "new_game"]
+
+_ACTION, _REVEAL, _GODS, _BID, _DISCARD, _OVER = (
+    Phase.ACTION,
+    Phase.REVEAL,
+    Phase.GODS,
+    Phase.BID,
+    Phase.DISCARD,
+    Phase.GAME_OVER,
+)
+_RA, _GOD, _FUNERAL = Tile.RA, Tile.GOD, Tile.FUNERAL
+_EMPTY_TRACK: tuple[Tile | None, ...] = (None,) * TRACK_SIZE
+_VOLUNTARY = Trigger.CALL_VOLUNTARY
+_FORCED = Trigger.CALL_FORCED
+_AFTER_AUCTION, _AFTER_GODS = "auction", "gods"
+_BID_BY_SUN: tuple[Bid, ...] = (BIDS[1], *(BIDS[s] for s in range(1, 17)))  # index = sun
+_tuple_new = tuple.__new__
+_DRAW_OR_RA: tuple[Action, ...] = (DRAW, CALL_RA)
+_RA_ONLY: tuple[Action, ...] = (CALL_RA,)
+REVEALS_BY_INDEX: tuple[Reveal, ...] = tuple(REVEALS[t] for t in Tile)
+
+
+def new_game(
+    players: int,
+    *,
+    seed: int | str | None = None,
+    rules: Rules | None = None,
+    suns: Sequence[Sequence[int]] | None = None,
+) -> State:
+    """Return the start of a game (R9-R16).
+
+    Args:
+        players: 2 to 5.
+        seed: decides which player gets which sun group (R11). Without a seed (and
+            without `suns`) player i gets group i of the rules' table.
+        rules: the rules in force; the default is `Rules.default(players)`.
+        suns: the suns of each seat, overriding `seed`; each must be one of the rules' groups.
+
+    >>> s = new_game(4)
+    >>> [p.suns_up for p in s.players], s.to_move
+    ([(2, 6, 13), (3, 7, 12), (4, 8, 11), (5, 9, 10)], 0)
+    """
+    rules = rules or Rules.default(players)
+    if rules.players != players:
+        raise ValueError(f"rules {rules.name!r} are for {rules.players} players, not {players}")
+    groups = [tuple(sorted(g)) for g in rules.sun_groups]
+    if suns is not None:
+        chosen = [tuple(sorted(g)) for g in suns]
+        if sorted(chosen) != sorted(groups):
+            raise ValueError(f"suns: each seat needs one of the sun groups {rules.sun_groups}, got {list(suns)}")
+        groups = chosen
+    elif seed is not None:
+        rng = random.Random(seed)
+        for i in range(len(groups) - 1, 0, -1):  # Fisher-Yates with random() only (stable across versions)
+            j = int(rng.random() * (i + 1))
+            groups[i], groups[j] = groups[j], groups[i]
+    seats = tuple(Player(suns_up=g, suns_down=(), display=EMPTY, fame=STARTING_FAME) for g in groups)
+    first = _highest_sun_holder(seats)
+    return State(
+        rules=rules,
+        epoch=1,
+        phase=_ACTION,
+        turn_player=first,
+        to_move=first,
+        bag=FULL_BAG,
+        ra_count=0,
+        track=_EMPTY_TRACK,
+        center_sun=CENTER_SUN_START,
+        players=seats,
+        auction=None,
+        discard=None,
+        box=EMPTY,
+        scores=(),
+    )
+
+
+def _highest_sun_holder(players: Sequence[Player]) -> int:
+    """Return the seat holding the highest sun; it starts every epoch (R16)."""
+    best = max([max(p.suns_up + p.suns_down) for p in players])
+    return next(i for i, p in enumerate(players) if best in p.suns_up or best in p.suns_down)
+
+
+# -- legal actions -------------------------------------------------------------------------
+
+
+def _god_targets(s: State) -> list[Action]:
+    """Return `UseGod` for each slot a god may take: any tile but a god (R27), disasters only by option (R28)."""
+    limit = _FUNERAL if not s.rules.god_can_take_disaster else NUM_KINDS
+    return [GODS[i + 1] for i, t in enumerate(s.track) if t is not None and t is not _GOD and t < limit]
+
+
+def legal_actions(s: State) -> tuple[Action, ...]:
+    """Return the legal actions in `s`, sorted; empty only when the game is over."""
+    phase = s.phase
+    if phase is _BID:
+        a: Auction = s.auction  # type: ignore[assignment]
+        high = a.high_bid
+        p = s.to_move
+        bids = [_BID_BY_SUN[x] for x in s.players[p].suns_up if x > high]
+        # R40: the voluntary caller must bid when everyone else passed.
+        if a.high_bidder < 0 and p == a.ra_player and a.trigger is _VOLUNTARY:
+            return tuple(bids)
+        return (PASS, *bids)
+    if phase is _ACTION:
+        if s.players[s.turn_player].display[_GOD]:
+            gods = _god_targets(s)
+            return (DRAW, CALL_RA, *gods) if None in s.track else (CALL_RA, *gods)
+        return _DRAW_OR_RA if None in s.track else _RA_ONLY  # R19: no draw on a full track
+    if phase is _REVEAL:
+        return tuple([REVEALS_BY_INDEX[t] for t, n in enumerate(s.bag) if n])
+    if phase is _GODS:
+        return (DONE, *_god_targets(s))
+    if phase is _DISCARD:
+        pending: PendingDiscard = s.discard  # type: ignore[assignment]
+        kind, n = pending.owed[0]
+        return tuple(discard(o) for o in discard_options(s.players[pending.player].display, kind, n))
+    return ()
+
+
+def chance_outcomes(s: State) -> list[tuple[Action, Fraction]]:
+    """Return each tile that can be drawn with its exact probability (R14, R22); [] if not a chance node."""
+    if s.phase is not _REVEAL:
+        return []
+    total = sum(s.bag)
+    return [(REVEALS[Tile(t)], Fraction(n, total)) for t, n in enumerate(s.bag) if n]
+
+
+# -- applying an action --------------------------------------------------------------------
+
+
+def apply(s: State, action: Action | str) -> State:
+    """Return the state after `action`; raise `IllegalActionError` (and change nothing) if it is not legal."""
+    if type(action) is str:
+        action = parse_action(action)
+    if s.phase is _REVEAL:
+        if type(action) is Reveal and s.bag[action.tile] > 0:
+            return _reveal(s, action.tile)
+    elif action in (s._legal or s.legal_actions()):
+        return HANDLERS[type(action)](s, action)
+    raise illegal(s, action)
+
+
+def illegal(s: State, action: Any) -> IllegalActionError:
+    """Return the error for `action` in `s`, naming the action, the player, the phase and what is legal."""
+    legal = s.legal_actions()
+    who = "chance" if s.to_move == CHANCE else f"player {s.to_move}"
+    if s.phase is _OVER:
+        msg = f"{action} is not legal: the game is over (epoch {EPOCHS} scored); no actions are legal"
+    else:
+        context = ""
+        if s.phase is _BID and s.auction is not None:
+            a = s.auction
+            context = f" (high bid {a.high_bid} by player {a.high_bidder})" if a.high_bidder >= 0 else " (no bid yet)"
+        elif s.phase is _DISCARD and s.discard is not None:
+            kind, n = s.discard.owed[0]
+            context = f" (owes {n} tiles to {kind.label})"
+        elif s.phase is _REVEAL:
+            context = " (a chance node: only a reveal of a tile still in the bag)"
+        listed = ", ".join(map(str, legal))
+        msg = f"{action} is not legal for {who} in phase {s.phase.name}{context}; legal: {listed}"
+    return IllegalActionError(msg, action=action, player=s.to_move, phase=s.phase.name, legal=legal)
+
+
+def _draw(s: State, _: Action) -> State:
+    return evolve_state(s, {"phase": _REVEAL, "to_move": CHANCE})
+
+
+def _reveal(s: State, tile: Tile) -> State:
+    bag = s.bag
+    bag = bag[:tile] + (bag[tile] - 1,) + bag[tile + 1 :]
+    if tile is _RA:
+        ra_count = s.ra_count + 1
+        if ra_count == s.rules.ra_limit:  # R24, R57: the epoch ends at once, no auction
+            return _end_epoch(s, {"bag": bag, "ra_count": ra_count})
+        a = auctions.start(s.players, s.turn_player, Trigger.RA_TILE)
+        return evolve_state(s, {"bag": bag, "ra_count": ra_count, "phase": _BID, "to_move": a.order[0], "auction": a})
+    track = s.track
+    i = track.index(None)  # R23: the leftmost empty slot
+    return _next_turn(s, {"bag": bag, "track": track[:i] + (tile,) + track[i + 1 :]}, s.turn_player)
+
+
+def _call_ra(s: State, _: Action) -> State:
+    trigger = _VOLUNTARY if None in s.track else _FORCED  # R35
+    a = auctions.start(s.players, s.turn_player, trigger)
+    return evolve_state(s, {"phase": _BID, "to_move": a.order[0], "auction": a})
+
+
+def _bid_or_pass(s: State, action: Action) -> State:
+    a: Auction = s.auction  # type: ignore[assignment]
+    if type(action) is Bid:
+        sun = action.sun
+        a = _tuple_new(Auction, (a[0], a[1], a[2], (*a.bids, sun), sun, s.to_move))
+    else:
+        a = _tuple_new(Auction, (a[0], a[1], a[2], (*a.bids, None), a[4], a[5]))
+    done = len(a.bids)
+    if done < len(a.order):
+        return evolve_state(s, {"auction": a, "to_move": a.order[done]})
+    return _resolve_auction(s, a)
+
+
+def _resolve_auction(s: State, a: Auction) -> State:
+    """Give the lot to the winner, or apply the all-pass outcome (R41, R42, R45)."""
+    track = s.track
+    w = a.high_bidder
+    if w < 0:
+        if a.trigger is _FORCED:  # R42: all 8 tiles go to the box
+            return _next_turn(s, {"auction": None, "track": _EMPTY_TRACK, "box": _add(s.box, track)}, a.ra_player)
+        return _next_turn(s, {"auction": None}, a.ra_player)  # R42: the tiles stay
+    lot = [t for t in track if t is not None]
+    winner = auctions.win(s.players[w], a.high_bid, s.center_sun, lot)
+    changes: dict[str, Any] = {"auction": None, "track": _EMPTY_TRACK, "center_sun": a.high_bid}
+    disasters = [t for t in lot if t >= _FUNERAL]
+    if disasters:
+        return _disasters(s, changes, winner, w, disasters, _AFTER_AUCTION)
+    changes["players"] = _put(s.players, w, winner)
+    return _finish_auction(s, changes)
+
+
+def _finish_auction(s: State, changes: dict[str, Any]) -> State:
+    """End the epoch if nobody has a face-up sun (R58), else pass the turn left of the Ra player (R44)."""
+    for p in changes.get("players", s.players):
+        if p.suns_up:
+            return _next_turn(s, changes, s.turn_player)
+    return _end_epoch(s, changes)
+
+
+def _disasters(
+    s: State, changes: dict[str, Any], player: Player, seat: int, disasters: list[Tile], after: str
+) -> State:
+    """Apply the forced disaster losses, then ask for the chosen ones if any (R50-R55)."""
+    display, boxed, owed = resolve(player.display, disasters)
+    changes["players"] = _put(changes.get("players", s.players), seat, player._replace(display=display))
+    changes["box"] = _add_counts(changes.get("box", s.box), boxed)
+    if owed:
+        changes.update(phase=_DISCARD, to_move=seat, discard=PendingDiscard(seat, owed, after))
+        return evolve_state(s, changes)
+    if after == _AFTER_AUCTION:
+        return _finish_auction(s, changes)
+    return _after_god(evolve_state(s, changes))
+
+
+def _discard(s: State, action: Action) -> State:
+    pending: PendingDiscard = s.discard  # type: ignore[assignment]
+    seat = pending.player
+    player = s.players[seat]
+    tiles = action.tiles  # type: ignore[union-attr]
+    display = list(player.display)
+    for t in tiles:
+        display[t] -= 1
+    changes: dict[str, Any] = {
+        "players": _put(s.players, seat, player._replace(display=tuple(display))),
+        "box": _add(s.box, tiles),
+    }
+    if len(pending.owed) > 1:  # e.g. unrest and earthquake in one lot: one choice each
+        changes["discard"] = pending._replace(owed=pending.owed[1:])
+        return evolve_state(s, changes)
+    changes["discard"] = None
+    if pending.after == _AFTER_AUCTION:
+        return _finish_auction(s, changes)
+    return _after_god(evolve_state(s, changes))
+
+
+def _use_god(s: State, action: Action) -> State:
+    """Return a god to the box and take the tile on the chosen slot (R26-R30)."""
+    seat = s.turn_player
+    slot = action.slot  # type: ignore[union-attr]
+    tile: Tile = s.track[slot - 1]  # type: ignore[assignment]
+    player = s.players[seat]
+    display = list(player.display)
+    display[_GOD] -= 1
+    changes: dict[str, Any] = {
+        "track": s.track[: slot - 1] + (None,) + s.track[slot:],
+        "box": _add(s.box, (_GOD,)),  # R30: the used god leaves the game
+    }
+    if tile >= _FUNERAL:  # R28: a disaster taken by a god is resolved at once
+        return _disasters(s, changes, player._replace(display=tuple(display)), seat, [tile], _AFTER_GODS)
+    display[tile] += 1
+    changes["players"] = _put(s.players, seat, player._replace(display=tuple(display)))
+    return _after_god(evolve_state(s, changes))
+
+
+def _after_god(s: State) -> State:
+    """Let the player use another god if he has one and a target is left (R26, R29), else end the turn."""
+    seat = s.turn_player
+    if s.players[seat].display[_GOD] and _god_targets(s):
+        return evolve_state(s, {"phase": _GODS, "to_move": seat, "discard": None})
+    return _next_turn(s, {"discard": None}, seat)
+
+
+def _done(s: State, _: Action) -> State:
+    return _next_turn(s, {}, s.turn_player)
+
+
+def _next_turn(s: State, changes: dict[str, Any], after: int) -> State:
+    """Give the turn to the next player clockwise after `after` who has a face-up sun (R17, R20, R21)."""
+    players = changes.get("players", s.players)
+    n = len(players)
+    for q in range(after + 1, after + n + 1):
+        q %= n
+        if players[q].suns_up:
+            changes["phase"] = _ACTION
+            changes["turn_player"] = changes["to_move"] = q
+            return evolve_state(s, changes)
+    raise AssertionError("no player has a face-up sun; the epoch should have ended")  # pragma: no cover
+
+
+def _end_epoch(s: State, changes: dict[str, Any]) -> State:
+    """Clean up, score, discard, and start the next epoch or end the game (R57-R62)."""
+    s = evolve_state(s, changes)
+    box = list(_add(s.box, s.track))  # R59: tiles left on the auction track go to the box,
+    box[_RA] += s.ra_count  # and so do the Ra tiles
+    players, score, boxed = score_epoch(s.players, s.epoch, s.rules)
+    common: dict[str, Any] = {
+        "box": _add_counts(tuple(box), boxed),
+        "track": _EMPTY_TRACK,
+        "ra_count": 0,
+        "auction": None,
+        "discard": None,
+        "scores": (*s.scores, score),
+    }
+    if s.epoch == EPOCHS:
+        return evolve_state(s, {**common, "players": players, "phase": _OVER, "to_move": TERMINAL})
+    players = tuple(  # R49: every sun is turned face up
+        Player(tuple(sorted(p.suns_up + p.suns_down)), (), p.display, p.fame) for p in players
+    )
+    first = _highest_sun_holder(players)  # R16, R61
+    return evolve_state(
+        s,
+        {**common, "players": players, "epoch": s.epoch + 1, "phase": _ACTION, "turn_player": first, "to_move": first},
+    )
+
+
+def _put(players: tuple[Player, ...], seat: int, player: Player) -> tuple[Player, ...]:
+    return players[:seat] + (player,) + players[seat + 1 :]
+
+
+def _add(box: tuple[int, ...], tiles: Sequence[Tile | None]) -> tuple[int, ...]:
+    out = list(box)
+    for t in tiles:
+        if t is not None:
+            out[t] += 1
+    return tuple(out)
+
+
+def _add_counts(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple([x + y for x, y in zip(a, b, strict=True)])
+
+
+HANDLERS = {
+    Draw: _draw,
+    CallRa: _call_ra,
+    Bid: _bid_or_pass,
+    Pass: _bid_or_pass,
+    UseGod: _use_god,
+    Done: _done,
+    Discard: _discard,
+}

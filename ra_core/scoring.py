@@ -1,0 +1,171 @@
+"""Scoring at the end of each epoch (R63-R72) and the winner (R73), as pure functions.
+
+The rulebook's worked examples are the doctests:
+
+>>> monument_points(counts({Tile.PYRAMID: 4, Tile.TEMPLE: 3, Tile.FORTRESS: 2, Tile.SPHINX: 1}))
+19
+>>> sun_points([17, 25, 21, 17])
+[-5, 5, 0, -5]
+>>> pharaoh_points([4, 3, 3, 4])
+[5, -2, -2, 5]
+>>> civilization_points(counts({Tile.ASTRONOMY: 3, Tile.AGRICULTURE: 2, Tile.WRITING: 2}))
+5
+>>> river_points(counts({Tile.FLOOD: 1, Tile.NILE: 3}))
+4
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from .rules import EPOCHS, Rules
+from .state import Player
+from .tiles import CIVILIZATIONS, DISCARDED_AFTER_EPOCH, EMPTY, MONUMENTS, Tile, counts
+
+__all__ = [
+    "Breakdown",
+    "EpochScore",
+    "civilization_points",
+    "counts",
+    "god_points",
+    "gold_points",
+    "monument_points",
+    "pharaoh_points",
+    "river_points",
+    "score_epoch",
+    "sun_points",
+    "winner",
+]
+
+CATEGORIES = ("god", "pharaoh", "river", "civilization", "gold", "monument", "sun")
+
+
+@dataclasses.dataclass(frozen=True)
+class Breakdown:
+    """One player's points in one epoch, by category, and the fame before and after (R69)."""
+
+    god: int
+    pharaoh: int
+    river: int
+    civilization: int
+    gold: int
+    monument: int
+    sun: int
+    fame_before: int
+    fame_after: int
+
+    @property
+    def net(self) -> int:
+        """Return the sum of the categories (before the fame floor)."""
+        return sum(getattr(self, c) for c in CATEGORIES)
+
+
+@dataclasses.dataclass(frozen=True)
+class EpochScore:
+    """The scoring of one epoch: a `Breakdown` per player."""
+
+    epoch: int
+    players: tuple[Breakdown, ...]
+
+
+def god_points(display: Sequence[int]) -> int:
+    """Return 2 per god tile (R63)."""
+    return 2 * display[Tile.GOD]
+
+
+def gold_points(display: Sequence[int]) -> int:
+    """Return 3 per gold tile (R67)."""
+    return 3 * display[Tile.GOLD]
+
+
+def river_points(display: Sequence[int]) -> int:
+    """Return 1 per Nile and per flood, but only with at least one flood (R65)."""
+    floods = display[Tile.FLOOD]
+    return floods + display[Tile.NILE] if floods else 0
+
+
+def civilization_points(display: Sequence[int]) -> int:
+    """Return -5 with no civilization, 0 for 1-2 kinds, 5/10/15 for 3/4/5 kinds (R66)."""
+    kinds = sum([1 for t in CIVILIZATIONS if display[t]])
+    return (-5, 0, 0, 5, 10, 15)[kinds]
+
+
+def monument_points(display: Sequence[int]) -> int:
+    """Return the epoch-3 monument points: variety (1-6, 10, 15) plus 5/10/15 per set of 3/4/5 (R70)."""
+    kinds = sum([1 for t in MONUMENTS if display[t]])
+    variety = kinds if kinds <= 6 else (10 if kinds == 7 else 15)
+    sets = sum([_SET_POINTS[display[t]] for t in MONUMENTS])
+    return variety + sets
+
+
+_SET_POINTS = (0, 0, 0, 5, 10, 15)  # by copies of one monument kind (R70)
+
+
+def _most_and_fewest(values: Sequence[int], bonus: int, penalty: int) -> list[int]:
+    hi, lo = max(values), min(values)
+    if hi == lo:  # all equal: nobody scores (R64, R71)
+        return [0] * len(values)
+    return [bonus if v == hi else penalty if v == lo else 0 for v in values]
+
+
+def pharaoh_points(pharaohs: Sequence[int], penalties: bool = True) -> list[int]:
+    """Return +5 to all tied for most pharaohs, -2 to all tied for fewest, 0 if all equal (R64)."""
+    return _most_and_fewest(pharaohs, 5, -2 if penalties else 0)
+
+
+def sun_points(sums: Sequence[int], penalties: bool = True) -> list[int]:
+    """Return +5 to all tied for the highest sun total, -5 to all tied for the lowest (R71)."""
+    return _most_and_fewest(sums, 5, -5 if penalties else 0)
+
+
+def score_epoch(
+    players: Sequence[Player], epoch: int, rules: Rules
+) -> tuple[tuple[Player, ...], EpochScore, tuple[int, ...]]:
+    """Score `epoch` and discard the temporary tiles (R60, R63-R72).
+
+    Returns:
+        the players after scoring (fame added with the floor of R69, gods, gold,
+        civilizations and floods discarded), the `EpochScore`, and the count tuple of
+        tiles those discards sent to the box.
+    """
+    final = epoch == EPOCHS
+    penalties = rules.penalties_apply(epoch)
+    pharaoh = pharaoh_points([p.display[Tile.PHARAOH] for p in players], penalties)
+    if final:
+        sun = sun_points([sum(p.suns_up) + sum(p.suns_down) for p in players], penalties)
+    after: list[Player] = []
+    breakdowns: list[Breakdown] = []
+    boxed = EMPTY
+    for i, p in enumerate(players):
+        d = p.display
+        parts = (
+            god_points(d),
+            pharaoh[i],
+            river_points(d),
+            civilization_points(d),
+            gold_points(d),
+            monument_points(d) if final else 0,  # R68: monuments only after epoch 3
+            sun[i] if final else 0,  # R71: suns only after epoch 3
+        )
+        fame = p.fame + sum(parts)
+        if rules.fame_floor and fame < 0:
+            fame = 0
+        breakdowns.append(Breakdown(*parts, fame_before=p.fame, fame_after=fame))
+        after.append(Player(p.suns_up, p.suns_down, tuple([n * k for n, k in zip(d, _KEPT)]), fame))
+        boxed = tuple([b + n * (1 - k) for b, n, k in zip(boxed, d, _KEPT)])
+    return tuple(after), EpochScore(epoch, tuple(breakdowns)), boxed
+
+
+_KEPT = tuple(0 if t in DISCARDED_AFTER_EPOCH else 1 for t in Tile)  # R60: 1 = kept for the next epoch
+
+
+def winner(players: Sequence[Player], rules: Rules) -> int:
+    """Return the seat with the most fame; ties go to the highest single sun owned (R73, D1)."""
+
+    def key(i: int) -> tuple[int, int, int]:
+        suns = players[i].suns_up + players[i].suns_down
+        tie = max(suns) if rules.tie_break == "highest_sun" else sum(suns)
+        return (players[i].fame, tie, max(suns))  # equal sums: the highest sun decides
+
+    return max(range(len(players)), key=key)
