@@ -12,7 +12,7 @@ when the player has more matching tiles than he must lose, of at least two kinds
 >>> owed
 ((<Tile.UNREST: 21>, 2),)
 >>> [describe(counts_of(o)) for o in discard_options(after, Tile.UNREST, 2)]
-['art 1, religion 1', 'art 1, writing 1', 'writing 1, religion 1', 'writing 2']
+['art 1, religion 1', 'art 1, writing 1', 'religion 1, writing 1', 'writing 2']
 """
 
 from __future__ import annotations
