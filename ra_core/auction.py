@@ -17,13 +17,12 @@ __all__ = ["bid_order", "legal_bids", "may_pass", "start", "win"]
 def bid_order(players: Sequence[Player], ra_player: int) -> tuple[int, ...]:
     """Return the bidders: everyone with a face-up sun, left of the Ra player first, Ra player last (R37, R38)."""
     n = len(players)
-    order = [q % n for q in range(ra_player + 1, ra_player + n + 1)]
-    return tuple([q for q in order if players[q].suns_up])
+    return tuple([q for q in _SEATS_AFTER[n][ra_player] if players[q].suns_up])
 
 
 def start(players: Sequence[Player], ra_player: int, trigger: Trigger) -> Auction:
     """Return a new auction started by `ra_player` for the reason `trigger` (R35)."""
-    return Auction(trigger, ra_player, bid_order(players, ra_player))
+    return _tuple_new(Auction, (trigger, ra_player, bid_order(players, ra_player), (), 0, -1))
 
 
 def may_pass(auction: Auction, player: int) -> bool:
@@ -38,19 +37,27 @@ def legal_bids(auction: Auction, player: Player) -> list[int]:
     return [s for s in player.suns_up if s > auction.high_bid]
 
 
-def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile]) -> Player:
-    """Return the winner after taking the lot's non-disaster tiles and swapping `sun` for the center sun.
+def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -> tuple[Player, list[Tile]]:
+    """Return the winner after taking the lot and swapping `sun` for the center sun, and the lot's disasters.
 
     The lot's tiles go to the display (R41); the winning sun goes to the center face up and the
-    old center sun comes face down (R46). Disasters in the lot are resolved afterwards (R55).
+    old center sun comes face down (R46). The disasters returned are resolved next (R55).
     """
     display = list(player.display)
+    disasters = []
     for t in lot:
+        if t is None:
+            continue
         if t < _FUNERAL:
             display[t] += 1
+        else:
+            disasters.append(t)
     suns_up = tuple([s for s in player.suns_up if s != sun])
-    return _tuple_new(Player, (suns_up, tuple(sorted((*player.suns_down, center_sun))), tuple(display), player.fame))
+    suns_down = tuple(sorted((*player.suns_down, center_sun)))
+    return _tuple_new(Player, (suns_up, suns_down, tuple(display), player.fame)), disasters
 
 
 _FUNERAL = Tile.FUNERAL
 _tuple_new = tuple.__new__
+#: _SEATS_AFTER[n][p]: the seats clockwise from the left of p, ending with p (R38).
+_SEATS_AFTER = {n: tuple(tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)) for n in range(2, 6)}

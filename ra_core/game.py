@@ -34,6 +34,7 @@ from .actions import (
     discard,
     parse_action,
 )
+from .auction import _SEATS_AFTER
 from .disasters import discard_options, resolve
 from .errors import IllegalActionError
 from .rules import EPOCHS, STARTING_FAME, TRACK_SIZE, CENTER_SUN_START, Rules
@@ -126,33 +127,40 @@ def _highest_sun_holder(players: Sequence[Player]) -> int:
 # -- legal actions -------------------------------------------------------------------------
 
 
-def _god_targets(s: State) -> list[Action]:
+def _god_targets(track: tuple[Tile | None, ...], rules: Rules) -> list[UseGod]:
     """Return `UseGod` for each slot a god may take: any tile but a god (R27), disasters only by option (R28)."""
-    limit = _FUNERAL if not s.rules.god_can_take_disaster else NUM_KINDS
-    return [GODS[i + 1] for i, t in enumerate(s.track) if t is not None and t is not _GOD and t < limit]
+    limit = NUM_KINDS if rules.god_can_take_disaster else _FUNERAL
+    return [GODS[i + 1] for i, t in enumerate(track) if t is not None and t is not _GOD and t < limit]
+
+
+def _turn_actions(player: Player, track: tuple[Tile | None, ...], rules: Rules) -> tuple[Action, ...]:
+    """Return the turn player's choices: draw (not on a full track, R19), call Ra (R36), gods (R26)."""
+    if player.display[_GOD]:
+        gods = _god_targets(track, rules)
+        return (DRAW, CALL_RA, *gods) if None in track else (CALL_RA, *gods)
+    return _DRAW_OR_RA if None in track else _RA_ONLY
+
+
+def _bid_actions(a: Auction, seat: int, player: Player) -> tuple[Action, ...]:
+    """Return a bidder's choices: pass, or a face-up sun above the high bid (R39, R40)."""
+    high = a.high_bid
+    bids = [_BID_BY_SUN[x] for x in player.suns_up if x > high]
+    if a.high_bidder < 0 and seat == a.ra_player and a.trigger is _VOLUNTARY:
+        return tuple(bids)  # R40: the voluntary caller must bid when everyone else passed
+    return (PASS, *bids)
 
 
 def legal_actions(s: State) -> tuple[Action, ...]:
     """Return the legal actions in `s`, sorted; empty only when the game is over."""
     phase = s.phase
     if phase is _BID:
-        a: Auction = s.auction  # type: ignore[assignment]
-        high = a.high_bid
-        p = s.to_move
-        bids = [_BID_BY_SUN[x] for x in s.players[p].suns_up if x > high]
-        # R40: the voluntary caller must bid when everyone else passed.
-        if a.high_bidder < 0 and p == a.ra_player and a.trigger is _VOLUNTARY:
-            return tuple(bids)
-        return (PASS, *bids)
+        return _bid_actions(s.auction, s.to_move, s.players[s.to_move])  # type: ignore[arg-type]
     if phase is _ACTION:
-        if s.players[s.turn_player].display[_GOD]:
-            gods = _god_targets(s)
-            return (DRAW, CALL_RA, *gods) if None in s.track else (CALL_RA, *gods)
-        return _DRAW_OR_RA if None in s.track else _RA_ONLY  # R19: no draw on a full track
+        return _turn_actions(s.players[s.turn_player], s.track, s.rules)
     if phase is _REVEAL:
         return tuple([REVEALS_BY_INDEX[t] for t, n in enumerate(s.bag) if n])
     if phase is _GODS:
-        return (DONE, *_god_targets(s))
+        return (DONE, *_god_targets(s.track, s.rules))
     if phase is _DISCARD:
         pending: PendingDiscard = s.discard  # type: ignore[assignment]
         kind, n = pending.owed[0]
@@ -215,17 +223,21 @@ def _reveal(s: State, tile: Tile) -> State:
         ra_count = s.ra_count + 1
         if ra_count == s.rules.ra_limit:  # R24, R57: the epoch ends at once, no auction
             return _end_epoch(s, {"bag": bag, "ra_count": ra_count})
-        a = auctions.start(s.players, s.turn_player, Trigger.RA_TILE)
-        return evolve_state(s, {"bag": bag, "ra_count": ra_count, "phase": _BID, "to_move": a.order[0], "auction": a})
+        return _start_auction(s, {"bag": bag, "ra_count": ra_count}, Trigger.RA_TILE)
     track = s.track
     i = track.index(None)  # R23: the leftmost empty slot
     return _next_turn(s, {"bag": bag, "track": track[:i] + (tile,) + track[i + 1 :]}, s.turn_player)
 
 
 def _call_ra(s: State, _: Action) -> State:
-    trigger = _VOLUNTARY if None in s.track else _FORCED  # R35
+    return _start_auction(s, {}, _VOLUNTARY if None in s.track else _FORCED)  # R35
+
+
+def _start_auction(s: State, changes: dict[str, Any], trigger: Trigger) -> State:
     a = auctions.start(s.players, s.turn_player, trigger)
-    return evolve_state(s, {"phase": _BID, "to_move": a.order[0], "auction": a})
+    first = a.order[0]
+    changes.update(phase=_BID, to_move=first, auction=a, _legal=_bid_actions(a, first, s.players[first]))
+    return evolve_state(s, changes)
 
 
 def _bid_or_pass(s: State, action: Action) -> State:
@@ -237,7 +249,8 @@ def _bid_or_pass(s: State, action: Action) -> State:
         a = _tuple_new(Auction, (a[0], a[1], a[2], (*a.bids, None), a[4], a[5]))
     done = len(a.bids)
     if done < len(a.order):
-        return evolve_state(s, {"auction": a, "to_move": a.order[done]})
+        seat = a.order[done]
+        return evolve_state(s, {"auction": a, "to_move": seat, "_legal": _bid_actions(a, seat, s.players[seat])})
     return _resolve_auction(s, a)
 
 
@@ -249,10 +262,8 @@ def _resolve_auction(s: State, a: Auction) -> State:
         if a.trigger is _FORCED:  # R42: all 8 tiles go to the box
             return _next_turn(s, {"auction": None, "track": _EMPTY_TRACK, "box": _add(s.box, track)}, a.ra_player)
         return _next_turn(s, {"auction": None}, a.ra_player)  # R42: the tiles stay
-    lot = [t for t in track if t is not None]
-    winner = auctions.win(s.players[w], a.high_bid, s.center_sun, lot)
+    winner, disasters = auctions.win(s.players[w], a.high_bid, s.center_sun, track)
     changes: dict[str, Any] = {"auction": None, "track": _EMPTY_TRACK, "center_sun": a.high_bid}
-    disasters = [t for t in lot if t >= _FUNERAL]
     if disasters:
         return _disasters(s, changes, winner, w, disasters, _AFTER_AUCTION)
     changes["players"] = _put(s.players, w, winner)
@@ -260,11 +271,8 @@ def _resolve_auction(s: State, a: Auction) -> State:
 
 
 def _finish_auction(s: State, changes: dict[str, Any]) -> State:
-    """End the epoch if nobody has a face-up sun (R58), else pass the turn left of the Ra player (R44)."""
-    for p in changes.get("players", s.players):
-        if p.suns_up:
-            return _next_turn(s, changes, s.turn_player)
-    return _end_epoch(s, changes)
+    """Pass the turn left of the Ra player (R44), or end the epoch if nobody has a face-up sun (R58)."""
+    return _next_turn(s, changes, s.turn_player)
 
 
 def _disasters(
@@ -325,7 +333,7 @@ def _use_god(s: State, action: Action) -> State:
 def _after_god(s: State) -> State:
     """Let the player use another god if he has one and a target is left (R26, R29), else end the turn."""
     seat = s.turn_player
-    if s.players[seat].display[_GOD] and _god_targets(s):
+    if s.players[seat].display[_GOD] and _god_targets(s.track, s.rules):
         return evolve_state(s, {"phase": _GODS, "to_move": seat, "discard": None})
     return _next_turn(s, {"discard": None}, seat)
 
@@ -335,16 +343,19 @@ def _done(s: State, _: Action) -> State:
 
 
 def _next_turn(s: State, changes: dict[str, Any], after: int) -> State:
-    """Give the turn to the next player clockwise after `after` who has a face-up sun (R17, R20, R21)."""
+    """Give the turn to the next player clockwise after `after` who has a face-up sun (R17, R20, R21).
+
+    `after` himself comes last, so a lone player takes every turn (R21). With no face-up sun
+    left anywhere the epoch ends (R58).
+    """
     players = changes.get("players", s.players)
-    n = len(players)
-    for q in range(after + 1, after + n + 1):
-        q %= n
+    for q in _SEATS_AFTER[len(players)][after]:
         if players[q].suns_up:
             changes["phase"] = _ACTION
             changes["turn_player"] = changes["to_move"] = q
+            changes["_legal"] = _turn_actions(players[q], changes.get("track", s.track), s.rules)
             return evolve_state(s, changes)
-    raise AssertionError("no player has a face-up sun; the epoch should have ended")  # pragma: no cover
+    return _end_epoch(s, changes)  # R58: only an auction can use up the last sun
 
 
 def _end_epoch(s: State, changes: dict[str, Any]) -> State:

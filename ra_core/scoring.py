@@ -16,12 +16,12 @@ The rulebook's worked examples are the doctests:
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from .rules import EPOCHS, Rules
 from .state import Player
-from .tiles import CIVILIZATIONS, DISCARDED_AFTER_EPOCH, EMPTY, MONUMENTS, Tile, counts
+from .tiles import CIVILIZATIONS, DISASTERS as DISASTER_KINDS, DISCARDED_AFTER_EPOCH, EMPTY, MONUMENTS, Tile, counts
 
 __all__ = [
     "Breakdown",
@@ -41,8 +41,7 @@ __all__ = [
 CATEGORIES = ("god", "pharaoh", "river", "civilization", "gold", "monument", "sun")
 
 
-@dataclasses.dataclass(frozen=True)
-class Breakdown:
+class Breakdown(NamedTuple):
     """One player's points in one epoch, by category, and the fame before and after (R69)."""
 
     god: int
@@ -58,11 +57,10 @@ class Breakdown:
     @property
     def net(self) -> int:
         """Return the sum of the categories (before the fame floor)."""
-        return sum(getattr(self, c) for c in CATEGORIES)
+        return sum(self[:7])  # the seven categories, in CATEGORIES order
 
 
-@dataclasses.dataclass(frozen=True)
-class EpochScore:
+class EpochScore(NamedTuple):
     """The scoring of one epoch: a `Breakdown` per player."""
 
     epoch: int
@@ -136,7 +134,7 @@ def score_epoch(
         sun = sun_points([sum(p.suns_up) + sum(p.suns_down) for p in players], penalties)
     after: list[Player] = []
     breakdowns: list[Breakdown] = []
-    boxed = EMPTY
+    boxed = [0] * len(EMPTY)
     for i, p in enumerate(players):
         d = p.display
         parts = (
@@ -151,13 +149,25 @@ def score_epoch(
         fame = p.fame + sum(parts)
         if rules.fame_floor and fame < 0:
             fame = 0
-        breakdowns.append(Breakdown(*parts, fame_before=p.fame, fame_after=fame))
-        after.append(Player(p.suns_up, p.suns_down, tuple([n * k for n, k in zip(d, _KEPT)]), fame))
-        boxed = tuple([b + n * (1 - k) for b, n, k in zip(boxed, d, _KEPT)])
-    return tuple(after), EpochScore(epoch, tuple(breakdowns)), boxed
+        breakdowns.append(Breakdown(*parts, p.fame, fame))
+        for t in _DISCARDED:  # R60: gods, gold, civilizations and floods leave the game
+            boxed[t] += d[t]
+        kept = _kept(d)
+        after.append(Player(p.suns_up, p.suns_down, kept, fame))
+    return tuple(after), EpochScore(epoch, tuple(breakdowns)), tuple(boxed)
 
 
-_KEPT = tuple(0 if t in DISCARDED_AFTER_EPOCH else 1 for t in Tile)  # R60: 1 = kept for the next epoch
+_DISCARDED = [int(t) for t in sorted(DISCARDED_AFTER_EPOCH)]
+
+
+def _kept(display: tuple[int, ...]) -> tuple[int, ...]:
+    """Return the display without gods, gold, floods and civilizations (R60), by slicing (fast)."""
+    return _ZEROS[: Tile.PHARAOH] + display[Tile.PHARAOH : Tile.FLOOD] + _ZEROS[Tile.FLOOD : Tile.FORTRESS] + display[Tile.FORTRESS :]
+
+
+_ZEROS = EMPTY
+# The slicing above relies on the tile order: kept kinds are PHARAOH..NILE and FORTRESS onwards.
+assert {t for t in Tile if t not in DISCARDED_AFTER_EPOCH} == {Tile.RA, Tile.PHARAOH, Tile.NILE, *MONUMENTS, *DISASTER_KINDS}
 
 
 def winner(players: Sequence[Player], rules: Rules) -> int:

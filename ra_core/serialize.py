@@ -94,7 +94,7 @@ def state_to_dict(s: State) -> dict[str, Any]:
         "bag": _counts_to_dict(s.bag),
         "box": _counts_to_dict(s.box),
         "scores": [
-            {"epoch": e.epoch, "players": [vars(b).copy() for b in e.players]} for e in s.scores
+            {"epoch": e.epoch, "players": [b._asdict() for b in e.players]} for e in s.scores
         ],
     }
 

@@ -326,9 +326,12 @@ _SET_DICT = Frozen.__dict__["__dict__"].__set__
 
 
 def evolve_state(state: State, changes: dict[str, Any]) -> State:
-    """Return a copy of `state` with `changes` (no checks; for the engine's transitions)."""
-    d = {**state.__dict__, **changes}
-    d["_legal"] = None
+    """Return a copy of `state` with `changes` (no checks; for the engine's transitions).
+
+    `changes` may carry ``"_legal"``, the new state's legal actions when the transition
+    already knows them; otherwise they are computed when first asked for.
+    """
+    d = {**state.__dict__, "_legal": None, **changes}
     out: State = _new(State)
     _SET_DICT(out, d)
     return out
