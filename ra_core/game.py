@@ -120,8 +120,8 @@ def new_game(
 
 def _highest_sun_holder(players: Sequence[Player]) -> int:
     """Return the seat holding the highest sun; it starts every epoch (R16)."""
-    best = max([max(p.suns_up + p.suns_down) for p in players])
-    return next(i for i, p in enumerate(players) if best in p.suns_up or best in p.suns_down)
+    tops = [max(p.suns_up + p.suns_down) for p in players]
+    return tops.index(max(tops))
 
 
 # -- legal actions -------------------------------------------------------------------------
@@ -361,11 +361,14 @@ def _next_turn(s: State, changes: dict[str, Any], after: int) -> State:
 def _end_epoch(s: State, changes: dict[str, Any]) -> State:
     """Clean up, score, discard, and start the next epoch or end the game (R57-R62)."""
     s = evolve_state(s, changes)
-    box = list(_add(s.box, s.track))  # R59: tiles left on the auction track go to the box,
-    box[_RA] += s.ra_count  # and so do the Ra tiles
     players, score, boxed = score_epoch(s.players, s.epoch, s.rules)
+    box = [a + b for a, b in zip(s.box, boxed)]  # R60: the discards after scoring,
+    for t in s.track:  # R59: the tiles left on the auction track,
+        if t is not None:
+            box[t] += 1
+    box[_RA] += s.ra_count  # and the Ra tiles go to the box
     common: dict[str, Any] = {
-        "box": _add_counts(tuple(box), boxed),
+        "box": tuple(box),
         "track": _EMPTY_TRACK,
         "ra_count": 0,
         "auction": None,
@@ -374,10 +377,9 @@ def _end_epoch(s: State, changes: dict[str, Any]) -> State:
     }
     if s.epoch == EPOCHS:
         return evolve_state(s, {**common, "players": players, "phase": _OVER, "to_move": TERMINAL})
-    players = tuple(  # R49: every sun is turned face up
-        Player(tuple(sorted(p.suns_up + p.suns_down)), (), p.display, p.fame) for p in players
-    )
-    first = _highest_sun_holder(players)  # R16, R61
+    # R49: every sun is turned face up; R16, R61: the holder of the highest sun starts.
+    players = tuple([_tuple_new(Player, (tuple(sorted(p[0] + p[1])), (), p[2], p[3])) for p in players])
+    first = _highest_sun_holder(players)
     return evolve_state(
         s,
         {**common, "players": players, "epoch": s.epoch + 1, "phase": _ACTION, "turn_player": first, "to_move": first},
