@@ -185,7 +185,7 @@ def apply(s: State, action: Action | str) -> State:
         action = parse_action(action)
     if s.phase is _REVEAL:
         if type(action) is Reveal and s.bag[action.tile] > 0:
-            return _reveal(s, action.tile)
+            return reveal(s, action.tile)
     elif action in (s._legal or s.legal_actions()):
         return HANDLERS[type(action)](s, action)
     raise illegal(s, action)
@@ -216,7 +216,8 @@ def _draw(s: State, _: Action) -> State:
     return evolve_state(s, {"phase": _REVEAL, "to_move": CHANCE})
 
 
-def _reveal(s: State, tile: Tile) -> State:
+def reveal(s: State, tile: Tile) -> State:
+    """Return the state after `tile` comes out of the bag (R22-R24); `tile` must be in the bag."""
     bag = s.bag
     bag = bag[:tile] + (bag[tile] - 1,) + bag[tile + 1 :]
     if tile is _RA:
@@ -236,7 +237,10 @@ def _call_ra(s: State, _: Action) -> State:
 def _start_auction(s: State, changes: dict[str, Any], trigger: Trigger) -> State:
     a = auctions.start(s.players, s.turn_player, trigger)
     first = a.order[0]
-    changes.update(phase=_BID, to_move=first, auction=a, _legal=_bid_actions(a, first, s.players[first]))
+    changes["phase"] = _BID
+    changes["to_move"] = first
+    changes["auction"] = a
+    changes["_legal"] = _bid_actions(a, first, s.players[first])
     return evolve_state(s, changes)
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from bisect import bisect_right
+from itertools import accumulate
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -28,18 +30,16 @@ from .tiles import Tile
 
 Policy = Callable[[State, random.Random], Action]
 RECORD_SCHEMA = "ra-record/1"
-_TILES = tuple(Tile)
+_REVEAL_BY_INDEX = tuple(REVEALS[t] for t in Tile)
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
     """Return a random chance outcome of `state` with the exact bag odds, using only ``rng.random()``."""
-    bag = state.bag
-    r = int(rng.random() * sum(bag))
-    for t, n in enumerate(bag):
-        r -= n
-        if r < 0:
-            return REVEALS[_TILES[t]]
-    raise ValueError(f"{state!r} is not a chance node: the bag is empty")
+    if not state.is_chance_node():
+        raise ValueError(f"{state!r} is not a chance node")
+    cumulative = list(accumulate(state.bag))
+    # The tile whose cumulative count first exceeds r: each tile is hit with probability count/total.
+    return _REVEAL_BY_INDEX[bisect_right(cumulative, int(rng.random() * cumulative[-1]))]
 
 
 @dataclasses.dataclass(frozen=True)

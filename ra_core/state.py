@@ -251,9 +251,12 @@ class State(Frozen):
             InvalidActionError: `action` is text that does not parse.
             IllegalActionError: `action` is not legal here; the message lists what is.
         """
-        if self.phase is not _REVEAL and action in (self._legal or self.legal_actions()):
-            return _game.HANDLERS[type(action)](self, action)  # the fast path
-        return _game.apply(self, action)  # reveals, text, and the error for an illegal action
+        if self.phase is not _REVEAL:
+            if action in (self._legal or self.legal_actions()):
+                return _game.HANDLERS[type(action)](self, action)  # the fast path
+        elif type(action) is _Reveal and self.bag[action.tile]:  # type: ignore[union-attr]
+            return _game.reveal(self, action.tile)  # type: ignore[union-attr]
+        return _game.apply(self, action)  # text, and the error for an illegal action
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """Return ``(Reveal(tile), probability)`` for each tile that can come out of the bag.
@@ -338,3 +341,4 @@ def evolve_state(state: State, changes: dict[str, Any]) -> State:
 
 
 from . import game as _game  # noqa: E402  (game imports this module; bound last to avoid a cycle)
+from .actions import Reveal as _Reveal  # noqa: E402
