@@ -53,8 +53,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300, help="games per repetition (default 300)")
     parser.add_argument("--repeat", type=int, default=5, help="repetitions; the best is reported (default 5)")
     args = parser.parse_args()
-    print(f"ra_core engine benchmark: {platform.python_implementation()} {platform.python_version()}, "
-          f"{platform.machine()}, one core, {args.games} games x best of {args.repeat}")
+    print(
+        f"ra_core engine benchmark: {platform.python_implementation()} {platform.python_version()}, "
+        f"{platform.machine()}, one core, {args.games} games x best of {args.repeat}"
+    )
     print(f"{'players':>7}  {'games/s':>9}  {'actions/s':>10}  {'actions/game':>12}")
     for players in (2, 3, 4, 5):
         gps, aps, apg = measure(players, args.games, args.repeat)

@@ -1,6 +1,6 @@
 """Play a seeded bot game in the terminal and print it move by move.
 
-    python -m ra_core --players 3 --seed 1
+python -m ra_core --players 3 --seed 1
 """
 
 from __future__ import annotations
@@ -32,7 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     for step, (text, after) in enumerate(zip(record.actions, states, strict=True), 1):
         who = "chance" if state.to_move < 0 else f"P{state.to_move}"
         print(f"{step:4d}. {who}: {text}")
-        if not args.quiet and (after.epoch != state.epoch or after.is_terminal() or state.auction is not None and after.auction is None):
+        if not args.quiet and (
+            after.epoch != state.epoch or after.is_terminal() or state.auction is not None and after.auction is None
+        ):
             print(after, end="\n\n")
         if after.scores != state.scores:
             score = after.scores[-1]

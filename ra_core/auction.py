@@ -27,9 +27,7 @@ def start(players: Sequence[Player], ra_player: int, trigger: Trigger) -> Auctio
 
 def may_pass(auction: Auction, player: int) -> bool:
     """Return whether `player` may pass: not if he called Ra voluntarily and nobody else bid (R40)."""
-    return not (
-        auction.trigger is Trigger.CALL_VOLUNTARY and player == auction.ra_player and auction.high_bidder < 0
-    )
+    return not (auction.trigger is Trigger.CALL_VOLUNTARY and player == auction.ra_player and auction.high_bidder < 0)
 
 
 def legal_bids(auction: Auction, player: Player) -> list[int]:

@@ -37,7 +37,7 @@ from .actions import (
 from .auction import _SEATS_AFTER
 from .disasters import discard_options, resolve
 from .errors import IllegalActionError
-from .rules import EPOCHS, STARTING_FAME, TRACK_SIZE, CENTER_SUN_START, Rules
+from .rules import CENTER_SUN_START, EPOCHS, STARTING_FAME, TRACK_SIZE, Rules
 from .scoring import score_epoch
 from .state import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, State, Trigger, evolve_state
 from .tiles import EMPTY, FULL_BAG, NUM_KINDS, Tile
@@ -209,7 +209,7 @@ def illegal(s: State, action: Any) -> IllegalActionError:
             context = " (a chance node: only a reveal of a tile still in the bag)"
         listed = ", ".join(map(str, legal))
         msg = f"{action} is not legal for {who} in phase {s.phase.name}{context}; legal: {listed}"
-    return IllegalActionError(msg, action=action, player=s.to_move, phase=s.phase.name, legal=legal)
+    return IllegalActionError(msg, action=action, player=s.to_move, phase=s.phase.name, legal=list(legal))
 
 
 def _draw(s: State, _: Action) -> State:
@@ -366,7 +366,7 @@ def _end_epoch(s: State, changes: dict[str, Any]) -> State:
     """Clean up, score, discard, and start the next epoch or end the game (R57-R62)."""
     s = evolve_state(s, changes)
     players, score, boxed = score_epoch(s.players, s.epoch, s.rules)
-    box = [a + b for a, b in zip(s.box, boxed)]  # R60: the discards after scoring,
+    box = [a + b for a, b in zip(s.box, boxed, strict=True)]  # R60: the discards after scoring,
     for t in s.track:  # R59: the tiles left on the auction track,
         if t is not None:
             box[t] += 1

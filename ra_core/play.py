@@ -17,8 +17,8 @@ import dataclasses
 import json
 import random
 from bisect import bisect_right
-from itertools import accumulate
 from collections.abc import Callable, Iterator, Sequence
+from itertools import accumulate
 from typing import Any
 
 from .actions import REVEALS, Action, parse_action
@@ -77,11 +77,8 @@ class GameRecord:
 
     def replay(self) -> State:
         """Return the state after all the actions."""
-        state = None
-        for state in self.states():
-            pass
-        assert state is not None
-        return state
+        *_, last = self.states()
+        return last
 
     def to_dict(self) -> dict[str, Any]:
         """Return the record as JSON-ready data (schema ``ra-record/1``)."""

@@ -133,7 +133,7 @@ class Rules:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Rules:
+    def from_dict(cls, data: Any) -> Rules:
         """Return the rules described by `data` (as written by `to_dict`)."""
         if not isinstance(data, dict):
             raise ValueError(f"rules: expected an object, got {type(data).__name__}")

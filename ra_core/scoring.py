@@ -21,7 +21,8 @@ from typing import NamedTuple
 
 from .rules import EPOCHS, Rules
 from .state import Player
-from .tiles import CIVILIZATIONS, DISASTERS as DISASTER_KINDS, DISCARDED_AFTER_EPOCH, EMPTY, MONUMENTS, Tile, counts
+from .tiles import CIVILIZATIONS, DISCARDED_AFTER_EPOCH, EMPTY, MONUMENTS, Tile, counts
+from .tiles import DISASTERS as DISASTER_KINDS
 
 __all__ = [
     "Breakdown",
@@ -162,12 +163,23 @@ _DISCARDED = [int(t) for t in sorted(DISCARDED_AFTER_EPOCH)]
 
 def _kept(display: tuple[int, ...]) -> tuple[int, ...]:
     """Return the display without gods, gold, floods and civilizations (R60), by slicing (fast)."""
-    return _ZEROS[: Tile.PHARAOH] + display[Tile.PHARAOH : Tile.FLOOD] + _ZEROS[Tile.FLOOD : Tile.FORTRESS] + display[Tile.FORTRESS :]
+    return (
+        _ZEROS[: Tile.PHARAOH]
+        + display[Tile.PHARAOH : Tile.FLOOD]
+        + _ZEROS[Tile.FLOOD : Tile.FORTRESS]
+        + display[Tile.FORTRESS :]
+    )
 
 
 _ZEROS = EMPTY
 # The slicing above relies on the tile order: kept kinds are PHARAOH..NILE and FORTRESS onwards.
-assert {t for t in Tile if t not in DISCARDED_AFTER_EPOCH} == {Tile.RA, Tile.PHARAOH, Tile.NILE, *MONUMENTS, *DISASTER_KINDS}
+assert {t for t in Tile if t not in DISCARDED_AFTER_EPOCH} == {
+    Tile.RA,
+    Tile.PHARAOH,
+    Tile.NILE,
+    *MONUMENTS,
+    *DISASTER_KINDS,
+}
 
 
 def winner(players: Sequence[Player], rules: Rules) -> int:

@@ -93,9 +93,7 @@ def state_to_dict(s: State) -> dict[str, Any]:
         "discard": discard,
         "bag": _counts_to_dict(s.bag),
         "box": _counts_to_dict(s.box),
-        "scores": [
-            {"epoch": e.epoch, "players": [b._asdict() for b in e.players]} for e in s.scores
-        ],
+        "scores": [{"epoch": e.epoch, "players": [b._asdict() for b in e.players]} for e in s.scores],
     }
 
 
@@ -180,7 +178,12 @@ def state_from_dict(data: Any) -> State:
         if fame < 0 and rules.fame_floor:
             raise _fail(f"{field}.fame", f"fame cannot be negative with the fame floor (R69), got {fame}")
         players.append(
-            Player(_suns(p.get("suns_up", []), f"{field}.suns_up"), _suns(p.get("suns_down", []), f"{field}.suns_down"), display, fame)
+            Player(
+                _suns(p.get("suns_up", []), f"{field}.suns_up"),
+                _suns(p.get("suns_down", []), f"{field}.suns_down"),
+                display,
+                fame,
+            )
         )
     players_t = tuple(players)
 
@@ -189,7 +192,10 @@ def state_from_dict(data: Any) -> State:
     owner: dict[int, str] = {}
     for i, p in enumerate(players_t):
         if len(p.suns_up) + len(p.suns_down) != size:
-            raise _fail(f"players[{i}].suns_up", f"every player owns exactly {size} suns (R48), got {len(p.suns_up) + len(p.suns_down)}")
+            raise _fail(
+                f"players[{i}].suns_up",
+                f"every player owns exactly {size} suns (R48), got {len(p.suns_up) + len(p.suns_down)}",
+            )
         for key in ("suns_up", "suns_down"):
             for sun in getattr(p, key):
                 if sun in owner:
@@ -216,7 +222,9 @@ def state_from_dict(data: Any) -> State:
         raise _fail("epoch", f"expected 1..{EPOCHS}, got {epoch}")
     ra_count = _int(data, "ra_count", "ra_count", 0)
     if not 0 <= ra_count < rules.ra_limit:
-        raise _fail("ra_count", f"expected 0..{rules.ra_limit - 1} (the {rules.ra_limit}th Ra ends the epoch), got {ra_count}")
+        raise _fail(
+            "ra_count", f"expected 0..{rules.ra_limit - 1} (the {rules.ra_limit}th Ra ends the epoch), got {ra_count}"
+        )
 
     raw_track = data.get("track", [])
     if not isinstance(raw_track, list) or len(raw_track) > TRACK_SIZE:
@@ -279,11 +287,16 @@ def state_from_dict(data: Any) -> State:
         bag = tuple(full - b - n for full, b, n in zip(FULL_BAG, box, placed, strict=True))
         if min(bag) < 0:
             kind = Tile(min(range(NUM_KINDS), key=lambda i: bag[i]))
-            raise _fail(f"players.display.{kind.label}", f"too many {kind.label} tiles: only {FULL_BAG[kind]} exist (R1)")
+            raise _fail(
+                f"players.display.{kind.label}", f"too many {kind.label} tiles: only {FULL_BAG[kind]} exist (R1)"
+            )
     for kind in Tile:
         total = bag[kind] + box[kind] + placed[kind]
         if total != FULL_BAG[kind]:
-            raise _fail(f"bag.{kind.label}", f"{total} {kind.label} tiles in bag, box, track and displays; the game has {FULL_BAG[kind]} (R1)")
+            raise _fail(
+                f"bag.{kind.label}",
+                f"{total} {kind.label} tiles in bag, box, track and displays; the game has {FULL_BAG[kind]} (R1)",
+            )
     if phase is Phase.REVEAL and not sum(bag):
         raise _fail("bag", "a draw needs a tile in the bag")
 
@@ -318,7 +331,9 @@ def _auction(
     try:
         trigger = Trigger(data.get("trigger"))
     except ValueError:
-        raise _fail("auction.trigger", f"expected one of {[t.value for t in Trigger]}, got {data.get('trigger')!r}") from None
+        raise _fail(
+            "auction.trigger", f"expected one of {[t.value for t in Trigger]}, got {data.get('trigger')!r}"
+        ) from None
     full = None not in track
     if trigger is Trigger.CALL_FORCED and not full:
         raise _fail("auction.trigger", "a forced call needs a full auction track (R35)")
@@ -365,7 +380,9 @@ def _discard(data: Any, players: tuple[Player, ...]) -> PendingDiscard:
         available = sum(players[seat].display[t] for t in DISASTER_TARGETS[kind])
         kinds = sum(1 for t in DISASTER_TARGETS[kind] if players[seat].display[t])
         if not isinstance(n, int) or not 0 < n < available or kinds < 2:
-            raise _fail(field, f"no real choice: player {seat} must lose {n} of {available} tiles of {kinds} kind(s) (R53)")
+            raise _fail(
+                field, f"no real choice: player {seat} must lose {n} of {available} tiles of {kinds} kind(s) (R53)"
+            )
         owed.append((kind, n))
     return PendingDiscard(seat, tuple(owed), data["after"])
 

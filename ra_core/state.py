@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from .rules import Rules
 from .tiles import Tile
@@ -44,55 +44,7 @@ class Trigger(enum.Enum):
     CALL_FORCED = "call_forced"  # Ra called with the track full
 
 
-class Frozen:
-    """Base of the engine's records: fields set once, equality and hash by value."""
-
-    __slots__ = ("__dict__",)
-    _fields: ClassVar[tuple[str, ...]] = ()
-
-    def __init__(self, **fields: Any) -> None:
-        if len(fields) != len(self._fields) or not fields.keys() <= set(self._fields):
-            missing = [f for f in self._fields if f not in fields]
-            unknown = [f for f in fields if f not in self._fields]
-            raise TypeError(f"{type(self).__name__}: missing fields {missing}, unknown fields {unknown}")
-        d = self.__dict__
-        for name in self._fields:
-            d[name] = fields[name]
-
-    def replace(self, **changes: Any) -> Self:
-        """Return a copy with `changes` applied (the original is unchanged)."""
-        if not changes.keys() <= set(self._fields):
-            unknown = [f for f in changes if f not in self._fields]
-            raise TypeError(f"{type(self).__name__} has no field(s) {unknown}")
-        return _evolve(self, changes)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise dataclasses.FrozenInstanceError(f"cannot assign to {name!r}: {type(self).__name__} is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise dataclasses.FrozenInstanceError(f"cannot delete {name!r}: {type(self).__name__} is immutable")
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.__dict__ == other.__dict__
-
-    def __hash__(self) -> int:
-        return hash(tuple(self.__dict__.values()))
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items())
-        return f"{type(self).__name__}({inner})"
-
-
 _new = object.__new__
-
-
-def _evolve(obj: Any, changes: dict[str, Any]) -> Any:
-    """Return a copy of the frozen record `obj` with `changes` (no checks; engine use)."""
-    out = _new(type(obj))
-    d = out.__dict__
-    d.update(obj.__dict__)
-    d.update(changes)
-    return out
 
 
 class Player(NamedTuple):
@@ -159,7 +111,7 @@ class PendingDiscard(NamedTuple):
     after: str
 
 
-class State(Frozen):
+class State:
     """A position in a game of Ra. Immutable: `apply` returns a new state.
 
     Attributes:
@@ -179,8 +131,8 @@ class State(Frozen):
         scores: one `EpochScore` per finished epoch.
     """
 
-    __slots__ = ()
-    _fields = (
+    __slots__ = ("__dict__",)  # fields live in the instance dict, copied to make a changed state
+    _fields: ClassVar[tuple[str, ...]] = (
         "rules",
         "epoch",
         "phase",
@@ -213,14 +165,26 @@ class State(Frozen):
     _legal: tuple[Action, ...] | None
 
     def __init__(self, **fields: Any) -> None:
-        super().__init__(**fields)
-        self.__dict__["_legal"] = None  # the cache of legal_actions(), not a field
+        if fields.keys() != set(self._fields):
+            missing = [f for f in self._fields if f not in fields]
+            unknown = [f for f in fields if f not in self._fields]
+            raise TypeError(f"State: missing fields {missing}, unknown fields {unknown}")
+        d = self.__dict__
+        for name in self._fields:
+            d[name] = fields[name]
+        d["_legal"] = None  # the cache of legal_actions(), not a field
 
-    def replace(self, **changes: Any) -> Self:
+    def replace(self, **changes: Any) -> State:
         """Return a copy with `changes` applied; no rules are checked (use `from_dict` for that)."""
         if not changes.keys() <= set(self._fields):
             raise TypeError(f"State has no field(s) {sorted(set(changes) - set(self._fields))}")
-        return evolve_state(self, changes)  # type: ignore[return-value]
+        return evolve_state(self, changes)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to {name!r}: State is immutable; use apply()")
+
+    def __delattr__(self, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete {name!r}: State is immutable")
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not State:
@@ -254,8 +218,8 @@ class State(Frozen):
         if self.phase is not _REVEAL:
             if action in (self._legal or self.legal_actions()):
                 return _game.HANDLERS[type(action)](self, action)  # the fast path
-        elif type(action) is _Reveal and self.bag[action.tile]:  # type: ignore[union-attr]
-            return _game.reveal(self, action.tile)  # type: ignore[union-attr]
+        elif type(action) is _Reveal and self.bag[action.tile]:
+            return _game.reveal(self, action.tile)
         return _game.apply(self, action)  # text, and the error for an illegal action
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
@@ -325,7 +289,7 @@ class State(Frozen):
 
 
 _REVEAL = Phase.REVEAL
-_SET_DICT = Frozen.__dict__["__dict__"].__set__
+_SET_DICT = State.__dict__["__dict__"].__set__
 
 
 def evolve_state(state: State, changes: dict[str, Any]) -> State:

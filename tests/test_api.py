@@ -190,7 +190,9 @@ def invalid(data: dict[str, object]) -> InvalidStateError:
 
 def test_from_dict_rejects_181_tiles() -> None:
     """One gold too many is refused, naming the field (R1)."""
-    err = invalid({"players": S4, "bag": {**{t.label: n for t, n in zip(Tile, FULL_BAG, strict=True)}, "gold": 6}, "box": {}})
+    err = invalid(
+        {"players": S4, "bag": {**{t.label: n for t, n in zip(Tile, FULL_BAG, strict=True)}, "gold": 6}, "box": {}}
+    )
     assert err.field == "bag.gold" and "the game has 5" in str(err)
 
 

@@ -47,7 +47,11 @@ def check_invariants(s: State) -> None:
     size = len(s.rules.sun_groups[0])
     assert all(len(p.suns_up) + len(p.suns_down) == size for p in s.players), "R48a"
     assert all(n >= 0 for p in s.players for n in p.display)
-    assert all(p.display[d] == 0 for p in s.players for d in (Tile.RA, Tile.FUNERAL, Tile.DROUGHT, Tile.UNREST, Tile.EARTHQUAKE))
+    assert all(
+        p.display[d] == 0
+        for p in s.players
+        for d in (Tile.RA, Tile.FUNERAL, Tile.DROUGHT, Tile.UNREST, Tile.EARTHQUAKE)
+    )
     if s.rules.fame_floor:
         assert all(p.fame >= 0 for p in s.players), "R69: fame floor"
     legal = s.legal_actions()
