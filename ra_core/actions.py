@@ -29,7 +29,8 @@ Bid(sun=9)
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 
 from .errors import InvalidActionError
 from .tiles import Tile
@@ -109,24 +110,19 @@ class Reveal:
 
 Action = Draw | CallRa | UseGod | Done | Bid | Pass | Discard | Reveal
 
-# Shared instances: the engine hands out these, so most comparisons are identity checks.
+# Shared instances (read-only): the engine hands out these, so most comparisons are identity checks.
 DRAW = Draw()
 CALL_RA = CallRa()
 DONE = Done()
 PASS = Pass()
-BIDS = {sun: Bid(sun) for sun in range(1, 17)}
-GODS = {slot: UseGod(slot) for slot in range(1, 9)}
-REVEALS = {tile: Reveal(tile) for tile in Tile}
-_DISCARDS: dict[tuple[Tile, ...], Discard] = {}
+BIDS: Mapping[int, Bid] = MappingProxyType({sun: Bid(sun) for sun in range(1, 17)})
+GODS: Mapping[int, UseGod] = MappingProxyType({slot: UseGod(slot) for slot in range(1, 9)})
+REVEALS: Mapping[Tile, Reveal] = MappingProxyType({tile: Reveal(tile) for tile in Tile})
 
 
 def discard(tiles: Iterable[Tile]) -> Discard:
     """Return the `Discard` of `tiles` (in any order)."""
-    key = tuple(sorted(tiles))
-    found = _DISCARDS.get(key)
-    if found is None:
-        found = _DISCARDS.setdefault(key, Discard(key))
-    return found
+    return Discard(tuple(sorted(tiles)))
 
 
 def sort_key(action: Action) -> tuple[int, int | tuple[int, ...]]:

@@ -7,6 +7,7 @@ from one state to the next.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 
 from .state import Auction, Player, Trigger
 from .tiles import Tile
@@ -58,4 +59,6 @@ def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -
 _FUNERAL = Tile.FUNERAL
 _tuple_new = tuple.__new__
 #: _SEATS_AFTER[n][p]: the seats clockwise from the left of p, ending with p (R38).
-_SEATS_AFTER = {n: tuple(tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)) for n in range(2, 6)}
+_SEATS_AFTER = MappingProxyType(
+    {n: tuple(tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)) for n in range(2, 6)}
+)

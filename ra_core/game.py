@@ -9,8 +9,9 @@ the caller.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from . import auction as auctions
@@ -406,12 +407,14 @@ def _add_counts(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return tuple([x + y for x, y in zip(a, b, strict=True)])
 
 
-HANDLERS = {
-    Draw: _draw,
-    CallRa: _call_ra,
-    Bid: _bid_or_pass,
-    Pass: _bid_or_pass,
-    UseGod: _use_god,
-    Done: _done,
-    Discard: _discard,
-}
+HANDLERS: Mapping[type, Callable[[State, Any], State]] = MappingProxyType(
+    {
+        Draw: _draw,
+        CallRa: _call_ra,
+        Bid: _bid_or_pass,
+        Pass: _bid_or_pass,
+        UseGod: _use_god,
+        Done: _done,
+        Discard: _discard,
+    }
+)

@@ -16,6 +16,8 @@ Rules 'classic' for 4 players
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 CENTER_SUN_START = 1  # R12
@@ -24,19 +26,23 @@ EPOCHS = 3  # R62
 TRACK_SIZE = 8  # R7
 
 #: R11: the starting sun groups for 3-5 players.
-CLASSIC_SUN_GROUPS: dict[int, tuple[tuple[int, ...], ...]] = {
-    3: ((13, 8, 5, 2), (12, 9, 6, 3), (11, 10, 7, 4)),
-    4: ((13, 6, 2), (12, 7, 3), (11, 8, 4), (10, 9, 5)),
-    5: ((16, 7, 2), (15, 8, 3), (14, 9, 4), (13, 10, 5), (12, 11, 6)),
-}
+CLASSIC_SUN_GROUPS: Mapping[int, tuple[tuple[int, ...], ...]] = MappingProxyType(
+    {
+        3: ((13, 8, 5, 2), (12, 9, 6, 3), (11, 10, 7, 4)),
+        4: ((13, 6, 2), (12, 7, 3), (11, 8, 4), (10, 9, 5)),
+        5: ((16, 7, 2), (15, 8, 3), (14, 9, 4), (13, 10, 5), (12, 11, 6)),
+    }
+)
 #: R15: the Ra tile that ends an epoch, for 3-5 players.
-CLASSIC_RA_LIMIT = {3: 8, 4: 9, 5: 10}
+CLASSIC_RA_LIMIT = MappingProxyType({3: 8, 4: 9, 5: 10})
 #: D5: the three 2-player sun-group options; "b" (Razzia!, checked by the designer) is the default.
-TWO_PLAYER_SUN_GROUPS: dict[str, tuple[tuple[int, ...], ...]] = {
-    "a": ((9, 6, 4, 2), (8, 7, 5, 3)),
-    "b": ((9, 6, 5, 2), (8, 7, 4, 3)),
-    "c": ((9, 6, 4, 3), (8, 7, 5, 2)),
-}
+TWO_PLAYER_SUN_GROUPS: Mapping[str, tuple[tuple[int, ...], ...]] = MappingProxyType(
+    {
+        "a": ((9, 6, 4, 2), (8, 7, 5, 3)),
+        "b": ((9, 6, 5, 2), (8, 7, 4, 3)),
+        "c": ((9, 6, 4, 3), (8, 7, 5, 2)),
+    }
+)
 TIE_BREAKS = ("highest_sun", "highest_sun_sum")  # D1
 NO_PENALTY_SCOPES = ("final", "all_epochs")  # D9
 

@@ -7,6 +7,8 @@ so that drawing a tile is one index operation and the whole supply is hashable.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
+from types import MappingProxyType
 
 
 class Tile(enum.IntEnum):
@@ -61,20 +63,22 @@ NUM_KINDS = len(Tile)
 _LABELS = {t: t.name.lower().replace("_", "-") for t in Tile}
 
 #: R1: the composition of the 180-tile supply.
-BAG_COUNTS: dict[Tile, int] = {
-    Tile.RA: 30,
-    Tile.GOD: 8,
-    Tile.PHARAOH: 25,
-    Tile.NILE: 25,
-    Tile.FLOOD: 12,
-    Tile.GOLD: 5,
-    **{t: 5 for t in Tile if Tile.ART <= t <= Tile.WRITING},  # R3: 5 types x 5
-    **{t: 5 for t in Tile if Tile.FORTRESS <= t <= Tile.TEMPLE},  # R2: 8 types x 5
-    Tile.FUNERAL: 2,
-    Tile.DROUGHT: 2,
-    Tile.UNREST: 4,
-    Tile.EARTHQUAKE: 2,
-}
+BAG_COUNTS: Mapping[Tile, int] = MappingProxyType(
+    {
+        Tile.RA: 30,
+        Tile.GOD: 8,
+        Tile.PHARAOH: 25,
+        Tile.NILE: 25,
+        Tile.FLOOD: 12,
+        Tile.GOLD: 5,
+        **{t: 5 for t in Tile if Tile.ART <= t <= Tile.WRITING},  # R3: 5 types x 5
+        **{t: 5 for t in Tile if Tile.FORTRESS <= t <= Tile.TEMPLE},  # R2: 8 types x 5
+        Tile.FUNERAL: 2,
+        Tile.DROUGHT: 2,
+        Tile.UNREST: 4,
+        Tile.EARTHQUAKE: 2,
+    }
+)
 FULL_BAG: tuple[int, ...] = tuple(BAG_COUNTS[t] for t in Tile)
 TOTAL_TILES = sum(FULL_BAG)  # 180
 EMPTY: tuple[int, ...] = (0,) * NUM_KINDS
@@ -84,12 +88,14 @@ MONUMENTS: tuple[Tile, ...] = tuple(t for t in Tile if Tile.FORTRESS <= t <= Til
 DISASTERS: tuple[Tile, ...] = (Tile.FUNERAL, Tile.DROUGHT, Tile.UNREST, Tile.EARTHQUAKE)
 
 #: R4/R51: the tiles each disaster destroys. Drought takes floods before niles (R52).
-DISASTER_TARGETS: dict[Tile, tuple[Tile, ...]] = {
-    Tile.FUNERAL: (Tile.PHARAOH,),
-    Tile.DROUGHT: (Tile.FLOOD, Tile.NILE),
-    Tile.UNREST: CIVILIZATIONS,
-    Tile.EARTHQUAKE: MONUMENTS,
-}
+DISASTER_TARGETS: Mapping[Tile, tuple[Tile, ...]] = MappingProxyType(
+    {
+        Tile.FUNERAL: (Tile.PHARAOH,),
+        Tile.DROUGHT: (Tile.FLOOD, Tile.NILE),
+        Tile.UNREST: CIVILIZATIONS,
+        Tile.EARTHQUAKE: MONUMENTS,
+    }
+)
 
 #: R60: kinds discarded after every epoch's scoring (pharaohs, niles and monuments stay).
 DISCARDED_AFTER_EPOCH: frozenset[Tile] = frozenset((Tile.GOD, Tile.GOLD, Tile.FLOOD, *CIVILIZATIONS))
