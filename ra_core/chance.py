@@ -1,0 +1,440 @@
+"""Exact chance and expected value in Ra: what the bag can do next, as `Fraction`s.
+
+Everything here is computed from the bag's composition (`State.bag`), never by sampling.
+The one assumption shared by every function: **each draw takes a uniformly random tile from
+the tiles still in the bag, without replacement** (R14, R22). The order in which tiles will
+come out of the bag is a random permutation of the bag that no player's choice can change;
+players only decide *when* (and whether) the next tile is drawn. That is why the number of
+tiles drawn before the next Ra tile, or before the epoch-ending Ra tile, has an exact
+distribution whatever the players do.
+
+Each function says what else it assumes. The examples use a bag of three tiles:
+
+>>> from ra_core import State, Tile
+>>> s = State.from_dict({"players": [{"suns_up": [13, 8, 5, 2]}, {"suns_up": [12, 9, 6, 3]},
+...                                  {"suns_up": [11, 10, 7, 4]}],
+...                      "ra_count": 6, "bag": {"ra": 2, "gold": 1, "nile": 1}})
+>>> p_next_ra(s), p_next_tile(s, Tile.GOLD), p_next_disaster(s)
+(Fraction(1, 2), Fraction(1, 4), Fraction(0, 1))
+>>> tiles_before_ra(s)                      # non-Ra tiles drawn before the next Ra tile
+{0: Fraction(1, 2), 1: Fraction(1, 3), 2: Fraction(1, 6)}
+>>> ra_tiles_left(s), draws_until_epoch_end(s)   # 3 players: the 8th Ra tile ends the epoch
+(2, {2: Fraction(1, 6), 3: Fraction(1, 3), 4: Fraction(1, 2)})
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from fractions import Fraction
+from math import comb
+
+from .state import Phase, State
+from .tiles import Tile
+from .valuation import lot_value
+
+__all__ = [
+    "DrawOrCall",
+    "draw_or_call",
+    "draws_until_epoch_end",
+    "expectation",
+    "expected_draws_until_epoch_end",
+    "expected_lot_values_after_draw",
+    "expected_tiles_before_ra",
+    "free_slots",
+    "lot_value_after_draw",
+    "next_tile_distribution",
+    "p_next",
+    "p_next_disaster",
+    "p_next_ends_epoch",
+    "p_next_ra",
+    "p_next_tile",
+    "ra_tiles_left",
+    "sample_draws",
+    "tiles_before_ra",
+]
+
+_RA = Tile.RA
+_TILES = tuple(Tile)
+_DISASTER_KINDS = tuple(t for t in Tile if t.is_disaster)
+
+TileQuery = Tile | Iterable[Tile] | Callable[[Tile], bool]
+
+
+# -- the next tile -------------------------------------------------------------------------
+
+
+def next_tile_distribution(state: State) -> dict[Tile, Fraction]:
+    """Return the probability of each tile kind being the next one drawn, in tile order.
+
+    Assumes only a uniformly random draw from the bag (R22). It is the same as
+    `State.chance_outcomes` but works in any phase, so a player can ask before drawing.
+    Kinds that are no longer in the bag are left out; the values sum to exactly 1.
+    """
+    bag = state.bag
+    total = sum(bag)
+    if not total:
+        raise ValueError("the bag is empty: no tile can be drawn")
+    return {_TILES[i]: Fraction(n, total) for i, n in enumerate(bag) if n}
+
+
+def p_next(state: State, which: TileQuery) -> Fraction:
+    """Return the probability that the next tile drawn is `which`.
+
+    `which` is a `Tile`, a collection of tiles, or a predicate such as
+    ``lambda t: t.is_disaster``. Assumes only a uniformly random draw from the bag (R22).
+    """
+    bag = state.bag
+    total = sum(bag)
+    if not total:
+        raise ValueError("the bag is empty: no tile can be drawn")
+    if isinstance(which, Tile):
+        hits = bag[which]
+    elif callable(which):
+        hits = sum(n for i, n in enumerate(bag) if n and which(_TILES[i]))
+    else:
+        hits = sum(bag[t] for t in set(which))
+    return Fraction(hits, total)
+
+
+def p_next_ra(state: State) -> Fraction:
+    """Return the probability that the next tile drawn is a Ra tile (R24)."""
+    return p_next(state, _RA)
+
+
+def p_next_disaster(state: State) -> Fraction:
+    """Return the probability that the next tile drawn is a disaster: funeral, drought, unrest or earthquake (R4)."""
+    return p_next(state, _DISASTER_KINDS)
+
+
+def p_next_tile(state: State, tile: Tile) -> Fraction:
+    """Return the probability that the next tile drawn is a `tile`."""
+    return p_next(state, tile)
+
+
+def ra_tiles_left(state: State) -> int:
+    """Return how many more Ra tiles must be drawn to end the epoch by the Ra track (R15, R57).
+
+    This count is not random: ``rules.ra_limit - ra_count``. The epoch can also end earlier
+    when every player has spent his suns (R58); the functions of this module ignore that way
+    of ending, which depends on the players' bids, not on the bag.
+    """
+    return state.rules.ra_limit - state.ra_count
+
+
+def p_next_ends_epoch(state: State) -> Fraction:
+    """Return the probability that the next draw is the Ra tile that ends the epoch (R57)."""
+    return p_next_ra(state) if ra_tiles_left(state) == 1 else Fraction(0)
+
+
+# -- how long until Ra ---------------------------------------------------------------------
+
+
+def _failures_before(ra: int, others: int, m: int) -> tuple[list[int], int]:
+    """Return the negative hypergeometric law of the non-Ra tiles drawn before the `m`-th Ra tile.
+
+    With `ra` Ra tiles and `others` other tiles in a random order, the `m`-th Ra tile comes
+    after exactly `f` others with probability ``C(f+m-1, m-1) * C(others-f + ra-m, ra-m) / C(ra+others, ra)``.
+    Returns the integer numerators for ``f = 0..others`` and the common denominator; the
+    numerators follow from one another by an exact integer recurrence (O(others) steps).
+    """
+    top = ra - m
+    a = comb(others + top, top)  # f = 0: the first m tiles are Ra tiles
+    numerators = [a]
+    for f in range(others):
+        # C(f+m, m-1) / C(f+m-1, m-1) = (f+m) / (f+1), and
+        # C(others-f-1+top, top) / C(others-f+top, top) = (others-f) / (others-f+top)
+        a = a * (f + m) * (others - f) // ((f + 1) * (others - f + top))
+        numerators.append(a)
+    return numerators, comb(ra + others, ra)
+
+
+def _law(numerators: Sequence[int], denominator: int, shift: int = 0, cap: int | None = None) -> dict[int, Fraction]:
+    """Return ``{k + shift: numerators[k] / denominator}`` without zero entries, lumping ``k >= cap`` into ``cap``."""
+    if cap is not None and cap < len(numerators):
+        numerators = [*numerators[:cap], sum(numerators[cap:])]
+    return {k + shift: Fraction(a, denominator) for k, a in enumerate(numerators) if a}
+
+
+def tiles_before_ra(state: State, *, cap: int | None = None) -> dict[int, Fraction]:
+    """Return the law of the number of non-Ra tiles drawn before the next Ra tile: ``{k: P(K = k)}``.
+
+    Assumes draws without replacement from the bag (R14, R22) until a Ra tile comes out: a
+    negative hypergeometric law. With ``R`` Ra tiles and ``N`` others in the bag,
+    ``P(K = k) = C(N+R-k-1, R-1) / C(N+R, R)`` and the mean is ``N / (R+1)``. Who draws and
+    when does not matter; calls of Ra and gods in between do not change the bag.
+
+    The auction track holds only 8 tiles and nobody may draw on a full track (R19). With
+    ``cap=free_slots(state)`` the law is of ``min(K, cap)``: how many tiles go onto the track
+    before a Ra tile comes out or the track is full, if nobody calls Ra or uses a god first.
+
+    With no Ra tile in the bag, every tile comes out before a Ra tile: ``K = N`` for sure.
+    """
+    bag = state.bag
+    ra = bag[_RA]
+    others = sum(bag) - ra
+    if not ra:
+        return {min(others, cap) if cap is not None else others: Fraction(1)}
+    numerators, denominator = _failures_before(ra, others, 1)
+    return _law(numerators, denominator, cap=cap)
+
+
+def expected_tiles_before_ra(state: State) -> Fraction:
+    """Return the mean number of non-Ra tiles drawn before the next Ra tile: ``N / (R + 1)``.
+
+    Same assumptions as `tiles_before_ra` (uncapped); ``N`` with no Ra tile in the bag.
+    """
+    bag = state.bag
+    ra = bag[_RA]
+    return Fraction(sum(bag) - ra, ra + 1)
+
+
+def free_slots(state: State) -> int:
+    """Return the number of empty slots on the auction track (8 minus the tiles on it, R7, R19)."""
+    return sum(1 for t in state.track if t is None)
+
+
+def draws_until_epoch_end(state: State) -> dict[int, Fraction]:
+    """Return the law of the number of tiles drawn until the epoch-ending Ra tile, that tile included.
+
+    The epoch ends when the Ra tile number ``rules.ra_limit`` is drawn (R15, R57), so
+    ``m = ra_tiles_left(state)`` more Ra tiles must come out; the number of draws ``D`` is
+    ``m`` plus the non-Ra tiles drawn before the ``m``-th Ra tile, a negative hypergeometric
+    law: ``P(D = m + f) = C(f+m-1, m-1) * C(N-f + R-m, R-m) / C(N+R, R)``. The count of Ra
+    tiles left itself is not random (see `ra_tiles_left`).
+
+    Assumes the epoch ends by the Ra track, not because every sun has been spent (R58), and
+    counts draws from the bag whoever makes them; tiles that go onto the track and are later
+    won, discarded or boxed still count as drawn.
+
+    Raises:
+        ValueError: the bag holds fewer Ra tiles than the epoch needs (impossible in a legal
+            game, R25), or the game is over.
+    """
+    m, ra, others = _epoch_needs(state)
+    numerators, denominator = _failures_before(ra, others, m)
+    return _law(numerators, denominator, shift=m)
+
+
+def expected_draws_until_epoch_end(state: State) -> Fraction:
+    """Return the mean of `draws_until_epoch_end`: ``m + m * N / (R + 1)``, under the same assumptions."""
+    m, ra, others = _epoch_needs(state)
+    return m + Fraction(m * others, ra + 1)
+
+
+def _epoch_needs(state: State) -> tuple[int, int, int]:
+    """Return (Ra tiles the epoch still needs, Ra tiles in the bag, other tiles in the bag); check they fit."""
+    if state.phase is Phase.GAME_OVER:
+        raise ValueError("the game is over: no epoch is running")
+    m = ra_tiles_left(state)
+    bag = state.bag
+    ra = bag[_RA]
+    if m < 1 or ra < m:
+        raise ValueError(f"the epoch needs {m} more Ra tiles but the bag holds {ra}")
+    return m, ra, sum(bag) - ra
+
+
+def expectation(law: Mapping[int, Fraction]) -> Fraction:
+    """Return the mean of a law ``{value: probability}``, exactly."""
+    return sum((Fraction(v) * p for v, p in law.items()), Fraction(0))
+
+
+# -- what the lot is worth after one more draw -----------------------------------------------
+
+
+def _lot(state: State) -> list[Tile]:
+    return [t for t in state.track if t is not None]
+
+
+def _check_can_draw(state: State) -> None:
+    if None not in state.track:
+        raise ValueError("the auction track is full: nobody may draw (R19)")
+    if not sum(state.bag):
+        raise ValueError("the bag is empty: no tile can be drawn")
+    if state.phase is Phase.GAME_OVER:
+        raise ValueError("the game is over: no tile can be drawn")
+
+
+def lot_value_after_draw(state: State, player: int) -> dict[int, Fraction]:
+    """Return the law of the lot's value to `player` after one more draw: ``{fame: probability}``.
+
+    A lot's value is `ra_core.valuation.lot_value` (its model is stated there; for the lot as
+    it is now, `ra_core.valuation.lot_values` gives every player's value, no chance involved).
+    The next tile is drawn uniformly from the bag, and:
+
+    * a non-Ra tile joins the lot (R23): the value is that of the bigger lot;
+    * a Ra tile that does not end the epoch starts an auction on the lot as it is (R24): the
+      value is that of the current lot;
+    * the Ra tile that ends the epoch sends the lot to the box (R57, R59): the value is 0.
+
+    Raises:
+        ValueError: the track is full, so nobody may draw (R19), or the bag is empty.
+    """
+    _check_can_draw(state)
+    lot = _lot(state)
+    total = sum(state.bag)
+    counts: dict[int, int] = {}
+    for i, n in enumerate(state.bag):
+        if not n:
+            continue
+        if i == _RA:
+            value = 0 if ra_tiles_left(state) == 1 else lot_value(state, player, lot)
+        else:
+            value = lot_value(state, player, [*lot, _TILES[i]])
+        counts[value] = counts.get(value, 0) + n
+    return {v: Fraction(counts[v], total) for v in sorted(counts)}
+
+
+def expected_lot_values_after_draw(state: State) -> tuple[Fraction, ...]:
+    """Return, for every player in seat order, the expected value of the lot after one more draw.
+
+    The exact mean of `lot_value_after_draw`, under its assumptions: the lot grows by a
+    non-Ra tile, stays as it is when a Ra tile starts an auction, and is worth 0 when the Ra
+    tile drawn ends the epoch.
+    """
+    return tuple(expectation(lot_value_after_draw(state, p)) for p in range(state.num_players))
+
+
+# -- draw or call: a stopping problem --------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class DrawOrCall:
+    """The mover's choice between calling Ra now and drawing once more, valued by `draw_or_call`.
+
+    Attributes:
+        player: the player to move (the turn player).
+        horizon: how many draws ahead the model looks.
+        call: the model's value of calling Ra now: the current lot's value to the player.
+        draw: the model's value of drawing now (and then, within the horizon, choosing the
+            better of calling and drawing again), or None when the track is full (R19).
+        p_ra: the probability that the next tile is a Ra tile.
+        p_epoch_end: the probability that the next tile is the Ra tile that ends the epoch.
+    """
+
+    player: int
+    horizon: int
+    call: Fraction
+    draw: Fraction | None
+    p_ra: Fraction
+    p_epoch_end: Fraction
+
+    @property
+    def best(self) -> str:
+        """Return ``"call"``, ``"draw"`` or ``"either"``: what the model prefers."""
+        if self.draw is None or self.call > self.draw:
+            return "call"
+        return "draw" if self.draw > self.call else "either"
+
+    def __str__(self) -> str:
+        draw = "not allowed (track full)" if self.draw is None else f"{self.draw} (~{float(self.draw):.2f})"
+        return (
+            f"P{self.player}: call Ra now {self.call}, draw {draw}; "
+            f"P(Ra) {self.p_ra}, P(epoch ends) {self.p_epoch_end}; model says: {self.best}"
+        )
+
+
+def draw_or_call(state: State, *, horizon: int = 1) -> DrawOrCall:
+    """Return the model values of calling Ra now and of drawing once more, for the turn player.
+
+    **A teaching model of a stopping problem, not a strategy for the whole game.** It assumes:
+
+    * whoever ends up with the lot, it is the mover: calling Ra now wins the current lot, and
+      so does an auction started by a drawn Ra tile; the other players never outbid him;
+    * the sun he pays and the center sun he receives are not priced (they are worth 0 here);
+      other players' turns, gods and bids are ignored;
+    * a lot's value to him is `ra_core.valuation.lot_value` (its model is stated there), even
+      when that value is negative;
+    * drawing takes a uniformly random tile from the bag (R22): a non-Ra tile joins the lot
+      (R23); a Ra tile that does not end the epoch starts an auction on the lot as it is
+      (R24), which he wins; the Ra tile that ends the epoch loses the lot: value 0 (R57, R59).
+
+    With ``horizon=1`` the value of drawing is the mean value of the lot after one draw, then
+    calling. With ``horizon=k`` he may draw up to ``k`` times, each time after seeing the
+    tile choosing the better of calling and drawing on (optimal stopping by backward
+    induction over the bag, exact); the track still holds at most 8 tiles. The cost grows
+    with the number of multisets of ``k`` tiles: on a mid-game bag ``horizon=1`` takes well under
+    a millisecond, 2 a few milliseconds, 3 about a tenth of a second.
+
+    Raises:
+        ValueError: not the turn player's action (phase ACTION), or ``horizon < 1``.
+    """
+    if state.phase is not Phase.ACTION:
+        raise ValueError(f"draw_or_call needs a turn player's choice (phase ACTION), not phase {state.phase.name}")
+    if horizon < 1:
+        raise ValueError(f"horizon must be at least 1, got {horizon}")
+    player = state.turn_player
+    base = _lot(state)
+    limit_reached = ra_tiles_left(state) == 1
+    worth: dict[tuple[int, ...], int] = {}
+
+    def value_of(added: tuple[int, ...]) -> int:
+        v = worth.get(added)
+        if v is None:
+            v = worth[added] = lot_value(state, player, [*base, *(_TILES[i] for i in added)])
+        return v
+
+    memo: dict[tuple[tuple[int, ...], int], Fraction] = {}
+
+    def draw_value(added: tuple[int, ...], bag: tuple[int, ...], steps: int) -> Fraction:
+        """Return the value of drawing now with `steps` draws allowed (this one included)."""
+        total = sum(bag)
+        acc = Fraction(0)
+        for i, n in enumerate(bag):
+            if not n:
+                continue
+            if i == _RA:
+                acc += n * (0 if limit_reached else value_of(added))
+            else:
+                acc += n * best_value(tuple(sorted((*added, i))), bag[:i] + (n - 1,) + bag[i + 1 :], steps - 1)
+        return acc / total
+
+    def best_value(added: tuple[int, ...], bag: tuple[int, ...], steps: int) -> Fraction:
+        """Return the better of calling and (if allowed) drawing on."""
+        call = Fraction(value_of(added))
+        if steps == 0 or len(base) + len(added) >= 8 or not sum(bag):
+            return call
+        key = (added, steps)
+        v = memo.get(key)
+        if v is None:
+            v = memo[key] = max(call, draw_value(added, bag, steps))
+        return v
+
+    can_draw = None in state.track and sum(state.bag) > 0
+    return DrawOrCall(
+        player=player,
+        horizon=horizon,
+        call=Fraction(value_of(())),
+        draw=draw_value((), state.bag, horizon) if can_draw else None,
+        p_ra=p_next_ra(state) if sum(state.bag) else Fraction(0),
+        p_epoch_end=p_next_ends_epoch(state) if sum(state.bag) else Fraction(0),
+    )
+
+
+# -- sampling, for comparing the exact values with simulation --------------------------------
+
+
+def sample_draws(state: State, rng: random.Random, *, ras: int = 1) -> list[Tile]:
+    """Return the tiles drawn from `state`'s bag until the `ras`-th Ra tile (included) or the bag is empty.
+
+    Uses only ``rng.random()`` (stable across Python versions), drawing without replacement.
+    This is the experiment behind `tiles_before_ra` (``ras=1``) and `draws_until_epoch_end`
+    (``ras=ra_tiles_left(state)``).
+    """
+    bag = list(state.bag)
+    left = sum(bag)
+    out: list[Tile] = []
+    seen = 0
+    while left and seen < ras:
+        r = int(rng.random() * left)
+        i = 0
+        while r >= bag[i]:
+            r -= bag[i]
+            i += 1
+        bag[i] -= 1
+        left -= 1
+        out.append(_TILES[i])
+        seen += i == _RA
+    return out
+
