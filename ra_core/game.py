@@ -246,15 +246,17 @@ def _start_auction(s: State, changes: dict[str, Any], trigger: Trigger) -> State
 
 
 def _bid_or_pass(s: State, action: Action) -> State:
-    a: Auction = s.auction  # type: ignore[assignment]
+    trigger, ra_player, order, bids, high_bid, high_bidder = s.auction  # type: ignore[misc]
     if type(action) is Bid:
-        sun = action.sun
-        a = _tuple_new(Auction, (a[0], a[1], a[2], (*a.bids, sun), sun, s.to_move))
+        high_bid = action.sun
+        high_bidder = s.to_move
+        bids += (high_bid,)
     else:
-        a = _tuple_new(Auction, (a[0], a[1], a[2], (*a.bids, None), a[4], a[5]))
-    done = len(a.bids)
-    if done < len(a.order):
-        seat = a.order[done]
+        bids += (None,)
+    a = _tuple_new(Auction, (trigger, ra_player, order, bids, high_bid, high_bidder))
+    done = len(bids)
+    if done < len(order):
+        seat = order[done]
         return evolve_state(s, {"auction": a, "to_move": seat, "_legal": _bid_actions(a, seat, s.players[seat])})
     return _resolve_auction(s, a)
 

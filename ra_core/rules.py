@@ -92,6 +92,10 @@ class Rules:
             raise ValueError(f"ra_limit: must be between 1 and 10 (30 Ra tiles, 3 epochs), got {self.ra_limit}")
         if self.tie_break not in TIE_BREAKS:
             raise ValueError(f"tie_break: must be one of {TIE_BREAKS}, got {self.tie_break!r}")
+        if self.no_penalty and n != 2:
+            raise ValueError(
+                f"no_penalty: the no-penalty option is part of the 2-player variant (D9), not for {n} players"
+            )
         if self.no_penalty_scope not in NO_PENALTY_SCOPES:
             raise ValueError(f"no_penalty_scope: must be one of {NO_PENALTY_SCOPES}, got {self.no_penalty_scope!r}")
 

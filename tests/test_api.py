@@ -267,6 +267,7 @@ def test_rules_presets_print_and_round_trip() -> None:
         (lambda: Rules.two_player(ra_limit=8), "ra_limit"),
         (lambda: Rules("x", ((9, 6, 5, 2), (8, 7, 4, 4)), 7), "sun_groups"),
         (lambda: Rules.classic(3, tie_break="coin"), "tie_break"),
+        (lambda: Rules.classic(4, no_penalty=True), "2-player variant"),
         (lambda: new_game(3, rules=Rules.classic(4)), "for 4 players"),
         (lambda: new_game(4, suns=[[13, 6, 2], [12, 7, 3], [11, 8, 4], [10, 9, 1]]), "suns"),
     ],
