@@ -437,4 +437,3 @@ def sample_draws(state: State, rng: random.Random, *, ras: int = 1) -> list[Tile
         out.append(_TILES[i])
         seen += i == _RA
     return out
-
