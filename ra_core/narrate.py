@@ -79,7 +79,9 @@ def epoch_summary(s: State, *, you: Collection[int] = (), names: Sequence[str] =
     """Return the last scored epoch of `s` in words: each player's points and new fame."""
     score = s.scores[-1]
     parts = [
-        f"{player_name(i, you, names)} {b.net:+d} (fame {b.fame_after})" if b.net else f"{player_name(i, you, names)} 0 (fame {b.fame_after})"
+        f"{player_name(i, you, names)} {b.net:+d} (fame {b.fame_after})"
+        if b.net
+        else f"{player_name(i, you, names)} 0 (fame {b.fame_after})"
         for i, b in enumerate(score.players)
     ]
     text = f"Epoch {score.epoch} is scored: {', '.join(parts)}."

@@ -19,8 +19,11 @@ auction track: _ _ _ _ _ _ _ _
 > P0  up 2 5 8 13   down -   fame 10  -
   P1  up 3 6 9 12   down -   fame 10  -
   P2  up 4 7 10 11  down -   fame 10  -
->>> facts(new_game(3))[:3]
-['Epoch 1 of 3: P0 takes a turn (draw, call Ra or use a god).', 'Ra track: 0 of 8 Ra tiles drawn; the 8th ends the epoch.', 'Center sun: 1.']
+>>> for line in facts(new_game(3))[:3]:
+...     print(line)
+Epoch 1 of 3: P0 takes a turn (draw, call Ra or use a god).
+Ra track: 0 of 8 Ra tiles drawn; the 8th ends the epoch.
+Center sun: 1.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ __all__ = [
     "scores_html",
     "scores_text",
     "svg",
+    "svg_text",
     "text_board",
     "tile_name",
     "tile_svg",
@@ -191,7 +195,10 @@ def _shape(shape: str, x: float, y: float, size: float, fill: str) -> str:
     if shape in ("circle", "sun"):
         rays = ""
         if shape == "sun":
-            rays = f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{h - 1:.1f}" fill="none" stroke="#000" stroke-dasharray="2 3"/>'
+            rays = (
+                f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{h - 1:.1f}" fill="none" stroke="#000" '
+                'stroke-dasharray="2 3"/>'
+            )
         return rays + f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{h - 4:.1f}" {style}/>'
     if shape == "hexagon":
         q = size / 4
@@ -201,11 +208,14 @@ def _shape(shape: str, x: float, y: float, size: float, fill: str) -> str:
         return poly([(cx, y + 1), (x + size - 1, y + size * 0.4), (x + size - 4, y + size - 2),
                      (x + 4, y + size - 2), (x + 1, y + size * 0.4)])  # fmt: skip
     if shape == "pyramid":
-        return poly([(x + size * 0.3, y + 3), (x + size * 0.7, y + 3), (x + size - 1, y + size - 2), (x + 1, y + size - 2)])
+        return poly(
+            [(x + size * 0.3, y + 3), (x + size * 0.7, y + 3), (x + size - 1, y + size - 2), (x + 1, y + size - 2)]
+        )
     if shape == "octagon":
         q = size * 0.29
-        return poly([(x + q, y + 1), (x + size - q, y + 1), (x + size - 1, y + q), (x + size - 1, y + size - q),
-                     (x + size - q, y + size - 1), (x + q, y + size - 1), (x + 1, y + size - q), (x + 1, y + q)])  # fmt: skip
+        e = size - 1
+        return poly([(x + q, y + 1), (x + size - q, y + 1), (x + e, y + q), (x + e, y + size - q),
+                     (x + size - q, y + e), (x + q, y + e), (x + 1, y + size - q), (x + 1, y + q)])  # fmt: skip
     # "wave" and "wave2": a rectangle whose top edge is a wave (one or two crests)
     crests = 1 if shape == "wave" else 2
     step = (size - 4) / (2 * crests)
@@ -312,7 +322,9 @@ def facts(s: State, *, you: int | Collection[int] | None = None, names: Sequence
     lines = []
     over = s.phase is Phase.GAME_OVER
     if over:
-        lines.append(f"Game over after epoch {EPOCHS}: {who(s.winner() or 0)} wins with {s.players[s.winner() or 0].fame} fame.")
+        lines.append(
+            f"Game over after epoch {EPOCHS}: {who(s.winner() or 0)} wins with {s.players[s.winner() or 0].fame} fame."
+        )
     else:
         doing = {
             Phase.ACTION: f"{who(s.turn_player)} takes a turn (draw, call Ra or use a god).",
@@ -349,7 +361,8 @@ def facts(s: State, *, you: int | Collection[int] | None = None, names: Sequence
         lines.append(
             f"{who(i)}: fame {p.fame}; suns face up {', '.join(map(str, p.suns_up)) or 'none'}; "
             f"face down {', '.join(map(str, p.suns_down)) or 'none'}; "
-            f"kept tiles: {_tiles_words(p.display, KEPT)}; this epoch's tiles: {_tiles_words(p.display, SCORED_EACH_EPOCH)}."
+            f"kept tiles: {_tiles_words(p.display, KEPT)}; "
+            f"this epoch's tiles: {_tiles_words(p.display, SCORED_EACH_EPOCH)}."
         )
     return lines
 
@@ -361,9 +374,17 @@ _PANEL = 112  # the height of one player's panel
 _TOP = 236  # where the player panels start
 
 
+def svg_text(x: float, y: float, text: str, size: int = 13, weight: str = "normal", anchor: str = "middle") -> str:
+    """Return an SVG ``<text>`` element (escaped), for pictures built from `tile_svg`."""
+    return _text(x, y, text, size, weight, anchor)
+
+
 def _text(x: float, y: float, text: str, size: int = 13, weight: str = "normal", anchor: str = "start") -> str:
     bold = ' font-weight="bold"' if weight == "bold" else ""
-    return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}"{bold} text-anchor="{anchor}" fill="#000">{escape(text)}</text>'
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}"{bold} text-anchor="{anchor}" '
+        f'fill="#000">{escape(text)}</text>'
+    )
 
 
 def _ra_track(s: State) -> list[str]:
@@ -376,7 +397,9 @@ def _ra_track(s: State) -> list[str]:
     for i in range(cells):
         x = 90 + i * 36
         if i < unused:
-            out.append(f'<rect x="{x}" y="44" width="32" height="32" fill="#e6e6e6" stroke="#999" stroke-dasharray="2 2"/>')
+            out.append(
+                f'<rect x="{x}" y="44" width="32" height="32" fill="#e6e6e6" stroke="#999" stroke-dasharray="2 2"/>'
+            )
             continue
         j = i - unused + 1  # the j-th Ra tile of the epoch goes here
         last = j == limit
@@ -385,7 +408,8 @@ def _ra_track(s: State) -> list[str]:
         if j <= s.ra_count:
             out.append(
                 f'<circle cx="{x + 16}" cy="60" r="12" fill="{_VERMILLION}" stroke="#000"/>'
-                f'<text x="{x + 16}" y="64" font-size="11" font-weight="bold" text-anchor="middle" fill="#000">Ra</text>'
+                f'<text x="{x + 16}" y="64" font-size="11" font-weight="bold" text-anchor="middle" '
+                'fill="#000">Ra</text>'
             )
         else:
             out.append(_text(x + 16, 65, str(j), 11, anchor="middle"))
@@ -418,7 +442,9 @@ def _status_lines(s: State) -> list[str]:
     a = s.auction
     if a is not None:
         high = f"high bid {a.high_bid} by P{a.high_bidder}" if a.high_bidder >= 0 else "no bid yet"
-        done = ", ".join(f"P{q} {'pass' if b is None else 'bid ' + str(b)}" for q, b in zip(a.order, a.bids, strict=False))
+        done = ", ".join(
+            f"P{q} {'pass' if b is None else 'bid ' + str(b)}" for q, b in zip(a.order, a.bids, strict=False)
+        )
         lines.append(f"Auction: {_TRIGGER_WORDS[a.trigger]} (Ra player P{a.ra_player}); {high}")
         lines.append(f"Bids: {done or 'none yet'};  still to bid: {_seats(a.still_to_bid)}")
     if s.discard is not None:

@@ -1,0 +1,399 @@
+"""The play controller: a game against bots, driven by clicks, rendered by pure functions.
+
+Standard library only: the ipywidgets view (`ra_core.widgets.views`) is a thin layer that
+turns `choices()` into buttons and shows `board_html()`, `status()` and `log_html()`. Tests
+drive the controller directly and read `text()`.
+
+A wrong click never raises: it sets `message` and changes nothing.
+
+>>> game = PlayController(players=3, you=2, seed=1)
+>>> [c.label for c in game.choices()]
+['Draw a tile', 'Call Ra']
+>>> game.click("bid 13")
+False
+>>> game.message
+'Not legal now: bid 13. Your choices: draw, ra.'
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Collection, Mapping, Sequence
+from html import escape
+from typing import Any, NamedTuple
+
+from .. import render
+from ..actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod, parse_action
+from ..bots import random_bot
+from ..errors import InvalidStateError
+from ..game import new_game
+from ..narrate import join, narrate, tile_words
+from ..play import GameRecord, sample_chance
+from ..rules import Rules
+from ..state import CHANCE, Phase, State
+from ..tiles import NUM_KINDS, Tile
+
+Policy = Callable[[State, random.Random], Action]
+
+__all__ = ["Choice", "PlayController", "action_label"]
+
+
+class Choice(NamedTuple):
+    """One button: the action's text (what a click sends) and its label."""
+
+    action: str
+    label: str
+
+
+def action_label(action: Action, state: State) -> str:
+    """Return a button label for `action` in `state`: ``'Bid 9'``, ``'God: take gold (slot 3)'``."""
+    match action:
+        case Draw():
+            return "Draw a tile"
+        case CallRa():
+            return "Call Ra"
+        case Done():
+            return "Done with gods"
+        case Pass():
+            return "Pass"
+        case Bid(sun):
+            return f"Bid {sun}"
+        case UseGod(slot):
+            tile = state.track[slot - 1]
+            return f"God: take {render.tile_name(tile) if tile is not None else '?'} (slot {slot})"
+        case Discard(tiles):
+            counts = [0] * NUM_KINDS
+            for t in tiles:
+                counts[t] += 1
+            return "Lose " + join([tile_words(Tile(t), n) for t, n in enumerate(counts) if n])
+    return str(action)
+
+
+class PlayController:
+    """A game of Ra in which some seats are yours and the others are bots.
+
+    Args:
+        players: 2 to 5.
+        you: your seat, several seats (hot seat), or None to watch bots only.
+        bots: one policy ``policy(state, rng) -> action`` for every other seat, or a mapping
+            or sequence by seat; default `ra_core.bots.random_bot`.
+        seed: decides the sun groups, the draws and the bots' choices (one `random.Random`).
+        rules: the rules in force; default `Rules.default(players)`.
+        step_by_step: if true, bots wait for `step()` (the view calls it on a timer);
+            if false, they move at once after each of your clicks.
+
+    The whole game lives in the engine: `states` (every position), `actions` (their text,
+    chance included) and `log` (one sentence per visible step).
+    """
+
+    def __init__(
+        self,
+        players: int = 3,
+        *,
+        you: int | Collection[int] | None = 0,
+        bots: Policy | Sequence[Policy] | Mapping[int, Policy] | None = None,
+        seed: int | str | None = 1,
+        rules: Rules | None = None,
+        step_by_step: bool = False,
+    ) -> None:
+        self.rules = rules or Rules.default(players)
+        n = self.rules.players
+        seats = () if you is None else (you,) if isinstance(you, int) else tuple(you)
+        bad = [q for q in seats if not (isinstance(q, int) and 0 <= q < n)]
+        if bad:
+            raise ValueError(f"you: seats are 0..{n - 1}, got {bad}")
+        self.you: tuple[int, ...] = tuple(sorted(set(seats)))
+        self.policies: dict[int, Policy] = {}
+        for q in range(n):
+            if q in self.you:
+                continue
+            if bots is None:
+                self.policies[q] = random_bot
+            elif callable(bots):
+                self.policies[q] = bots
+            elif isinstance(bots, Mapping):
+                self.policies[q] = bots.get(q, random_bot)
+            else:
+                self.policies[q] = bots[q] if q < len(bots) and bots[q] is not None else random_bot
+        self.names = tuple(
+            "you" if q in self.you else getattr(self.policies[q], "__name__", type(self.policies[q]).__name__)
+            for q in range(n)
+        )
+        self.step_by_step = step_by_step
+        self.bot_seconds = 0.0  # time spent inside bot policies (the benchmark leaves it out)
+        self._start(seed)
+
+    # -- the game ----------------------------------------------------------------------------
+
+    def _start(self, seed: int | str | None, record: GameRecord | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        start = new_game(self.rules.players, seed=seed, rules=self.rules) if record is None else record.start()
+        self.states: list[State] = [start]
+        self.actions: list[str] = []
+        self.log: list[str] = []
+        self.message = ""
+        self.halted = False  # set when a bot fails: the game waits instead of raising
+        self._marks: list[tuple[int, int, Any]] = []  # (actions, log lines, rng state) at your decisions
+        self.version = 0
+        if record is None:
+            self.log.append(f"New game, seed {seed}: {self._intro()}")
+            self._settle()
+
+    def _intro(self) -> str:
+        s = self.state
+        you = ", ".join(f"P{q}" for q in self.you) or "nobody (bots only)"
+        return f"you play {you}; P{s.turn_player} holds the highest sun and starts."
+
+    @property
+    def state(self) -> State:
+        """Return the current position."""
+        return self.states[-1]
+
+    def is_your_turn(self) -> bool:
+        """Return whether one of your seats decides now."""
+        return self.state.to_move in self.you
+
+    def bots_pending(self) -> bool:
+        """Return whether a bot (or chance) is to move and the game is not over or halted."""
+        s = self.state
+        return not self.halted and not s.is_terminal() and s.to_move not in self.you
+
+    def choices(self) -> list[Choice]:
+        """Return the buttons for your legal actions now (none while a bot is to move)."""
+        s = self.state
+        if not self.is_your_turn():
+            return []
+        return [Choice(str(a), action_label(a, s)) for a in s.legal_actions()]
+
+    def _apply(self, action: Action) -> None:
+        """Apply `action` (and the reveal after a draw), and log it in words."""
+        before = self.state
+        after = before.apply(action)
+        self.states.append(after)
+        self.actions.append(str(action))
+        if isinstance(action, Draw):  # a draw and the tile it brings are one visible step
+            reveal = sample_chance(after, self.rng)
+            drawn = after.apply(reveal)
+            self.states.append(drawn)
+            self.actions.append(str(reveal))
+            self.log.append(narrate(after, reveal, drawn, you=self.you))
+        else:
+            self.log.append(narrate(before, action, after, you=self.you))
+        self.version += 1
+
+    def _mark(self) -> None:
+        """Remember this decision of yours, so that undo can come back to it."""
+        n = len(self.actions)
+        if not self._marks or self._marks[-1][0] != n:
+            self._marks.append((n, len(self.log), self.rng.getstate()))
+
+    def _settle(self) -> None:
+        """Run the bots now unless they go step by step; mark your decision when it comes."""
+        if not self.step_by_step:
+            while self.bots_pending():
+                if not self.step():
+                    break
+        if self.is_your_turn():
+            self._mark()
+
+    def step(self) -> bool:
+        """Make one bot (or chance) move; return whether one was made."""
+        if not self.bots_pending():
+            return False
+        s = self.state
+        if s.to_move == CHANCE:  # only after loading a record that stops mid-draw
+            reveal = sample_chance(s, self.rng)
+            after = s.apply(reveal)
+            self.states.append(after)
+            self.actions.append(str(reveal))
+            self.log.append(narrate(s, reveal, after, you=self.you))
+            self.version += 1
+        else:
+            seat = s.to_move
+            policy = self.policies[seat]
+            t0 = time.perf_counter()
+            try:
+                action = policy(s, self.rng)
+            except Exception as e:  # a broken bot must not break the notebook
+                return self._halt(f"P{seat}'s bot ({self.names[seat]}) failed: {type(e).__name__}: {e}")
+            finally:
+                self.bot_seconds += time.perf_counter() - t0
+            if action not in s.legal_actions():
+                return self._halt(f"P{seat}'s bot ({self.names[seat]}) chose {action}, which is not legal here")
+            self._apply(action)
+        if self.is_your_turn():
+            self._mark()
+        return True
+
+    def _halt(self, why: str) -> bool:
+        self.halted = True
+        self.message = f"{why}. The game is paused: undo, load or start a new game."
+        self.version += 1
+        return False
+
+    def run_bots(self) -> None:
+        """Let the bots move until it is your turn or the game is over."""
+        while self.step():
+            pass
+
+    def click(self, action: str, version: int | None = None) -> bool:
+        """Play `action` (its text) for you; return whether it was played.
+
+        `version` is the `version` the button was made at: a button from an earlier position
+        (a double click, a stale cell) is refused. Nothing ever raises; the reason for a
+        refusal is in `message`.
+        """
+        self.message = ""
+        s = self.state
+        if version is not None and version != self.version:
+            self.message = "That button was for an earlier position; nothing changed. Choose again below."
+            return False
+        if s.is_terminal():
+            self.message = "The game is over: start a new game, undo, or load one."
+            return False
+        if not self.is_your_turn():
+            self.message = f"Not your turn: P{s.to_move} is to move." if s.to_move >= 0 else "Not your turn."
+            return False
+        try:
+            chosen = parse_action(action)
+        except ValueError:
+            chosen = None
+        legal = s.legal_actions()
+        if chosen is None or chosen not in legal:
+            self.message = f"Not legal now: {action}. Your choices: {', '.join(map(str, legal))}."
+            return False
+        self._apply(chosen)
+        self._settle()
+        return True
+
+    def undo(self) -> bool:
+        """Go back to your previous decision (taking back the bots' replies too)."""
+        self.message = ""
+        n = len(self.actions)
+        while self._marks and self._marks[-1][0] >= n:
+            self._marks.pop()
+        if not self._marks:
+            self.message = "Nothing to undo: you have not decided anything yet."
+            return False
+        k, lines, rng_state = self._marks[-1]
+        del self.states[k + 1 :], self.actions[k:], self.log[lines:]
+        self.rng.setstate(rng_state)
+        self.halted = False
+        self.version += 1
+        self.log.append("(undone: back to your decision)")
+        self._marks[-1] = (k, len(self.log), rng_state)
+        return True
+
+    def new_game(self, seed: int | str | None = None) -> None:
+        """Start a new game with the same seats and bots; the default seed is the next one."""
+        if seed is None:
+            seed = self.seed + 1 if isinstance(self.seed, int) else f"{self.seed}+1"
+        version = self.version
+        self._start(seed)
+        self.version = version + 1
+
+    def set_step_by_step(self, flag: bool) -> None:
+        """Switch the bots between moving at once and one step at a time."""
+        self.step_by_step = bool(flag)
+        if not self.step_by_step:
+            self._settle()
+
+    # -- saving and loading ------------------------------------------------------------------
+
+    def record(self) -> GameRecord:
+        """Return the game so far as a `GameRecord` (rules, suns, seed, every action)."""
+        start = self.states[0]
+        suns = tuple(p.suns_up for p in start.players)
+        return GameRecord(self.rules, suns, tuple(self.actions), self.seed, self.names)
+
+    def save(self) -> str:
+        """Return the game record as JSON text (`load` reads it back)."""
+        return self.record().to_json()
+
+    def load(self, text: str | bytes) -> bool:
+        """Load a saved game record (JSON); a malformed one sets `message` and changes nothing."""
+        self.message = ""
+        try:
+            if isinstance(text, bytes):
+                text = text.decode("utf-8")
+            record = GameRecord.from_json(text)
+            states = list(record.states())
+        except (InvalidStateError, ValueError, UnicodeDecodeError) as e:
+            self.message = f"Could not load that game: {e}. Nothing changed."
+            return False
+        if record.rules.players != self.rules.players:
+            self.message = (
+                f"That game is for {record.rules.players} players, this table has {self.rules.players}. "
+                "Start play() with that many players to load it. Nothing changed."
+            )
+            return False
+        version = self.version
+        self.rules = record.rules
+        self._start(record.seed, record)
+        self.version = version + 1
+        self.states = states
+        self.actions = list(record.actions)
+        self.rng = random.Random(f"{record.seed}/{len(record.actions)}")  # the bots' dice from here on
+        self.log = [f"Loaded a game of {len(record.actions)} actions (seed {record.seed})."]
+        mark = self.rng.getstate()
+        self._marks = [(i, 1, mark) for i, s in enumerate(states) if s.to_move in self.you]
+        self._settle()
+        return True
+
+    # -- what the widget shows (pure functions of the engine's state) -----------------------
+
+    def board_html(self) -> str:
+        """Return the board: SVG picture and its text twin."""
+        return render.html(self.state, you=self.you, names=self._bot_names())
+
+    def _bot_names(self) -> tuple[str, ...]:
+        return tuple("" if q in self.you else name for q, name in enumerate(self.names))
+
+    def status(self) -> str:
+        """Return one line: what the game waits for."""
+        s = self.state
+        if s.is_terminal():
+            w = s.winner() or 0
+            return f"Game over: {'you win' if w in self.you else f'P{w} wins'} with {s.players[w].fame} fame."
+        if self.halted:
+            return "The game is paused."
+        if self.is_your_turn():
+            who = f"P{s.to_move}, your" if len(self.you) > 1 else "Your"
+            what = {
+                Phase.ACTION: "draw a tile, call Ra, or use a god",
+                Phase.GODS: "use another god, or be done",
+                Phase.BID: "bid one of your face-up suns, or pass",
+                Phase.DISCARD: "choose which tiles to lose",
+            }.get(s.phase, "choose")
+            return f"{who} move: {what}."
+        return f"P{s.to_move} ({self.names[s.to_move]}) is thinking..." if s.to_move >= 0 else "Drawing..."
+
+    def log_lines(self, last: int = 12) -> list[str]:
+        """Return the last `last` lines of the log, oldest first."""
+        return self.log[-last:]
+
+    def log_html(self, last: int = 12) -> str:
+        """Return the last lines of the log as an HTML list."""
+        earlier = len(self.log) - last
+        head = f"<p><i>{earlier} earlier lines</i></p>" if earlier > 0 else ""
+        items = "".join(f"<li>{escape(line)}</li>" for line in self.log_lines(last))
+        return f'<div class="ra-log">{head}<ol start="{max(1, earlier + 1)}">{items}</ol></div>'
+
+    def scores_html(self) -> str:
+        """Return the score breakdown per epoch and category, once an epoch is scored."""
+        return render.scores_html(self.state.scores, you=self.you) if self.state.scores else ""
+
+    def text(self) -> str:
+        """Return everything the widget shows, as plain text (for tests and screen readers)."""
+        lines = render.facts(self.state, you=self.you, names=self._bot_names())
+        lines.append(f"Status: {self.status()}")
+        if self.message:
+            lines.append(f"Message: {self.message}")
+        lines.append("Buttons: " + (" | ".join(c.label for c in self.choices()) or "none"))
+        lines.append("Log:")
+        lines += [f"  {line}" for line in self.log_lines()]
+        if self.state.scores:
+            lines.append(render.scores_text(self.state.scores))
+        return "\n".join(lines)
