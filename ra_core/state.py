@@ -281,6 +281,12 @@ class State:
 
         return text_board(self)
 
+    def _repr_html_(self) -> str:
+        """Return the board as HTML for notebooks: an SVG picture and its text twin."""
+        from .render import html
+
+        return str(html(self))
+
     def __repr__(self) -> str:
         return (
             f"<State epoch={self.epoch} phase={self.phase.name} turn={self.turn_player} "
