@@ -9,16 +9,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from types import MappingProxyType
 
+from .actions import BIDS, PASS, Bid, Pass
 from .state import Auction, Player, Trigger
 from .tiles import Tile
 
-__all__ = ["bid_order", "legal_bids", "may_pass", "start", "win"]
+__all__ = ["bid_actions", "bid_order", "start", "win"]
 
 
 def bid_order(players: Sequence[Player], ra_player: int) -> tuple[int, ...]:
     """Return the bidders: everyone with a face-up sun, left of the Ra player first, Ra player last (R37, R38)."""
-    n = len(players)
-    return tuple([q for q in _SEATS_AFTER[n][ra_player] if players[q].suns_up])
+    order: tuple[int, ...] = ()
+    for q in SEATS_AFTER[len(players)][ra_player]:  # plain loops: cheaper than comprehensions here
+        if players[q].suns_up:
+            order += (q,)
+    return order
 
 
 def start(players: Sequence[Player], ra_player: int, trigger: Trigger) -> Auction:
@@ -26,14 +30,19 @@ def start(players: Sequence[Player], ra_player: int, trigger: Trigger) -> Auctio
     return _tuple_new(Auction, (trigger, ra_player, bid_order(players, ra_player), (), 0, -1))
 
 
-def may_pass(auction: Auction, player: int) -> bool:
-    """Return whether `player` may pass: not if he called Ra voluntarily and nobody else bid (R40)."""
-    return not (auction.trigger is Trigger.CALL_VOLUNTARY and player == auction.ra_player and auction.high_bidder < 0)
+def bid_actions(auction: Auction, seat: int, player: Player) -> tuple[Pass | Bid, ...]:
+    """Return the bidder's choices, sorted: pass, and each face-up sun above the high bid (R39, R40).
 
-
-def legal_bids(auction: Auction, player: Player) -> list[int]:
-    """Return the face-up suns `player` may bid: those above the high bid; the first bid may be any (R39)."""
-    return [s for s in player.suns_up if s > auction.high_bid]
+    The first bid may be any sun: it is not compared with the center sun (R39). The Ra player
+    who called Ra voluntarily may not pass when everyone else passed (R40).
+    """
+    must_bid = auction.high_bidder < 0 and seat == auction.ra_player and auction.trigger is Trigger.CALL_VOLUNTARY
+    out: tuple[Pass | Bid, ...] = () if must_bid else _PASS_ONLY
+    high = auction.high_bid
+    for sun in player.suns_up:
+        if sun > high:
+            out += (_BID_FOR_SUN[sun],)
+    return out
 
 
 def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -> tuple[Player, list[Tile]]:
@@ -57,8 +66,10 @@ def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -
 
 
 _FUNERAL = Tile.FUNERAL
+_PASS_ONLY: tuple[Pass | Bid, ...] = (PASS,)
+_BID_FOR_SUN: tuple[Bid, ...] = tuple(BIDS[max(sun, 1)] for sun in range(17))  # index = sun
 _tuple_new = tuple.__new__
-#: _SEATS_AFTER[n][p]: the seats clockwise from the left of p, ending with p (R38).
-_SEATS_AFTER = MappingProxyType(
+#: SEATS_AFTER[n][p]: the n seats clockwise from the left of p, ending with p (R20, R38).
+SEATS_AFTER = MappingProxyType(
     {n: tuple(tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)) for n in range(2, 6)}
 )

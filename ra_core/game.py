@@ -16,12 +16,10 @@ from typing import Any
 
 from . import auction as auctions
 from .actions import (
-    BIDS,
     CALL_RA,
     DONE,
     DRAW,
     GODS,
-    PASS,
     REVEALS,
     Action,
     Bid,
@@ -35,7 +33,7 @@ from .actions import (
     discard,
     parse_action,
 )
-from .auction import _SEATS_AFTER
+from .auction import SEATS_AFTER
 from .disasters import discard_options, resolve
 from .errors import IllegalActionError
 from .rules import CENTER_SUN_START, EPOCHS, STARTING_FAME, TRACK_SIZE, Rules
@@ -58,7 +56,6 @@ _EMPTY_TRACK: tuple[Tile | None, ...] = (None,) * TRACK_SIZE
 _VOLUNTARY = Trigger.CALL_VOLUNTARY
 _FORCED = Trigger.CALL_FORCED
 _AFTER_AUCTION, _AFTER_GODS = "auction", "gods"
-_BID_BY_SUN: tuple[Bid, ...] = (BIDS[1], *(BIDS[s] for s in range(1, 17)))  # index = sun
 _tuple_new = tuple.__new__
 _DRAW_OR_RA: tuple[Action, ...] = (DRAW, CALL_RA)
 _RA_ONLY: tuple[Action, ...] = (CALL_RA,)
@@ -142,20 +139,11 @@ def _turn_actions(player: Player, track: tuple[Tile | None, ...], rules: Rules) 
     return _DRAW_OR_RA if None in track else _RA_ONLY
 
 
-def _bid_actions(a: Auction, seat: int, player: Player) -> tuple[Action, ...]:
-    """Return a bidder's choices: pass, or a face-up sun above the high bid (R39, R40)."""
-    high = a.high_bid
-    bids = [_BID_BY_SUN[x] for x in player.suns_up if x > high]
-    if a.high_bidder < 0 and seat == a.ra_player and a.trigger is _VOLUNTARY:
-        return tuple(bids)  # R40: the voluntary caller must bid when everyone else passed
-    return (PASS, *bids)
-
-
 def legal_actions(s: State) -> tuple[Action, ...]:
     """Return the legal actions in `s`, sorted; empty only when the game is over."""
     phase = s.phase
     if phase is _BID:
-        return _bid_actions(s.auction, s.to_move, s.players[s.to_move])  # type: ignore[arg-type]
+        return auctions.bid_actions(s.auction, s.to_move, s.players[s.to_move])  # type: ignore[arg-type]
     if phase is _ACTION:
         return _turn_actions(s.players[s.turn_player], s.track, s.rules)
     if phase is _REVEAL:
@@ -241,7 +229,7 @@ def _start_auction(s: State, changes: dict[str, Any], trigger: Trigger) -> State
     changes["phase"] = _BID
     changes["to_move"] = first
     changes["auction"] = a
-    changes["_legal"] = _bid_actions(a, first, s.players[first])
+    changes["_legal"] = auctions.bid_actions(a, first, s.players[first])
     return evolve_state(s, changes)
 
 
@@ -257,7 +245,9 @@ def _bid_or_pass(s: State, action: Action) -> State:
     done = len(bids)
     if done < len(order):
         seat = order[done]
-        return evolve_state(s, {"auction": a, "to_move": seat, "_legal": _bid_actions(a, seat, s.players[seat])})
+        return evolve_state(
+            s, {"auction": a, "to_move": seat, "_legal": auctions.bid_actions(a, seat, s.players[seat])}
+        )
     return _resolve_auction(s, a)
 
 
@@ -356,7 +346,7 @@ def _next_turn(s: State, changes: dict[str, Any], after: int) -> State:
     left anywhere the epoch ends (R58).
     """
     players = changes.get("players", s.players)
-    for q in _SEATS_AFTER[len(players)][after]:
+    for q in SEATS_AFTER[len(players)][after]:
         if players[q].suns_up:
             changes["phase"] = _ACTION
             changes["turn_player"] = changes["to_move"] = q

@@ -86,19 +86,26 @@ def river_points(display: Sequence[int]) -> int:
 
 def civilization_points(display: Sequence[int]) -> int:
     """Return -5 with no civilization, 0 for 1-2 kinds, 5/10/15 for 3/4/5 kinds (R66)."""
-    kinds = sum([1 for t in CIVILIZATIONS if display[t]])
+    civs = display[_CIVS]
+    kinds = len(civs) - civs.count(0)
     return (-5, 0, 0, 5, 10, 15)[kinds]
 
 
 def monument_points(display: Sequence[int]) -> int:
     """Return the epoch-3 monument points: variety (1-6, 10, 15) plus 5/10/15 per set of 3/4/5 (R70)."""
-    kinds = sum([1 for t in MONUMENTS if display[t]])
+    monuments = display[_MONUMENTS]
+    kinds = len(monuments) - monuments.count(0)
     variety = kinds if kinds <= 6 else (10 if kinds == 7 else 15)
-    sets = sum([_SET_POINTS[display[t]] for t in MONUMENTS])
+    sets = sum(map(_SET_POINTS.__getitem__, monuments))
     return variety + sets
 
 
 _SET_POINTS = (0, 0, 0, 5, 10, 15)  # by copies of one monument kind (R70)
+# The civilization and monument kinds are contiguous in `Tile`, so a slice picks them out.
+_CIVS = slice(CIVILIZATIONS[0], CIVILIZATIONS[-1] + 1)
+_MONUMENTS = slice(MONUMENTS[0], MONUMENTS[-1] + 1)
+assert tuple(Tile(i) for i in range(23)[_CIVS]) == CIVILIZATIONS
+assert tuple(Tile(i) for i in range(23)[_MONUMENTS]) == MONUMENTS
 
 
 def _most_and_fewest(values: Sequence[int], bonus: int, penalty: int) -> list[int]:
