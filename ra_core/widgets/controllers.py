@@ -272,11 +272,11 @@ class PlayController:
         """Go back to your previous decision (taking back the bots' replies too)."""
         self.message = ""
         n = len(self.actions)
-        while self._marks and self._marks[-1][0] >= n:
-            self._marks.pop()
-        if not self._marks:
+        earlier = [i for i, mark in enumerate(self._marks) if mark[0] < n]
+        if not earlier:
             self.message = "Nothing to undo: you have not decided anything yet."
             return False
+        del self._marks[earlier[-1] + 1 :]
         k, lines, rng_state = self._marks[-1]
         del self.states[k + 1 :], self.actions[k:], self.log[lines:]
         self.rng.setstate(rng_state)
@@ -312,13 +312,16 @@ class PlayController:
         """Return the game record as JSON text (`load` reads it back)."""
         return self.record().to_json()
 
-    def load(self, text: str | bytes) -> bool:
-        """Load a saved game record (JSON); a malformed one sets `message` and changes nothing."""
+    def load(self, text: str | bytes | GameRecord) -> bool:
+        """Load a saved game record (JSON, or a `GameRecord`); a malformed one sets `message` and changes nothing."""
         self.message = ""
         try:
-            if isinstance(text, bytes):
-                text = text.decode("utf-8")
-            record = GameRecord.from_json(text)
+            if isinstance(text, GameRecord):
+                record = text
+            else:
+                if isinstance(text, bytes):
+                    text = text.decode("utf-8")
+                record = GameRecord.from_json(text)
             states = list(record.states())
         except (InvalidStateError, ValueError, UnicodeDecodeError) as e:
             self.message = f"Could not load that game: {e}. Nothing changed."

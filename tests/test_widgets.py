@@ -1,0 +1,439 @@
+"""The play controller and the explorers, driven headless through complete games.
+
+Every button kind is clicked, every slider swept; the assertions read the rendered text, as
+a player (or a screen reader) would. Wrong clicks must leave a message and change nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from ra_core import State, Tile
+from ra_core.bots import random_bot
+from ra_core.play import GameRecord, play
+from ra_core.widgets import (
+    AuctionExplorer,
+    DisasterExplorer,
+    PlayController,
+    ReplayController,
+    ScoringCalculator,
+)
+
+KINDS = ("draw", "ra", "god", "done", "bid", "pass", "discard")
+
+
+def _kind(action: str) -> str:
+    return action.split()[0]
+
+
+def _play_out(c: PlayController, rng: random.Random, clicked: Counter[str]) -> None:
+    """Click random legal buttons until the game ends, checking the text after every click."""
+    while not c.state.is_terminal():
+        choices = c.choices()
+        assert choices, c.text()
+        gods = [ch for ch in choices if ch.action.startswith("god")]
+        pick = choices[int(rng.random() * len(choices))]
+        if gods and rng.random() < 0.5:  # gods are rare: use them often, so that "done" comes up too
+            pick = gods[0]
+        before = c.text()
+        assert c.click(pick.action, c.version), c.message
+        clicked[_kind(pick.action)] += 1
+        after = c.text()
+        assert after != before
+        assert c.message == ""
+        assert "Log:" in after and "Status:" in after
+
+
+def test_hot_seat_games_click_every_kind_of_button() -> None:
+    """With every seat human, whole games for 2-5 players click draw, ra, god, done, bid, pass, discard."""
+    clicked: Counter[str] = Counter()
+    rng = random.Random(5)
+    for seed in range(12):
+        players = 2 + seed % 4
+        c = PlayController(players, you=range(players), seed=seed)
+        _play_out(c, rng, clicked)
+        text = c.text()
+        assert "Game over" in text and "Buttons: none" in text
+        assert text.count("is scored") >= 1 and len(c.state.scores) == 3
+        assert GameRecord.from_json(c.save()).replay() == c.state
+    # "done" needs two gods in one turn, rare in random play: load a bot game up to such a turn.
+    for seed in range(5000):
+        record = play([random_bot] * 3, seed=seed)
+        stop = next((i for i, s in enumerate(record.states()) if s.phase.name == "GODS"), None)
+        if stop is not None:
+            break
+    c = PlayController(3, you=range(3), seed=0)
+    assert c.load(GameRecord(record.rules, record.suns, record.actions[:stop], seed))
+    assert "Done with gods" in c.text()
+    assert c.click("done", c.version)
+    clicked["done"] += 1
+    assert set(clicked) == set(KINDS), clicked
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_against_bots_the_log_tells_every_step(players: int) -> None:
+    """Against random bots, each click shows your move and the bots' replies in plain words."""
+    c = PlayController(players, you=0, seed=players)
+    assert c.log[0].startswith(f"New game, seed {players}: you play P0")
+    rng = random.Random(players)
+    clicked: Counter[str] = Counter()
+    _play_out(c, rng, clicked)
+    assert any(line.startswith("P0 (you)") for line in c.log)
+    assert any(line.startswith("P1 ") for line in c.log)
+    assert c.status().startswith("Game over")
+    assert c.scores_html().count("<tr>") == 1 + 3 * players
+
+
+def test_bots_only_reproduces_the_driver() -> None:
+    """Watching bots gives exactly the game `play` records with the same seed."""
+    c = PlayController(4, you=None, seed=9)
+    assert c.state.is_terminal()
+    assert c.record().actions == play([random_bot] * 4, seed=9).actions
+
+
+def test_wrong_clicks_change_nothing() -> None:
+    """Stale buttons, illegal or garbled actions, and clicks out of turn leave a message only."""
+    c = PlayController(3, you=0, seed=4)
+    version, state, log = c.version, c.state, list(c.log)
+
+    def unchanged() -> None:
+        assert (c.version, c.state, c.log) == (version, state, log)
+
+    for action, why in [
+        ("bid 99", "Not legal now: bid 99"),
+        ("dance", "Not legal now: dance"),
+        ("reveal gold", "Not legal now: reveal gold"),
+    ]:
+        assert not c.click(action, version)
+        assert c.message.startswith(why) and "Your choices:" in c.message
+        assert f"Message: {c.message}" in c.text()
+        unchanged()
+    assert not c.click(c.choices()[0].action, version - 1)
+    assert "earlier position" in c.message
+    unchanged()
+    assert c.click(c.choices()[0].action, version)
+    old = version
+    assert not c.click("pass", old)  # the same button clicked twice
+    assert "earlier position" in c.message
+    # Out of turn: with bots step by step, it is a bot's move after your click.
+    s = PlayController(3, you=0, seed=4, step_by_step=True)
+    s.run_bots()
+    s.click(s.choices()[0].action)
+    if s.bots_pending():
+        assert not s.click("pass")
+        assert s.message.startswith("Not your turn")
+
+
+def test_step_by_step_moves_one_bot_at_a_time() -> None:
+    """Step by step, each `step` adds one line to the log; switching to instant finishes the bots."""
+    c = PlayController(4, you=0, seed=2, step_by_step=True)
+    c.run_bots()
+    while c.is_your_turn():
+        c.click(c.choices()[-1].action)
+        if c.bots_pending():
+            break
+    lines = len(c.log)
+    assert c.step() and len(c.log) == lines + 1
+    c.set_step_by_step(False)
+    assert not c.bots_pending()
+
+
+def test_undo_goes_back_to_your_decision_and_replays_the_same() -> None:
+    """Undo takes back your move and the bots' replies; the same click gives the same game again."""
+    c = PlayController(3, you=1, seed=8)
+    assert not c.undo() and "Nothing to undo" in c.message
+    start = c.state
+    choice = c.choices()[0].action
+    c.click(choice)
+    after = c.state
+    assert c.undo()
+    assert c.state == start and c.log[-1] == "(undone: back to your decision)"
+    c.click(choice)
+    assert c.state == after
+    for _ in range(5):
+        c.click(c.choices()[-1].action)
+    while c.undo():
+        pass
+    assert c.state == start
+
+
+def test_new_game_save_and_load() -> None:
+    """New game takes the next seed; a saved record loads back; bad files leave a message."""
+    c = PlayController(3, you=0, seed=1)
+    for _ in range(4):
+        c.click(c.choices()[0].action)
+    saved, state = c.save(), c.state
+    c.new_game()
+    assert c.seed == 2 and c.log[0].startswith("New game, seed 2")
+    assert c.load(saved.encode())
+    assert c.state == state and c.log[0].startswith("Loaded a game of")
+    assert c.undo()  # decisions in a loaded game can be taken back too
+    before = (c.version, c.state)
+    for bad, why in [
+        ("{not json", "not valid JSON"),
+        ('{"schema": "other"}', "schema"),
+        (json.dumps({**json.loads(saved), "actions": ["draw", "reveal gold", "bid 99"]}), "actions[2]"),
+        (b"\xff\xfe", "Could not load"),
+    ]:
+        assert not c.load(bad)
+        assert why in c.message and "Nothing changed" in c.message
+        assert (c.version, c.state) == before
+    four = PlayController(4, you=None, seed=1).save()
+    assert not c.load(four) and "for 4 players" in c.message
+
+
+def test_a_broken_bot_pauses_the_game() -> None:
+    """A bot that raises or cheats pauses the game with a message; it never raises into the notebook."""
+
+    def broken(state: State, rng: random.Random) -> Any:
+        raise RuntimeError("out of coffee")
+
+    def cheat(state: State, rng: random.Random) -> Any:
+        from ra_core import Bid
+
+        return Bid(99)
+
+    for bot, why in ((broken, "out of coffee"), (cheat, "bid 99, which is not legal")):
+        c = PlayController(3, you=0, bots=bot, seed=1)
+        if c.is_your_turn():
+            c.click(c.choices()[0].action)
+        assert c.halted and why in c.message and c.status() == "The game is paused."
+        assert c.choices() == [] and not c.step()
+
+
+def test_bots_by_seat_and_bad_seats() -> None:
+    """Bots can be given per seat; a seat out of range is refused when the game is set up."""
+    calls: Counter[int] = Counter()
+
+    def counting(state: State, rng: random.Random) -> Any:
+        calls[state.to_move] += 1
+        return random_bot(state, rng)
+
+    c = PlayController(3, you=0, bots={2: counting}, seed=3)
+    c.run_bots()
+    assert c.names == ("you", "random_bot", "counting")
+    with pytest.raises(ValueError, match="seats are 0..2"):
+        PlayController(3, you=3)
+
+
+# -- the ipywidgets view, headless ---------------------------------------------------------------
+
+
+def test_play_view_buttons_drive_a_whole_game() -> None:
+    """Clicking the view's buttons plays a whole game; undo, new game, speed, save and load work."""
+    from ra_core.widgets import play as play_widget
+
+    view = play_widget(players=3, you=0, seed=6)
+    c = view.controller
+    rng = random.Random(1)
+    stale = None
+    while not c.state.is_terminal():
+        buttons = list(view.buttons.children)
+        assert [b.description for b in buttons] == [ch.label for ch in c.choices()]
+        before = view.board.value
+        stale = buttons[0]
+        buttons[int(rng.random() * len(buttons))].click()
+        assert view.board.value != before and view.log.value
+    assert "Game over" in view.status.value and "<table" in view.scores.value
+    stale.click()  # a button from an earlier position
+    assert "earlier position" in view.message.value or "game is over" in view.message.value
+    view.undo_button.click()
+    assert not c.state.is_terminal() and view.buttons.children
+    view.save_button.click()
+    assert view.record_box.value.startswith("{") and "Download ra-game.json" in view.download.value
+    saved = view.record_box.value
+    view.new_button.click()
+    assert c.seed == 7 and "seed 7" in view.log.value
+    view.record_box.value = saved
+    view.load_button.click()
+    assert "Loaded a game" in view.log.value and view.message.value == ""
+    view.record_box.value = "{broken"
+    view.load_button.click()
+    assert "Could not load that game" in view.message.value
+    view._uploaded({"new": ({"name": "g.json", "content": memoryview(b"{}x")},)})  # what FileUpload sends
+    assert "Could not load that game" in view.message.value
+    view.speed.value = True
+    assert c.step_by_step
+    view.speed.value = False
+    assert not c.step_by_step and view.text() == c.text()
+
+
+def test_view_shows_a_message_instead_of_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unexpected failure inside a callback becomes a message in the widget."""
+    from ra_core.widgets import play as play_widget
+
+    view = play_widget(players=3, you=0, seed=6)
+
+    def boom(*args: Any) -> None:
+        raise KeyError("surprise")
+
+    monkeypatch.setattr(view.controller, "undo", boom)
+    view.undo_button.click()
+    assert "Something went wrong (KeyError" in view.message.value
+
+
+# -- explorers --------------------------------------------------------------------------------------
+
+
+def test_replay_stepper_sweeps_a_whole_game() -> None:
+    """Every step of a record can be shown by buttons or slider; each shows its decision."""
+    from ra_core.widgets import replay
+
+    record = play([random_bot] * 3, seed=2)
+    c = ReplayController(record)
+    assert c.last == len(record.actions)
+    seen = set()
+    for i in range(c.last + 1):
+        c.go(i)
+        text = c.text()
+        assert f"Step {i} of {c.last}." in text
+        seen.add(text)
+    assert len(seen) == c.last + 1
+    assert "The game is over" in c.decision()
+    view = replay(record.to_json())
+    for i in range(view.controller.last + 1):
+        view.slider.value = i
+        assert f"Step {i} of" in view.decision.value
+    view.first_button.click()
+    assert view.slider.value == 0 and "Step 0 of" in view.decision.value
+    view.forward_button.click()
+    view.forward_button.click()
+    view.back_button.click()
+    assert view.slider.value == 1
+    view.last_button.click()
+    assert view.slider.value == view.controller.last
+    view.forward_button.click()  # past the end: stays
+    assert view.slider.value == view.controller.last
+    chance = next(i for i, s in enumerate(c.states) if s.is_chance_node())
+    c.go(chance)
+    assert "Chance: a tile comes out of the bag; it is " in c.decision()
+    c.go(0)
+    assert "P0 decides among: draw, ra. Chosen: " in c.decision() or "decides among" in c.decision()
+    bad = ReplayController("{nope")
+    assert "Could not read that record" in bad.message and bad.last == 0
+    assert not c.load(42) and "expected a GameRecord" in c.message
+
+
+def _explore(c: AuctionExplorer, depth: int = 0) -> int:
+    """Follow every line of the auction to its end; return how many ends were reached."""
+    options = c.options()
+    if not options:
+        return 1
+    ends = 0
+    for action, outcome in options:
+        assert outcome.startswith(f"P{c.state.to_move} ") and "Next:" in outcome
+        assert c.choose(action)
+        ends += _explore(c, depth + 1)
+        assert c.back()
+    return ends
+
+
+def test_auction_explorer_walks_every_line() -> None:
+    """Every bid and pass of the example auction leads somewhere that is described."""
+    c = AuctionExplorer()
+    text = c.text()
+    assert "Lot: gold, Nile and a funeral" in text and "Bidders in order: P1, P2, P0" in text
+    assert _explore(c) > 20
+    assert not c.back() and "Already at the start" in c.message
+    assert not c.choose("bid 1") and "Not a choice here" in c.message
+    c.choose(c.options()[-1][0])
+    c.reset()
+    assert len(c.path) == 1 and "Line explored" not in c.text()
+    from ra_core.widgets import auction_explorer
+
+    view = auction_explorer()
+    while view.controller.options():
+        rows = view.options.children
+        rows[-1].children[0].click()  # the highest bid each time
+    assert "The auction is over" in view.options.children[0].value
+    view.back_button.click()
+    assert view.controller.options()
+    view.reset_button.click()
+    assert len(view.controller.path) == 1 and view.text() == view.controller.text()
+    turn = State.from_dict({"players": [{"suns_up": [13, 6, 2]}, {"suns_up": [12, 7, 3]}, {"suns_up": [11, 8, 4]},
+                                        {"suns_up": [10, 9, 5]}], "track": ["gold"]})  # fmt: skip
+    assert "called Ra to start this auction" in AuctionExplorer(turn).message
+    over = play([random_bot] * 3, seed=1).replay()
+    assert "not an auction" in AuctionExplorer(over).message and AuctionExplorer(over).options() == []
+
+
+def test_scoring_calculator_matches_the_rulebook_examples() -> None:
+    """The rulebook's scoring examples come out of the calculator; fame carries with the floor."""
+    c = ScoringCalculator(4)
+    for tile, n in {"pyramid": 4, "temple": 3, "fortress": 2, "sphinx": 1}.items():
+        assert c.set_count(3, 0, tile, n)
+    for tile, n in {"astronomy": 3, "agriculture": 2, "writing": 2}.items():
+        c.set_count(1, 1, tile, n)
+    c.set_count(1, 2, "flood", 1)
+    c.set_count(1, 2, "nile", 3)
+    for player, pharaohs in enumerate([4, 3, 3, 4]):
+        c.set_count(1, player, "pharaoh", pharaohs)
+    for player, total in enumerate([17, 25, 21, 17]):
+        c.set_sun_total(player, total)
+    e1, e3 = c.points(1), c.points(3)
+    assert [p["pharaoh"] for p in e1] == [5, -2, -2, 5]
+    assert e1[1]["civilization"] == 5 and e1[2]["river"] == 4
+    assert e3[0]["monument"] == 19 and [p["sun"] for p in e3] == [-5, 5, 0, -5]
+    assert all(p["fame"] >= 0 for e in (1, 2, 3) for p in c.points(e))
+    assert "R70 Monuments" in c.html() and "Rulebook:" in c.html()
+    assert len(c.text().splitlines()) == 1 + 3 * 4
+    for bad in [(4, 0, "gold", 1), (1, 9, "gold", 1), (1, 0, "gold", 6), (1, 0, "ra", 1), (1, 0, "bogus", 1)]:
+        assert not c.set_count(*bad) and c.message.startswith("Not changed")
+    assert not c.set_sun_total(0, -1) and "Message: Not changed" in c.text()
+
+
+def test_scoring_view_sweeps_every_box() -> None:
+    """Typing in every box of every epoch updates the table; the epoch switch shows that epoch's counts."""
+    from ra_core.widgets import scoring_calculator
+
+    view = scoring_calculator(3)
+    for epoch in (1, 2, 3):
+        view.epoch.value = epoch
+        for (_, tile), box in view.inputs.items():
+            box.value = 1 if tile is not Tile.GOLD else 2
+        table = view.result.value
+        assert "<table" in table
+    view.epoch.value = 1
+    assert all(box.value in (1, 2) for box in view.inputs.values())
+    assert view.controller.points(1)[0]["gold"] == 6
+    view.suns[0].value = 40
+    assert view.controller.points(3)[0]["sun"] == 5
+    view.inputs[(0, Tile.GOD)].value = 25  # more than there are: refused, with a message
+    assert "Not changed" in view.message.value and view.controller.counts[0][0][Tile.GOD] == 1
+    assert view.text() == view.controller.text()
+
+
+def test_disaster_explorer_each_disaster() -> None:
+    """Each disaster shows what must go and, for unrest and earthquake, the choices (R50-R54)."""
+    d = DisasterExplorer("drought", {"flood": 1, "nile": 3})
+    assert "No choice: a flood and Nile must go." in d.text()
+    d = DisasterExplorer("funeral", {"pharaoh": 1})
+    assert "No choice: a pharaoh must go." in d.text()
+    d.set_count("pharaoh", 0)
+    assert "Nothing to lose" in d.text()
+    d = DisasterExplorer("unrest")
+    assert "The player chooses which 2 to lose (4 ways):" in d.text()
+    assert d.set_how_many(2) and "No choice" in d.text()
+    d = DisasterExplorer("earthquake", {"pyramid": 2, "temple": 1, "sphinx": 1})
+    assert "(4 ways)" in d.text() and "R53" in d.html()
+    assert not d.set_disaster("gold") and "not a disaster" in d.message
+    assert not d.set_disaster("lava") and "unknown tile" in d.message
+    assert not d.set_count("ra", 1) and not d.set_count("gold", 9) and not d.set_how_many(5)
+    from ra_core.widgets import disaster_explorer
+
+    view = disaster_explorer()
+    for name in ("funeral", "drought", "unrest", "earthquake"):
+        view.disaster.value = name
+        for n in range(view.how_many.min, view.how_many.max + 1):
+            view.how_many.value = n
+            boxes = view.counts.children[0].children
+            for box in boxes:
+                for v in (0, 1, 3):
+                    box.value = v
+                    assert "<ul>" in view.result.value
+        assert view.text() == view.controller.text()
