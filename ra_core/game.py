@@ -207,16 +207,17 @@ def _draw(s: State, _: Action) -> State:
 
 def reveal(s: State, tile: Tile) -> State:
     """Return the state after `tile` comes out of the bag (R22-R24); `tile` must be in the bag."""
-    bag = s.bag
-    bag = bag[:tile] + (bag[tile] - 1,) + bag[tile + 1 :]
+    counts = list(s.bag)
+    counts[tile] -= 1
+    bag = tuple(counts)
     if tile is _RA:
         ra_count = s.ra_count + 1
         if ra_count == s.rules.ra_limit:  # R24, R57: the epoch ends at once, no auction
             return _end_epoch(s, {"bag": bag, "ra_count": ra_count})
         return _start_auction(s, {"bag": bag, "ra_count": ra_count}, Trigger.RA_TILE)
-    track = s.track
-    i = track.index(None)  # R23: the leftmost empty slot
-    return _next_turn(s, {"bag": bag, "track": track[:i] + (tile,) + track[i + 1 :]}, s.turn_player)
+    slots = list(s.track)
+    slots[slots.index(None)] = tile  # R23: the leftmost empty slot
+    return _next_turn(s, {"bag": bag, "track": tuple(slots)}, s.turn_player)
 
 
 def _call_ra(s: State, _: Action) -> State:
@@ -264,12 +265,7 @@ def _resolve_auction(s: State, a: Auction) -> State:
     if disasters:
         return _disasters(s, changes, winner, w, disasters, _AFTER_AUCTION)
     changes["players"] = _put(s.players, w, winner)
-    return _finish_auction(s, changes)
-
-
-def _finish_auction(s: State, changes: dict[str, Any]) -> State:
-    """Pass the turn left of the Ra player (R44), or end the epoch if nobody has a face-up sun (R58)."""
-    return _next_turn(s, changes, s.turn_player)
+    return _next_turn(s, changes, s.turn_player)  # R44 (or R58: the epoch ends)
 
 
 def _disasters(
@@ -283,7 +279,7 @@ def _disasters(
         changes.update(phase=_DISCARD, to_move=seat, discard=PendingDiscard(seat, owed, after))
         return evolve_state(s, changes)
     if after == _AFTER_AUCTION:
-        return _finish_auction(s, changes)
+        return _next_turn(s, changes, s.turn_player)  # R44 (or R58: the epoch ends)
     return _after_god(evolve_state(s, changes))
 
 
@@ -304,7 +300,7 @@ def _discard(s: State, action: Action) -> State:
         return evolve_state(s, changes)
     changes["discard"] = None
     if pending.after == _AFTER_AUCTION:
-        return _finish_auction(s, changes)
+        return _next_turn(s, changes, s.turn_player)  # R44 (or R58: the epoch ends)
     return _after_god(evolve_state(s, changes))
 
 

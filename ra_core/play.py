@@ -25,7 +25,7 @@ from .actions import REVEALS, Action, parse_action
 from .errors import InvalidStateError
 from .game import new_game
 from .rules import Rules
-from .state import CHANCE, TERMINAL, State
+from .state import CHANCE, TERMINAL, Phase, State
 from .tiles import Tile
 
 Policy = Callable[[State, random.Random], Action]
@@ -35,7 +35,7 @@ _REVEAL_BY_INDEX = tuple(REVEALS[t] for t in Tile)
 
 def sample_chance(state: State, rng: random.Random) -> Action:
     """Return a random chance outcome of `state` with the exact bag odds, using only ``rng.random()``."""
-    if not state.is_chance_node():
+    if state.phase is not Phase.REVEAL:
         raise ValueError(f"{state!r} is not a chance node")
     cumulative = list(accumulate(state.bag))
     # The tile whose cumulative count first exceeds r: each tile is hit with probability count/total.
