@@ -1,0 +1,493 @@
+"""Plots for the notebooks: fame over a game, win rates with intervals, probability laws.
+
+This is the one module of `ra_core` (with the widgets) that needs matplotlib; ``import ra_core``
+never imports it. Every function returns a matplotlib `Figure` and shows nothing itself: in a
+notebook the figure is displayed when it is the value of a cell; elsewhere save it with
+``fig.savefig(...)`` or `to_svg`. The figures are closed for pyplot before they are returned,
+so a notebook shows each one once and pyplot does not keep them alive. Their layout is
+computed once and then fixed, so that every rendering is the same; after changing a figure,
+``fig.set_layout_engine("constrained")`` lays it out again.
+
+Style, chosen once for all figures:
+
+* **Light and dark themes**: every figure is an opaque white card with near-black text
+  (``figure.facecolor`` white), so it reads the same on JupyterLab's light and dark themes
+  instead of relying on a transparent background.
+* **Colour-blind safe**: colours come from the Okabe-Ito palette (`PALETTE`), and every
+  series also differs by marker, line style or hatch, so nothing depends on colour alone.
+* Titles and axis labels say what is shown and in which unit.
+
+Byte-stable SVG (see NOTEBOOKS.md): matplotlib writes a date and random ids into SVG. `to_svg`
+renders with a fixed ``svg.hashsalt`` and no date, so the same figure gives the same bytes;
+`svg_setup` does the same for a notebook's inline figures, so nbval can compare them.
+
+>>> fig = plot_distribution({0: 0.5, 1: 0.25, 2: 0.25}, title="A small law", xlabel="tiles")
+>>> svg = to_svg(fig)
+>>> svg == to_svg(fig), "<dc:date>" in svg
+(True, False)
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from numbers import Real
+from typing import Any, cast
+
+import matplotlib
+import matplotlib.pyplot as plt
+from cycler import cycler
+from matplotlib.figure import Figure
+
+from .scoring import CATEGORIES
+from .state import State
+from .tiles import Tile
+
+__all__ = [
+    "HATCHES",
+    "LINESTYLES",
+    "MARKERS",
+    "PALETTE",
+    "SVG_HASHSALT",
+    "plot_distribution",
+    "plot_fame",
+    "plot_win_rates",
+    "svg_setup",
+    "to_svg",
+]
+
+#: Okabe & Ito's colour-blind-safe palette, ordered for contrast on white (yellow and black last).
+PALETTE: tuple[str, ...] = (
+    "#0072B2",  # blue
+    "#D55E00",  # vermillion
+    "#009E73",  # bluish green
+    "#CC79A7",  # reddish purple
+    "#E69F00",  # orange
+    "#56B4E9",  # sky blue
+    "#F0E442",  # yellow
+    "#000000",  # black
+)
+MARKERS: tuple[str, ...] = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINESTYLES: tuple[Any, ...] = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 2)))
+HATCHES: tuple[str, ...] = ("", "//", "..", "xx", "\\\\", "oo", "++", "--")
+SVG_HASHSALT = "ra"  # any fixed string makes matplotlib's SVG ids reproducible
+SVG_KWARGS: dict[str, Any] = {"metadata": {"Date": None}, "bbox_inches": "tight"}
+
+INK = "#222222"  # text and lines: near-black on the white card
+FRAME = "#555555"
+GRID = "#dddddd"
+STYLE: dict[str, Any] = {
+    "figure.facecolor": "white",
+    "axes.facecolor": "white",
+    "savefig.facecolor": "white",
+    "text.color": INK,
+    "axes.labelcolor": INK,
+    "axes.titlecolor": INK,
+    "axes.edgecolor": FRAME,
+    "xtick.color": INK,
+    "ytick.color": INK,
+    "axes.grid": True,
+    "grid.color": GRID,
+    "grid.linewidth": 0.8,
+    "axes.axisbelow": True,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "legend.frameon": False,
+    "font.size": 10,
+    "axes.titlesize": 11,
+    "hatch.linewidth": 0.8,
+    "axes.prop_cycle": cycler(color=PALETTE),
+}
+
+
+# -- SVG output ----------------------------------------------------------------------------
+
+
+def to_svg(fig: Figure) -> str:
+    """Return `fig` as SVG text that is the same bytes every time (fixed ids, no date)."""
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": SVG_HASHSALT}):
+        fig.savefig(buffer, format="svg", **SVG_KWARGS)
+    return buffer.getvalue()
+
+
+def svg_setup() -> None:
+    """Make every figure a byte-stable SVG: for `savefig` and, in IPython, for inline display.
+
+    Sets ``rcParams["svg.hashsalt"]``; in an IPython kernel it also runs the notebook recipe of
+    NOTEBOOKS.md: ``%config InlineBackend.figure_formats = ['svg']`` and
+    ``%config InlineBackend.print_figure_kwargs = {'metadata': {'Date': None}, 'bbox_inches': 'tight'}``.
+    Call it once at the top of a notebook.
+    """
+    matplotlib.rcParams["svg.hashsalt"] = SVG_HASHSALT
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is optional
+        return
+    shell = get_ipython()
+    if shell is None or not hasattr(shell, "run_line_magic"):
+        return
+    shell.run_line_magic("config", "InlineBackend.figure_formats = ['svg']")
+    shell.run_line_magic("config", f"InlineBackend.print_figure_kwargs = {SVG_KWARGS!r}")
+
+
+def _figure(width: float, height: float, ncols: int = 1, **gridspec: Any) -> tuple[Figure, Any]:
+    """Return a styled figure and its axes, already closed for pyplot (see the module docstring)."""
+    with matplotlib.rc_context(cast(Any, STYLE)):
+        fig, axes = plt.subplots(1, ncols, figsize=(width, height), layout="constrained", gridspec_kw=gridspec or None)
+    plt.close(fig)
+    return fig, axes
+
+
+def _finish(fig: Figure) -> Figure:
+    """Lay `fig` out once and fix that layout, so that every rendering gives the same bytes.
+
+    A constrained layout is recomputed at every draw, and with ``bbox_inches="tight"`` it does
+    not settle: two renderings of one figure would differ in the last digits.
+    """
+    fig.draw_without_rendering()
+    fig.set_layout_engine("none")
+    return fig
+
+
+def _style(i: int) -> dict[str, Any]:
+    """Return the colour, marker, line style and hatch of series `i`."""
+    n = len(PALETTE)
+    return {
+        "color": PALETTE[i % n],
+        "marker": MARKERS[i % n],
+        "linestyle": LINESTYLES[i % n],
+        "hatch": HATCHES[i % n],
+    }
+
+
+# -- fame over a game -------------------------------------------------------------------------
+
+
+def _states_and_names(game: Any, names: Sequence[str] | None) -> tuple[list[State], list[str]]:
+    if isinstance(game, State):
+        states = [game]
+    elif callable(getattr(game, "states", None)):
+        states = list(game.states())
+        if names is None and getattr(game, "names", None):
+            names = list(game.names)
+    else:
+        states = list(game)
+    if not states:
+        raise ValueError("plot_fame needs at least one state")
+    n = states[-1].num_players
+    if names is None:
+        labels = [f"P{i}" for i in range(n)]
+    else:
+        if len(names) != n:
+            raise ValueError(f"{len(names)} names for {n} players")
+        labels = [f"P{i} {name}" for i, name in enumerate(names)]
+    return states, labels
+
+
+def plot_fame(
+    game: Any,
+    *,
+    names: Sequence[str] | None = None,
+    title: str | None = None,
+    categories: bool = True,
+) -> Figure:
+    """Plot each player's fame over a game and, beside it, his points by scoring category.
+
+    Args:
+        game: a `ra_core.play.GameRecord` (its states are replayed), a sequence of states in
+            game order, or one state. With several states the fame is drawn against the
+            number of actions played (chance draws included), with the end of each epoch
+            marked; with one state, against the epochs scored so far.
+        names: a name per seat (default: the record's names, if any).
+        title: the figure's title (default: "Fame over the game").
+        categories: add the panel of points by category (R63-R71), summed over the epochs
+            scored so far, one bar per player (from `State.scores`).
+    """
+    states, labels = _states_and_names(game, names)
+    final = states[-1]
+    n = final.num_players
+    scores = final.scores
+    if categories:
+        fig, (ax, bars) = _figure(10.5, 4.2, ncols=2, width_ratios=(1.15, 1))
+    else:
+        fig, ax = _figure(6.5, 4.2)
+    if len(states) > 1:
+        x = list(range(len(states)))
+        ends = [i for i in range(1, len(states)) if len(states[i].scores) > len(states[i - 1].scores)]
+        for p in range(n):
+            st = _style(p)
+            ys = [s.players[p].fame for s in states]
+            ax.step(x, ys, where="post", color=st["color"], linestyle=st["linestyle"], linewidth=1.8, label=labels[p])
+            ax.plot(
+                ends, [ys[i] for i in ends], st["marker"], color=st["color"], markeredgecolor=INK, markeredgewidth=0.6
+            )
+        for k, i in enumerate(ends, 1):
+            ax.axvline(i, color=FRAME, linewidth=0.8, linestyle=":")
+            ax.annotate(
+                f"epoch {k} scored", (i, 1), xycoords=("data", "axes fraction"), rotation=90,
+                ha="right", va="top", fontsize=8, color=FRAME, xytext=(-2, -2), textcoords="offset points",
+            )  # fmt: skip
+        ax.set_xlabel("actions played (chance draws included)")
+        ax.set_xlim(0, (len(states) - 1) * 1.03)
+    else:
+        x = list(range(len(scores) + 1))
+        for p in range(n):
+            st = _style(p)
+            start = scores[0].players[p].fame_before if scores else final.players[p].fame
+            ys = [start] + [sc.players[p].fame_after for sc in scores]
+            ax.plot(x, ys, color=st["color"], linestyle=st["linestyle"], marker=st["marker"], label=labels[p])
+        ax.set_xticks(x, ["start"] + [f"after epoch {sc.epoch}" for sc in scores])
+        ax.set_xlabel("epoch")
+    ax.set_ylabel("fame (points)")
+    ax.set_title("Fame total by player")
+    ax.legend(loc="upper left", fontsize=9)
+    if categories:
+        _category_bars(bars, scores, labels)
+    fig.suptitle(title or "Fame over the game", color=INK)
+    return _finish(fig)
+
+
+def _category_bars(ax: Any, scores: Sequence[Any], labels: Sequence[str]) -> None:
+    """Draw grouped bars: points per scoring category, one bar per player, summed over `scores`."""
+    n = len(labels)
+    width = 0.8 / n
+    for p in range(n):
+        st = _style(p)
+        totals = [sum(getattr(sc.players[p], c) for sc in scores) for c in CATEGORIES]
+        xs = [c + (p - (n - 1) / 2) * width for c in range(len(CATEGORIES))]
+        ax.bar(xs, totals, width, color=st["color"], hatch=st["hatch"], edgecolor=INK, linewidth=0.6, label=labels[p])
+    ax.axhline(0, color=FRAME, linewidth=0.8)
+    ax.legend(fontsize=8, loc="best")
+    ax.set_xticks(range(len(CATEGORIES)), CATEGORIES, rotation=30, ha="right")
+    ax.grid(axis="x", visible=False)
+    ax.set_ylabel("points (summed over scored epochs)")
+    if scores:
+        epochs = ", ".join(str(sc.epoch) for sc in scores)
+        ax.set_title(f"Points by scoring category (epochs {epochs})")
+    else:
+        ax.set_title("Points by scoring category")
+        ax.text(0.5, 0.5, "no epoch scored yet", transform=ax.transAxes, ha="center", va="center", color=FRAME)
+
+
+# -- win rates --------------------------------------------------------------------------------
+
+_NAME = ("name", "bot", "player", "label")
+_RATE = ("rate", "win_rate", "mean")
+_LOW = ("low", "win_low", "ci_low", "lower", "lo")
+_HIGH = ("high", "win_high", "ci_high", "upper", "hi")
+
+
+def _field(row: Any, names: Sequence[str], what: str) -> Any:
+    for name in names:
+        if hasattr(row, name):
+            return getattr(row, name)
+    raise TypeError(f"a win-rate row needs a {what} attribute (one of {', '.join(names)}); got {row!r}")
+
+
+def _win_rate_rows(results: Any) -> list[tuple[str, float, float, float]]:
+    """Return (name, rate, low, high) rows from any of the forms `plot_win_rates` accepts."""
+    if not isinstance(results, Mapping):
+        for method in ("stats", "rows"):
+            found = getattr(results, method, None)
+            if found is not None:
+                results = found() if callable(found) else found
+                break
+    if isinstance(results, Mapping):
+        items: Iterable[Any] = [(name, *_triple(value)) for name, value in results.items()]
+    else:
+        items = results
+    rows = []
+    for row in items:
+        if isinstance(row, Sequence) and not isinstance(row, str) and len(row) == 4:
+            name, rate, low, high = row
+        else:
+            name = _field(row, _NAME, "name")
+            rate, low, high = (
+                _field(row, names, what) for names, what in ((_RATE, "rate"), (_LOW, "low"), (_HIGH, "high"))
+            )
+        rate, low, high = float(rate), float(low), float(high)
+        if not low <= rate <= high:
+            raise ValueError(f"{name}: the interval [{low}, {high}] must contain the rate {rate}")
+        rows.append((str(name), rate, low, high))
+    return rows
+
+
+def _triple(value: Any) -> tuple[Any, Any, Any]:
+    if isinstance(value, Sequence) and len(value) == 3:
+        return value[0], value[1], value[2]
+    return _field(value, _RATE, "rate"), _field(value, _LOW, "low"), _field(value, _HIGH, "high")
+
+
+def plot_win_rates(
+    results: Any,
+    *,
+    title: str | None = None,
+    baseline: float | None = None,
+    xlabel: str = "win rate (bars: estimate, whiskers: confidence interval)",
+) -> Figure:
+    """Plot win rates as horizontal bars with their confidence intervals as error bars.
+
+    Args:
+        results: ``{name: (rate, low, high)}`` with the interval's bounds (not half-widths),
+            all as fractions in [0, 1]; or rows ``(name, rate, low, high)``; or objects with a
+            name and ``rate``/``low``/``high`` attributes (``win_rate``/``win_low``/``win_high``
+            also work); or an object whose ``stats()`` or ``rows`` gives such rows, such as a
+            tournament result.
+        title: the figure's title (default: "Win rates").
+        baseline: draw a reference line at this rate, e.g. ``1/3`` for a bot no better than
+            its two opponents; default: the rows' common ``baseline`` attribute, if any.
+        xlabel: the x axis label.
+    """
+    raw = results
+    rows = _win_rate_rows(results)
+    if not rows:
+        raise ValueError("plot_win_rates needs at least one row")
+    if baseline is None:  # a tournament's rows know the baseline of a bot no better than the rest
+        found = {getattr(r, "baseline", None) for r in _raw_rows(raw)}
+        if len(found) == 1 and None not in found:
+            baseline = float(found.pop())  # type: ignore[arg-type]
+    fig, ax = _figure(6.5, 0.9 + 0.5 * len(rows))
+    ys = list(range(len(rows)))[::-1]  # the first row on top
+    for y, (i, (_name, rate, low, high)) in zip(ys, enumerate(rows), strict=True):
+        st = _style(i)
+        ax.barh(y, rate, 0.6, color=st["color"], hatch=st["hatch"], edgecolor=INK, linewidth=0.6)
+        ax.errorbar(
+            rate, y, xerr=[[rate - low], [high - rate]], fmt="none", color=INK, ecolor=INK, elinewidth=1.2, capsize=4
+        )
+        ax.annotate(
+            f"{rate:.1%}  [{low:.1%}, {high:.1%}]", (high, y), xytext=(6, 0), textcoords="offset points",
+            va="center", fontsize=8, color=INK,
+        )  # fmt: skip
+    if baseline is not None:
+        ax.axvline(baseline, color=FRAME, linestyle="--", linewidth=1.2, label=f"baseline {baseline:.1%}")
+        ax.legend(fontsize=8, loc="lower right")
+    ax.set_yticks(ys, [r[0] for r in rows])
+    ax.set_xlim(0, min(1.0, max(r[3] for r in rows) + 0.25))
+    ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    ax.grid(axis="y", visible=False)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title or "Win rates")
+    return _finish(fig)
+
+
+def _raw_rows(results: Any) -> list[Any]:
+    """Return the row objects of `results` (for optional attributes such as ``baseline``)."""
+    if isinstance(results, Mapping):
+        return list(results.values())
+    for method in ("stats", "rows"):
+        found = getattr(results, method, None)
+        if found is not None:
+            return list(found() if callable(found) else found)
+    return list(results)
+
+
+# -- a probability law --------------------------------------------------------------------------
+
+
+def _key_label(key: Any) -> str:
+    return key.label if isinstance(key, Tile) else str(key)
+
+
+def plot_distribution(
+    law: Mapping[Any, Any],
+    *,
+    simulated: Mapping[Any, Any] | Iterable[Any] | None = None,
+    title: str | None = None,
+    xlabel: str = "value",
+    ylabel: str = "probability",
+    exact_label: str = "exact",
+    show_mean: bool = True,
+    tail: float = 1e-4,
+) -> Figure:
+    """Plot a probability law as bars, optionally with a simulated estimate over it.
+
+    Args:
+        law: ``{value: probability}``, e.g. from `ra_core.chance` (`Fraction`s are fine).
+            Numeric values are placed on a number line (gaps show); other values (a `Tile`
+            shows its label) are categories in the law's order.
+        simulated: a Monte Carlo estimate to compare: the samples themselves, or
+            ``{value: count}``. Drawn as diamonds with 95 % error bars (1.96 standard errors
+            of a frequency). A ``{value: frequency}`` mapping whose values sum to 1 is drawn
+            without error bars.
+        title: the figure's title (default: "Probability distribution").
+        xlabel: what the values are, e.g. "non-Ra tiles drawn before the next Ra tile".
+        ylabel: the y axis label.
+        exact_label: the legend entry of the bars.
+        show_mean: mark the exact mean with a dashed line (numeric values only).
+        tail: for numeric values, the x axis leaves out the values beyond which (on either
+            side) less than this probability remains, so that a long thin tail does not
+            squeeze the picture; 0 shows every value.
+    """
+    if not law:
+        raise ValueError("plot_distribution needs a non-empty law")
+    keys = list(law)
+    numeric = all(isinstance(k, Real) and not isinstance(k, Tile | bool) for k in keys)
+    if numeric:
+        keys.sort()
+        pos = {k: float(k) for k in keys}
+    else:
+        pos = {k: float(i) for i, k in enumerate(keys)}
+    probs = [float(law[k]) for k in keys]
+    fig, ax = _figure(7.0, 4.0)
+    xs = sorted(pos.values())
+    width = 0.8 * min((b - a for a, b in zip(xs, xs[1:], strict=False)), default=1.0)
+    ax.bar([pos[k] for k in keys], probs, width, color=PALETTE[0], edgecolor=INK, linewidth=0.4, label=exact_label)
+    if simulated is not None:
+        _overlay(ax, simulated, pos, numeric)
+    if show_mean and numeric:
+        mean = sum(pos[k] * p for k, p in zip(keys, probs, strict=True))
+        ax.axvline(mean, color=INK, linestyle="--", linewidth=1.2, label=f"mean {mean:.2f}")
+    if numeric and tail > 0:
+        ax.set_xlim(*_tail_limits([pos[k] for k in keys], probs, tail, width))
+    if not numeric:
+        ax.set_xticks(list(pos.values()), [_key_label(k) for k in keys], rotation=45 if len(keys) > 6 else 0,
+                      ha="right" if len(keys) > 6 else "center")  # fmt: skip
+        ax.grid(axis="x", visible=False)
+    ax.set_ylim(0, None)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title or "Probability distribution")
+    ax.legend(fontsize=9)
+    return _finish(fig)
+
+
+def _tail_limits(xs: Sequence[float], probs: Sequence[float], tail: float, width: float) -> tuple[float, float]:
+    """Return x limits leaving out the values beyond which less than `tail` probability remains (xs ascending)."""
+    lo, hi, below, above = 0, len(xs) - 1, 0.0, 0.0
+    while lo < hi and below + probs[lo] < tail:
+        below += probs[lo]
+        lo += 1
+    while hi > lo and above + probs[hi] < tail:
+        above += probs[hi]
+        hi -= 1
+    return xs[lo] - width, xs[hi] + width
+
+
+def _overlay(ax: Any, simulated: Mapping[Any, Any] | Iterable[Any], pos: Mapping[Any, float], numeric: bool) -> None:
+    """Draw a simulated estimate as diamonds, with 95 % error bars when the sample size is known."""
+    if isinstance(simulated, Mapping):
+        counts = {k: float(v) for k, v in simulated.items()}
+    else:
+        counts = {k: float(v) for k, v in Counter(simulated).items()}
+    total = sum(counts.values())
+    if total <= 0:
+        raise ValueError("the simulated estimate is empty")
+    frequencies_only = isinstance(simulated, Mapping) and math.isclose(total, 1.0)
+    outside = [k for k in counts if k not in pos]
+    if outside and not numeric:
+        raise ValueError(f"simulated values {outside} are not in the law")
+    keys = sorted(counts, key=lambda k: pos.get(k, float(k)))
+    xs = [pos.get(k, float(k)) for k in keys]
+    freqs = [counts[k] / total for k in keys]
+    if frequencies_only:
+        ax.plot(xs, freqs, "D", color=PALETTE[1], markeredgecolor=INK, markeredgewidth=0.5, markersize=5,
+                label="simulated")  # fmt: skip
+        return
+    errors = [1.96 * math.sqrt(f * (1 - f) / total) for f in freqs]
+    ax.errorbar(
+        xs, freqs, yerr=errors, fmt="D", color=PALETTE[1], markeredgecolor=INK, markeredgewidth=0.5, markersize=5,
+        ecolor=PALETTE[1], elinewidth=1, capsize=2, label=f"simulated (n = {total:,.0f}, 95 % bars)",
+    )  # fmt: skip

@@ -1,0 +1,306 @@
+"""Plots (`ra_core.plots`): what each figure shows, its labels and colours, and byte-stable SVG."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import subprocess
+import sys
+from fractions import Fraction
+from typing import Any
+
+import matplotlib
+import matplotlib.pyplot as plt
+import pytest
+from matplotlib.colors import to_hex
+from matplotlib.figure import Figure
+
+from ra_core import State, Tile, new_game
+from ra_core import chance as C
+from ra_core.bots import random_bot
+from ra_core.play import GameRecord, play
+from ra_core.plots import (
+    FRAME,
+    HATCHES,
+    INK,
+    PALETTE,
+    SVG_HASHSALT,
+    plot_distribution,
+    plot_fame,
+    plot_win_rates,
+    svg_setup,
+    to_svg,
+)
+from ra_core.scoring import CATEGORIES
+
+OKABE_ITO = {"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#f0e442", "#000000"}
+NEUTRAL = {to_hex(INK), to_hex(FRAME)}  # reference lines, whiskers and outlines
+
+
+@pytest.fixture(scope="module")
+def record() -> GameRecord:
+    return play([random_bot] * 3, seed=5, names=["ann", "ben", "cleo"])
+
+
+def panels(fig: Figure) -> list[Any]:
+    """Return the figure's axes, untyped (matplotlib's artist types are too loose to check here)."""
+    return list(fig.axes)
+
+
+def labelled(fig: Figure) -> None:
+    """Check that every panel says what it shows: a title and both axis labels."""
+    for ax in panels(fig):
+        assert ax.get_title(), "a panel without a title"
+        assert ax.get_xlabel() or ax.get_xticklabels(), "a panel without an x label"
+        assert ax.get_ylabel() or ax.get_yticklabels(), "a panel without a y label"
+
+
+def colours(fig: Figure) -> set[str]:
+    """Return the hex colours of every line and bar of the figure's data."""
+    out = set()
+    for ax in panels(fig):
+        out |= {to_hex(line.get_color()) for line in ax.get_lines()}
+        out |= {to_hex(patch.get_facecolor()) for patch in ax.patches}
+    return out
+
+
+def test_importing_ra_core_does_not_import_matplotlib() -> None:
+    code = (
+        "import sys, ra_core, ra_core.chance, ra_core.valuation, ra_core.play, ra_core.scoring\n"
+        "assert 'matplotlib' not in sys.modules, 'matplotlib imported'\n"
+        "assert 'ra_core.plots' not in sys.modules, 'plots imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# -- fame over a game ---------------------------------------------------------------------------
+
+
+def test_fame_from_a_record(record: GameRecord) -> None:
+    fig = plot_fame(record)
+    line_panel, bar_panel = panels(fig)
+    assert fig.get_suptitle() == "Fame over the game"
+    assert line_panel.get_ylabel() == "fame (points)"
+    assert "actions played" in line_panel.get_xlabel()
+    assert [t.get_text() for t in line_panel.get_legend().get_texts()] == ["P0 ann", "P1 ben", "P2 cleo"]
+    final = record.replay()
+    steps = [line for line in line_panel.get_lines() if line.get_label().startswith("P")]
+    assert [line.get_ydata()[-1] for line in steps] == list(final.fame)  # each line ends at the final fame
+    assert len(steps[0].get_xdata()) == len(record.actions) + 1
+    assert [t.get_text() for t in bar_panel.get_xticklabels()] == list(CATEGORIES)
+    # One bar per player and category, with the category points summed over the three epochs.
+    heights = [p.get_height() for p in bar_panel.patches]
+    expected = [sum(getattr(sc.players[p], c) for sc in final.scores) for p in range(3) for c in CATEGORIES]
+    assert heights == expected
+    labelled(fig)
+
+
+def test_fame_from_states_and_from_one_state(record: GameRecord) -> None:
+    states = list(record.states())
+    fig = plot_fame(states, names=["a", "b", "c"], title="A game", categories=False)
+    assert len(panels(fig)) == 1 and fig.get_suptitle() == "A game"
+    fig = plot_fame(states[-1])
+    line_panel = panels(fig)[0]
+    assert [t.get_text() for t in line_panel.get_xticklabels()] == [
+        "start",
+        "after epoch 1",
+        "after epoch 2",
+        "after epoch 3",
+    ]
+    assert [list(line.get_ydata()) for line in line_panel.get_lines()] == [
+        [10] + [sc.players[p].fame_after for sc in states[-1].scores] for p in range(3)
+    ]
+
+
+def test_fame_before_any_scoring() -> None:
+    fig = plot_fame(new_game(4, seed=1))
+    texts = [t.get_text() for t in panels(fig)[1].texts]
+    assert "no epoch scored yet" in texts
+
+
+def test_fame_checks_names(record: GameRecord) -> None:
+    with pytest.raises(ValueError, match="2 names for 3 players"):
+        plot_fame(record, names=["a", "b"])
+    with pytest.raises(ValueError, match="at least one state"):
+        plot_fame([])
+
+
+def test_fame_is_colour_blind_safe(record: GameRecord) -> None:
+    fig = plot_fame(record)
+    line_panel, bar_panel = panels(fig)
+    assert colours(fig) <= OKABE_ITO | NEUTRAL
+    lines = [line for line in line_panel.get_lines() if line.get_label().startswith("P")]
+    assert len({str(line.get_linestyle()) for line in lines}) == 3  # not by colour alone
+    assert len({p.get_hatch() for p in bar_panel.patches}) == 3
+
+
+# -- win rates --------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Row:
+    """A tournament-like row (duck-typed: name, win_rate, win_low, win_high, baseline)."""
+
+    name: str
+    win_rate: float
+    win_low: float
+    win_high: float
+    baseline: float
+
+
+class Result:
+    """A tournament-like result: rows from `stats()`."""
+
+    def stats(self) -> list[Row]:
+        return [Row("heuristic", 0.5, 0.4, 0.6, 1 / 3), Row("random", 0.2, 0.15, 0.26, 1 / 3)]
+
+
+def bars_and_whiskers(fig: Figure) -> tuple[list[str], list[float], list[tuple[float, float]]]:
+    """Return, from the top row down, the names, the bar lengths and the error bars' (low, high)."""
+    (ax,) = panels(fig)
+    ticks = sorted(zip(ax.get_yticks(), [t.get_text() for t in ax.get_yticklabels()], strict=True), reverse=True)
+    bars = {round(p.get_y() + p.get_height() / 2, 6): p.get_width() for p in ax.patches}
+    whiskers = {}
+    for collection in ax.collections:
+        for (x0, y0), (x1, _) in collection.get_segments():
+            whiskers[round(y0, 6)] = (x0, x1)
+    return (
+        [name for _, name in ticks],
+        [bars[round(y, 6)] for y, _ in ticks],
+        [whiskers[round(y, 6)] for y, _ in ticks],
+    )
+
+
+@pytest.mark.parametrize(
+    ("results", "baseline"),
+    [
+        ({"heuristic": (0.5, 0.4, 0.6), "random": (0.2, 0.15, 0.26)}, None),
+        ([("heuristic", 0.5, 0.4, 0.6), ("random", 0.2, 0.15, 0.26)], None),
+        (Result(), 1 / 3),
+        (Result().stats(), 1 / 3),
+    ],
+    ids=["mapping", "tuples", "stats-object", "row-objects"],
+)
+def test_win_rates_accept_every_form(results: Any, baseline: float | None) -> None:
+    fig = plot_win_rates(results)
+    names, widths, whiskers = bars_and_whiskers(fig)
+    assert names == ["heuristic", "random"]  # the first row on top
+    assert widths == pytest.approx([0.5, 0.2])
+    assert whiskers == [pytest.approx((0.4, 0.6)), pytest.approx((0.15, 0.26))]
+    (ax,) = panels(fig)
+    assert ax.get_title() == "Win rates" and "confidence interval" in ax.get_xlabel()
+    assert colours(fig) <= OKABE_ITO | NEUTRAL
+    lines = [line.get_xdata()[0] for line in ax.get_lines() if line.get_label().startswith("baseline")]
+    assert lines == ([] if baseline is None else [pytest.approx(baseline)])  # a tournament's rows carry it
+
+
+def test_win_rates_baseline_and_checks() -> None:
+    fig = plot_win_rates({"a": (0.3, 0.2, 0.4)}, baseline=0.25, title="A vs the field")
+    (ax,) = panels(fig)
+    assert ax.get_title() == "A vs the field"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["baseline 25.0%"]
+    with pytest.raises(ValueError, match="must contain the rate"):
+        plot_win_rates({"a": (0.5, 0.6, 0.7)})
+    with pytest.raises(ValueError, match="at least one row"):
+        plot_win_rates({})
+    with pytest.raises(TypeError, match="needs a name attribute"):
+        plot_win_rates([object()])
+    with pytest.raises(TypeError, match="needs a rate attribute"):
+        plot_win_rates({"a": object()})
+
+
+# -- probability laws --------------------------------------------------------------------------
+
+
+def test_distribution_bars_mean_and_simulated_overlay() -> None:
+    suns = [{"suns_up": [13, 8, 5, 2]}, {"suns_up": [12, 9, 6, 3]}, {"suns_up": [11, 10, 7, 4]}]
+    s = State.from_dict({"players": suns, "bag": {"ra": 5, "gold": 5, "nile": 20}})
+    law = C.tiles_before_ra(s)
+    rng = random.Random(3)
+    samples = [len(C.sample_draws(s, rng)) - 1 for _ in range(500)]
+    fig = plot_distribution(law, simulated=samples, xlabel="non-Ra tiles before the next Ra", title="Before Ra")
+    (ax,) = panels(fig)
+    assert (ax.get_title(), ax.get_ylabel()) == ("Before Ra", "probability")
+    assert ax.get_xlabel() == "non-Ra tiles before the next Ra"
+    assert [p.get_height() for p in ax.patches] == pytest.approx([float(p) for p in law.values()])
+    assert [p.get_x() + p.get_width() / 2 for p in ax.patches] == pytest.approx(list(law))
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[0] == f"mean {float(C.expected_tiles_before_ra(s)):.2f}"
+    assert "exact" in legend and "simulated (n = 500, 95 % bars)" in legend
+    assert colours(fig) <= OKABE_ITO | NEUTRAL
+
+
+def test_distribution_of_tiles_is_categorical() -> None:
+    s = new_game(3, seed=1)
+    law = C.next_tile_distribution(s)
+    fig = plot_distribution(law, xlabel="next tile", simulated={Tile.RA: Fraction(1, 6), Tile.GOD: Fraction(5, 6)})
+    (ax,) = panels(fig)
+    assert [t.get_text() for t in ax.get_xticklabels()] == [t.label for t in law]
+    assert [p.get_height() for p in ax.patches] == pytest.approx([float(p) for p in law.values()])
+    assert "mean" not in " ".join(t.get_text() for t in ax.get_legend().get_texts())  # no mean of categories
+
+
+def test_distribution_trims_a_thin_tail() -> None:
+    law = {0: Fraction(1, 2), 1: Fraction(1, 2) - Fraction(1, 10**6), 100: Fraction(1, 10**6)}
+    (ax,) = panels(plot_distribution(law))
+    assert ax.get_xlim()[1] < 50
+    (ax,) = panels(plot_distribution(law, tail=0))
+    assert ax.get_xlim()[1] > 100
+
+
+def test_distribution_checks() -> None:
+    with pytest.raises(ValueError, match="non-empty"):
+        plot_distribution({})
+    with pytest.raises(ValueError, match="not in the law"):
+        plot_distribution({Tile.RA: 1}, simulated=[Tile.GOLD])
+
+
+# -- style and SVG -----------------------------------------------------------------------------
+
+
+def three_figures(record: GameRecord) -> list[Figure]:
+    return [
+        plot_fame(record),
+        plot_win_rates({"a": (0.5, 0.4, 0.6), "b": (0.25, 0.2, 0.3)}, baseline=1 / 3),
+        plot_distribution({0: Fraction(1, 2), 1: Fraction(1, 3), 2: Fraction(1, 6)}, simulated=[0, 1, 0, 2]),
+    ]
+
+
+def test_figures_are_white_cards_with_dark_text(record: GameRecord) -> None:
+    """Readable on light and dark themes: an opaque white background and near-black text."""
+    for fig in three_figures(record):
+        assert to_hex(fig.get_facecolor(), keep_alpha=True) == "#ffffffff"
+        for ax in panels(fig):
+            assert to_hex(ax.get_facecolor(), keep_alpha=True) == "#ffffffff"
+            assert to_hex(ax.title.get_color()) == to_hex(INK)
+            assert to_hex(ax.xaxis.label.get_color()) == to_hex(INK)
+        labelled(fig)
+
+
+def test_figures_are_not_kept_by_pyplot(record: GameRecord) -> None:
+    """Closed for pyplot: a notebook shows each figure once, when it is a cell's value."""
+    before = plt.get_fignums()
+    three_figures(record)
+    assert plt.get_fignums() == before
+
+
+def test_svg_is_byte_stable_and_has_no_date(record: GameRecord) -> None:
+    first = three_figures(record)
+    second = three_figures(record)
+    for a, b in zip(first, second, strict=True):
+        svg = to_svg(a)
+        assert svg == to_svg(a)  # the same figure twice
+        assert svg == to_svg(b)  # and a figure built again from the same data
+        assert "<dc:date>" not in svg and "<svg" in svg
+
+
+def test_svg_setup_sets_the_hash_salt() -> None:
+    with matplotlib.rc_context():
+        matplotlib.rcParams["svg.hashsalt"] = None
+        svg_setup()  # outside IPython only the rcParam is set
+        assert matplotlib.rcParams["svg.hashsalt"] == SVG_HASHSALT
+
+
+def test_palette_is_okabe_ito() -> None:
+    assert {c.lower() for c in PALETTE} == OKABE_ITO
+    assert len(set(HATCHES)) == len(HATCHES)
