@@ -8,7 +8,20 @@ players only decide *when* (and whether) the next tile is drawn. That is why the
 tiles drawn before the next Ra tile, or before the epoch-ending Ra tile, has an exact
 distribution whatever the players do.
 
-Each function says what else it assumes. The examples use a bag of three tiles:
+Each function says what else it assumes.
+
+* The next tile: `p_next_ra`, `p_next_disaster`, `p_next_tile`, `p_next` (any tile set or
+  predicate), `next_tile_distribution`, `p_next_ends_epoch`.
+* How long until Ra: `tiles_before_ra` (optionally capped at the track's `free_slots`),
+  `expected_tiles_before_ra`; `ra_tiles_left` (not random), `draws_until_epoch_end`,
+  `expected_draws_until_epoch_end`; `expectation` of any law.
+* What the lot is worth: for the lot on the track now, `ra_core.valuation.lot_values` (no
+  chance involved; its model is stated there); after one more draw, `lot_value_after_draw`
+  and `expected_lot_values_after_draw`.
+* Draw or call Ra: `draw_or_call`, a stated teaching model of a stopping problem.
+* Simulation to compare with: `sample_draws`.
+
+The examples use a bag of four tiles:
 
 >>> from ra_core import State, Tile
 >>> s = State.from_dict({"players": [{"suns_up": [13, 8, 5, 2]}, {"suns_up": [12, 9, 6, 3]},
@@ -171,6 +184,8 @@ def tiles_before_ra(state: State, *, cap: int | None = None) -> dict[int, Fracti
 
     With no Ra tile in the bag, every tile comes out before a Ra tile: ``K = N`` for sure.
     """
+    if cap is not None and cap < 0:
+        raise ValueError(f"cap must be at least 0, got {cap}")
     bag = state.bag
     ra = bag[_RA]
     others = sum(bag) - ra

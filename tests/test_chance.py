@@ -232,6 +232,8 @@ def test_tiles_before_ra_without_ra_in_the_bag() -> None:
     assert C.tiles_before_ra(s) == {5: 1}
     assert C.tiles_before_ra(s, cap=3) == {3: 1}
     assert C.expected_tiles_before_ra(s) == 5
+    with pytest.raises(ValueError, match="cap"):
+        C.tiles_before_ra(s, cap=-1)
 
 
 def test_tiles_before_ra_monte_carlo(mid: State) -> None:
