@@ -537,7 +537,7 @@ def svg(
     head = f"Epoch {s.epoch} of {EPOCHS}" if s.phase is not Phase.GAME_OVER else "Game over"
     if s.phase is not Phase.GAME_OVER:
         head += f"  \u00b7  turn: {player_name(s.turn_player, me, names)}"
-        if s.to_move >= 0:
+        if s.to_move >= 0 and s.to_move != s.turn_player:
             head += f"  \u00b7  decides now: {player_name(s.to_move, me, names)}"
         elif s.phase is Phase.REVEAL:
             head += "  \u00b7  drawing from the bag"
