@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: lab test bench setup clean
+.PHONY: lab play test bench setup clean
 
 setup: $(STAMP)
 
@@ -21,11 +21,16 @@ $(STAMP): pyproject.toml
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/
 
+# The play notebook as a standalone app (Voila): the game without the code, for students.
+play: $(STAMP)
+	$(BIN)/voila notebooks/07_play_a_game.ipynb
+
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/widgets.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
