@@ -175,13 +175,13 @@ def narrate(
             else:
                 text = f"{actor} passed; {_auction_result(before, -1, 0)}."
         case UseGod(slot):
-            tile = before.track[slot - 1]
-            assert tile is not None
-            text = f"{actor} used a god to take {tile_words(tile)} from slot {slot}"
-            if tile.is_disaster:
+            taken = before.track[slot - 1]
+            assert taken is not None
+            text = f"{actor} used a god to take {tile_words(taken)} from slot {slot}"
+            if taken.is_disaster:
                 display = list(before.players[before.turn_player].display)
                 display[Tile.GOD] -= 1
-                lost, owed = _losses(display, [tile])
+                lost, owed = _losses(display, [taken])
                 if lost:
                     text += f"; lost {join(lost)}"
                 if owed:
