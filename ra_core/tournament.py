@@ -1,0 +1,390 @@
+"""Seeded tournaments between bots, with rotated seats and confidence intervals.
+
+Two formats, both reproducible from one seed and identical whatever runs them:
+
+* `tournament(bots, players=n)`: a multi-bot table. With k bots, game g seats bot
+  ``(g + i) % k`` in seat i, so in every block of k games each bot sits in each seat once
+  (exact balance when `games` is a multiple of k). With k < n a bot fills several seats of
+  a game; with k > n some bots sit a game out.
+* `versus(a, b, players=n)`: one copy of `a` against n-1 copies of `b` (the "A vs field"
+  format); `a` sits in seat ``g % n`` in game g. Its win rate is compared with the 1/n of
+  a bot no better than the field.
+
+Statistics are per **seat-game** (one bot in one seat of one game): a bot's win rate is the
+seats it won over the seats it filled, so the baseline of a bot equal to the others is 1/n.
+Win rates get a Wilson score interval and mean fame a normal interval (mean +- z s/sqrt(m)),
+at 95 % confidence by default. Seat-games of one game are treated as independent, which is
+exact for a bot with one seat a game (`a` in `versus`, or k >= n) and approximate for a bot
+with several copies in a game.
+
+Game g is played as ``ra_core.play.play`` plays it, with the g-th of `game_seeds(seed, games)`. Any
+`concurrent.futures.Executor` can run the games (a process pool, a thread pool, or a cluster
+executor such as Dask's ``client.get_executor()``): games are sent in chunks and the results
+put back in game order, so the tables do not depend on the executor. Bots sent to a process
+pool must be picklable (module-level functions or instances of module-level classes).
+
+>>> from ra_core.bots import heuristic_bot, random_bot
+>>> result = versus(heuristic_bot, random_bot, players=3, games=6, seed=1, progress=False)
+>>> result.stats()[0].name, result.stats()[0].wins
+('heuristic', 6)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor
+from typing import Any, NamedTuple
+
+from .game import new_game
+from .play import Policy, sample_chance
+from .rules import Rules
+from .state import CHANCE, TERMINAL, State
+
+__all__ = [
+    "BotStats",
+    "GameResult",
+    "TextProgress",
+    "TournamentResult",
+    "bot_name",
+    "game_seeds",
+    "mean_interval",
+    "notebook_progress",
+    "play_to_end",
+    "run_games",
+    "tournament",
+    "versus",
+    "wilson_interval",
+]
+
+Progress = Callable[[int, int], Any]
+
+
+def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Return the Wilson score interval for a proportion of `successes` in `trials`.
+
+    >>> [round(x, 4) for x in wilson_interval(50, 100)]
+    [0.4038, 0.5962]
+    >>> wilson_interval(0, 0)
+    (0.0, 1.0)
+    """
+    if trials == 0:
+        return (0.0, 1.0)
+    z = statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    center = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, center - half), min(1.0, center + half))
+
+
+def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
+    """Return the mean of `values` and its normal confidence interval: (mean, low, high).
+
+    >>> mean_interval([10, 12, 14, 16])
+    (13.0, 10.46..., 15.53...)
+    """
+    m = len(values)
+    if m == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = statistics.fmean(values)
+    if m == 1:
+        return (mean, -math.inf, math.inf)
+    z = statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
+    half = z * statistics.stdev(values) / math.sqrt(m)
+    return (mean, mean - half, mean + half)
+
+
+def game_seeds(seed: int | str | None, games: int) -> list[int]:
+    """Return the per-game seeds derived from the master `seed` (only ``random()`` is used)."""
+    rng = random.Random(seed)
+    return [int(rng.random() * 2**32) for _ in range(games)]
+
+
+def bot_name(bot: Any) -> str:
+    """Return a bot's display name: its ``name`` attribute, function name, or class name."""
+    name = getattr(bot, "name", None)
+    if isinstance(name, str):
+        return name
+    return getattr(bot, "__name__", type(bot).__name__)
+
+
+class GameResult(NamedTuple):
+    """One game of a tournament: its seed, which bot sat in each seat, the fame and the winner."""
+
+    seed: int
+    lineup: tuple[int, ...]
+    fame: tuple[int, ...]
+    winner: int
+
+
+@dataclasses.dataclass(frozen=True)
+class BotStats:
+    """One bot's results over its seat-games, with confidence intervals."""
+
+    name: str
+    seat_games: int
+    wins: int
+    win_rate: float
+    win_low: float
+    win_high: float
+    mean_fame: float
+    fame_low: float
+    fame_high: float
+    baseline: float
+
+
+@dataclasses.dataclass(frozen=True)
+class TournamentResult:
+    """The games of a tournament and the table they make.
+
+    Attributes:
+        names: the bots' names, by bot index.
+        players: seats per game.
+        seed: the master seed.
+        games: every game, in game order.
+        confidence: the confidence level of the intervals.
+        title: a heading for the table.
+    """
+
+    names: tuple[str, ...]
+    players: int
+    seed: int | str | None
+    games: tuple[GameResult, ...]
+    confidence: float = 0.95
+    title: str = ""
+
+    def stats(self) -> list[BotStats]:
+        """Return each bot's win rate and mean fame per seat-game, with intervals, by bot index."""
+        wins = [0] * len(self.names)
+        fames: list[list[int]] = [[] for _ in self.names]
+        for g in self.games:
+            for seat, bot in enumerate(g.lineup):
+                fames[bot].append(g.fame[seat])
+                wins[bot] += seat == g.winner
+        out = []
+        for i, name in enumerate(self.names):
+            m = len(fames[i])
+            low, high = wilson_interval(wins[i], m, self.confidence)
+            mean, flow, fhigh = mean_interval(fames[i], self.confidence)
+            rate = wins[i] / m if m else math.nan
+            out.append(BotStats(name, m, wins[i], rate, low, high, mean, flow, fhigh, 1 / self.players))
+        return out
+
+    def __str__(self) -> str:
+        level = f"{self.confidence:.0%}"
+        head = self.title or f"{len(self.games)} games, {self.players} players, seed {self.seed}"
+        rate, fame = f"win rate [{level} Wilson]", f"mean fame [{level}]"
+        lines = [head, f"{'bot':<16}{'seats':>7}{'wins':>7}  {rate:<28}{fame}"]
+        for s in self.stats():
+            lines.append(
+                f"{s.name:<16}{s.seat_games:>7}{s.wins:>7}  "
+                f"{s.win_rate:6.1%} [{s.win_low:6.1%}, {s.win_high:6.1%}]      "
+                f"{s.mean_fame:5.1f} [{s.fame_low:5.1f}, {s.fame_high:5.1f}]"
+            )
+        lines.append(f"(a bot no better than the others wins {1 / self.players:.1%} of its seats)")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{s.name}</td><td>{s.seat_games}</td><td>{s.wins}</td>"
+            f"<td>{s.win_rate:.1%} [{s.win_low:.1%}, {s.win_high:.1%}]</td>"
+            f"<td>{s.mean_fame:.1f} [{s.fame_low:.1f}, {s.fame_high:.1f}]</td></tr>"
+            for s in self.stats()
+        )
+        level = f"{self.confidence:.0%}"
+        return (
+            f"<p>{self.title or f'{len(self.games)} games, {self.players} players, seed {self.seed}'}"
+            f" (baseline {1 / self.players:.1%})</p><table><tr><th>bot</th><th>seats</th><th>wins</th>"
+            f"<th>win rate [{level} Wilson]</th><th>mean fame [{level}]</th></tr>{rows}</table>"
+        )
+
+
+def play_to_end(policies: Sequence[Policy], seed: int | str | None, rules: Rules | None = None) -> State:
+    """Return the final state of ``ra_core.play.play(policies, seed=seed, rules=rules)``.
+
+    The same game as `play` (one `random.Random(seed)` for chance and policies), without
+    writing a record and replaying it: a tournament needs only the end.
+    """
+    rng = random.Random(seed)
+    state = new_game(len(policies), seed=seed, rules=rules)
+    while True:
+        who = state.to_move
+        if who == TERMINAL:
+            return state
+        state = state.apply(sample_chance(state, rng) if who == CHANCE else policies[who](state, rng))
+
+
+def _play_games(
+    bots: Sequence[Policy], rules: Rules, jobs: Sequence[tuple[int, tuple[int, ...]]]
+) -> list[GameResult]:
+    """Play the games `jobs` (seed, lineup) and return their results (runs in a worker)."""
+    out = []
+    for seed, lineup in jobs:
+        final = play_to_end([bots[b] for b in lineup], seed, rules)
+        winner = final.winner()
+        assert winner is not None
+        out.append(GameResult(seed, lineup, final.fame, winner))
+    return out
+
+
+def run_games(
+    bots: Sequence[Policy],
+    lineups: Sequence[tuple[int, ...]],
+    *,
+    seed: int | str | None = 0,
+    rules: Rules | None = None,
+    executor: Executor | None = None,
+    chunk_size: int | None = None,
+    progress: Progress | bool | None = None,
+) -> list[GameResult]:
+    """Play one game per lineup (bot index per seat) with seeds from `seed`; return them in order."""
+    players = len(lineups[0]) if lineups else 2
+    rules = rules or Rules.default(players)
+    jobs = list(zip(game_seeds(seed, len(lineups)), (tuple(x) for x in lineups), strict=True))
+    size = chunk_size or max(1, min(50, math.ceil(len(jobs) / 64)))
+    chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
+    report = _progress(progress)
+    results: list[GameResult] = []
+    if executor is None:
+        for chunk in chunks:
+            results.extend(_play_games(bots, rules, chunk))
+            report(len(results), len(jobs))
+    else:
+        futures = [executor.submit(_play_games, bots, rules, chunk) for chunk in chunks]
+        for future in futures:  # in order: the results never depend on finishing order
+            results.extend(future.result())
+            report(len(results), len(jobs))
+    return results
+
+
+def _named(bots: Sequence[Policy] | Mapping[str, Policy]) -> tuple[list[str], list[Policy]]:
+    """Return names and policies; repeated names get ``#2``, ``#3``."""
+    if isinstance(bots, Mapping):
+        return list(bots), list(bots.values())
+    names: list[str] = []
+    for b in bots:
+        name = bot_name(b)
+        names.append(name if name not in names else f"{name}#{names.count(name) + 1}")
+    return names, list(bots)
+
+
+def tournament(
+    bots: Sequence[Policy] | Mapping[str, Policy],
+    *,
+    players: int,
+    games: int,
+    seed: int | str | None = 0,
+    rules: Rules | None = None,
+    executor: Executor | None = None,
+    chunk_size: int | None = None,
+    progress: Progress | bool | None = None,
+    confidence: float = 0.95,
+) -> TournamentResult:
+    """Play `games` seeded games between `bots` with rotated seats; return the table.
+
+    Args:
+        bots: the policies (or ``{name: policy}``); game g seats bot ``(g + i) % k`` in seat i.
+        players: seats per game (2-5).
+        games: how many games; a multiple of ``len(bots)`` balances the seats exactly.
+        seed: the master seed; the same seed gives the same games and table.
+        rules: the rules (default `Rules.default(players)`).
+        executor: a `concurrent.futures.Executor` to run the games, or None to run them here.
+        chunk_size: games per task sent to the executor (default: about 64 tasks, <= 50 games each).
+        progress: a callable ``(done, total)``, True for a text bar on stderr, False for none;
+            None (default) shows the text bar when stderr is a terminal.
+        confidence: the confidence level of the intervals.
+    """
+    names, policies = _named(bots)
+    k = len(policies)
+    lineups = [tuple((g + i) % k for i in range(players)) for g in range(games)]
+    results = run_games(
+        policies, lineups, seed=seed, rules=rules, executor=executor, chunk_size=chunk_size, progress=progress
+    )
+    title = f"{games} games, {players} players, seed {seed}: " + " / ".join(names)
+    return TournamentResult(tuple(names), players, seed, tuple(results), confidence, title)
+
+
+def versus(
+    a: Policy,
+    b: Policy,
+    *,
+    players: int,
+    games: int,
+    seed: int | str | None = 0,
+    rules: Rules | None = None,
+    executor: Executor | None = None,
+    chunk_size: int | None = None,
+    progress: Progress | bool | None = None,
+    confidence: float = 0.95,
+) -> TournamentResult:
+    """Play one copy of `a` against ``players - 1`` copies of `b`; `a` sits in seat ``g % players``.
+
+    The first row of the table is `a`: its win rate against the baseline 1/players says
+    whether it beats the field of `b`. The arguments are those of `tournament`.
+    """
+    names, policies = _named([a, b])
+    lineups = [tuple(0 if i == g % players else 1 for i in range(players)) for g in range(games)]
+    results = run_games(
+        policies, lineups, seed=seed, rules=rules, executor=executor, chunk_size=chunk_size, progress=progress
+    )
+    title = f"{names[0]} vs {players - 1} x {names[1]}: {games} games, {players} players, seed {seed}"
+    return TournamentResult(tuple(names), players, seed, tuple(results), confidence, title)
+
+
+# -- progress ------------------------------------------------------------------------------
+
+
+class TextProgress:
+    """A text progress bar on a stream (stderr by default): ``[#####-----] 50/100 games 3.2 s``."""
+
+    def __init__(self, stream: Any = None, width: int = 30) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.width = width
+        self.start = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        """Redraw the bar for `done` of `total` games; end the line when all are done."""
+        filled = self.width * done // max(total, 1)
+        elapsed = time.perf_counter() - self.start
+        bar = "#" * filled + "-" * (self.width - filled)
+        self.stream.write(f"\r[{bar}] {done}/{total} games {elapsed:.1f} s")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def notebook_progress(description: str = "games") -> Progress:
+    """Return a progress callback that shows an ipywidgets bar in a notebook (imported lazily)."""
+    import ipywidgets  # noqa: PLC0415  (notebooks only: the package needs no ipywidgets)
+    from IPython.display import display
+
+    bar = ipywidgets.IntProgress(value=0, min=0, max=1, description=description)
+    shown = False
+
+    def update(done: int, total: int) -> None:
+        nonlocal shown
+        if not shown:
+            display(bar)
+            shown = True
+        bar.max = total
+        bar.value = done
+        bar.bar_style = "success" if done >= total else ""
+
+    return update
+
+
+def _progress(progress: Progress | bool | None) -> Progress:
+    """Return the callback for a `progress` argument (see `tournament`)."""
+    if progress is None:
+        progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
+    if progress is True:
+        return TextProgress()
+    if progress is False:
+        return lambda done, total: None
+    return progress
