@@ -261,6 +261,8 @@ def test_play_view_buttons_drive_a_whole_game() -> None:
     assert c.step_by_step
     view.speed.value = False
     assert not c.step_by_step and view.text() == c.text()
+    bundle = view._repr_mimebundle_()
+    assert bundle["text/plain"] == c.text() and "application/vnd.jupyter.widget-view+json" in bundle
 
 
 def test_view_shows_a_message_instead_of_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:

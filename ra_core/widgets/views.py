@@ -37,7 +37,14 @@ class _View:
     message: w.HTML
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        """Show the widget; where widgets do not render (a text viewer, a printout), its text."""
+        data = self.widget._repr_mimebundle_(**kwargs) or {}
+        data["text/plain"] = self.text()
+        return data
+
+    def text(self) -> str:
+        """Return what the widget shows, as plain text."""
+        raise NotImplementedError
 
     def _guard(self, fn: Callable[..., Any]) -> Callable[..., None]:
         """Wrap a callback: any failure becomes a message in the widget, never a traceback."""
