@@ -35,7 +35,7 @@ def bid_actions(auction: Auction, seat: int, player: Player) -> tuple[Pass | Bid
     The first bid may be any sun: it is not compared with the center sun (R39). The Ra player
     who called Ra voluntarily may not pass when everyone else passed (R40).
     """
-    must_bid = auction.high_bidder < 0 and seat == auction.ra_player and auction.trigger is Trigger.CALL_VOLUNTARY
+    must_bid = auction.high_bidder < 0 and seat == auction.ra_player and auction.trigger is _VOLUNTARY
     out: tuple[Pass | Bid, ...] = () if must_bid else _PASS_ONLY
     high = auction.high_bid
     for sun in player.suns_up:
@@ -67,6 +67,7 @@ def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -
 
 
 _FUNERAL = Tile.FUNERAL
+_VOLUNTARY = Trigger.CALL_VOLUNTARY
 _PASS_ONLY: tuple[Pass | Bid, ...] = (PASS,)
 _BID_FOR_SUN: tuple[Bid, ...] = tuple(BIDS[max(sun, 1)] for sun in range(17))  # index = sun
 _tuple_new = tuple.__new__

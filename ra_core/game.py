@@ -55,6 +55,7 @@ _RA, _GOD, _FUNERAL = Tile.RA, Tile.GOD, Tile.FUNERAL
 _EMPTY_TRACK: tuple[Tile | None, ...] = (None,) * TRACK_SIZE
 _VOLUNTARY = Trigger.CALL_VOLUNTARY
 _FORCED = Trigger.CALL_FORCED
+_RA_TILE = Trigger.RA_TILE
 _AFTER_AUCTION, _AFTER_GODS = "auction", "gods"
 _tuple_new = tuple.__new__
 _DRAW_OR_RA: tuple[Action, ...] = (DRAW, CALL_RA)
@@ -118,8 +119,12 @@ def new_game(
 
 def _highest_sun_holder(players: Sequence[Player]) -> int:
     """Return the seat holding the highest sun; it starts every epoch (R16)."""
-    tops = [max(p.suns_up + p.suns_down) for p in players]
-    return tops.index(max(tops))
+    best, holder = 0, 0
+    for seat, p in enumerate(players):
+        top = max(p.suns_up + p.suns_down)
+        if top > best:
+            best, holder = top, seat
+    return holder
 
 
 # -- legal actions -------------------------------------------------------------------------
@@ -214,7 +219,7 @@ def reveal(s: State, tile: Tile) -> State:
         ra_count = s.ra_count + 1
         if ra_count == s.rules.ra_limit:  # R24, R57: the epoch ends at once, no auction
             return _end_epoch(s, {"bag": bag, "ra_count": ra_count})
-        return _start_auction(s, {"bag": bag, "ra_count": ra_count}, Trigger.RA_TILE)
+        return _start_auction(s, {"bag": bag, "ra_count": ra_count}, _RA_TILE)
     slots = list(s.track)
     slots[slots.index(None)] = tile  # R23: the leftmost empty slot
     return _next_turn(s, {"bag": bag, "track": tuple(slots)}, s.turn_player)

@@ -30,12 +30,13 @@ from .tiles import Tile
 
 Policy = Callable[[State, random.Random], Action]
 RECORD_SCHEMA = "ra-record/1"
+_REVEAL = Phase.REVEAL
 _REVEAL_BY_INDEX = tuple(REVEALS[t] for t in Tile)
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
     """Return a random chance outcome of `state` with the exact bag odds, using only ``rng.random()``."""
-    if state.phase is not Phase.REVEAL:
+    if state.phase is not _REVEAL:
         raise ValueError(f"{state!r} is not a chance node")
     cumulative = list(accumulate(state.bag))
     # The tile whose cumulative count first exceeds r: each tile is hit with probability count/total.

@@ -39,6 +39,9 @@ __all__ = [
     "winner",
 ]
 
+# Tile indices as plain ints: looking up an enum member costs more than the scoring itself.
+_GOD, _PHARAOH, _NILE, _FLOOD, _GOLD = (int(t) for t in (Tile.GOD, Tile.PHARAOH, Tile.NILE, Tile.FLOOD, Tile.GOLD))
+
 CATEGORIES = ("god", "pharaoh", "river", "civilization", "gold", "monument", "sun")
 
 
@@ -70,18 +73,18 @@ class EpochScore(NamedTuple):
 
 def god_points(display: Sequence[int]) -> int:
     """Return 2 per god tile (R63)."""
-    return 2 * display[Tile.GOD]
+    return 2 * display[_GOD]
 
 
 def gold_points(display: Sequence[int]) -> int:
     """Return 3 per gold tile (R67)."""
-    return 3 * display[Tile.GOLD]
+    return 3 * display[_GOLD]
 
 
 def river_points(display: Sequence[int]) -> int:
     """Return 1 per Nile and per flood, but only with at least one flood (R65)."""
-    floods = display[Tile.FLOOD]
-    return floods + display[Tile.NILE] if floods else 0
+    floods = display[_FLOOD]
+    return floods + display[_NILE] if floods else 0
 
 
 def civilization_points(display: Sequence[int]) -> int:
@@ -100,6 +103,7 @@ def monument_points(display: Sequence[int]) -> int:
     return variety + sets
 
 
+_tuple_new = tuple.__new__
 _SET_POINTS = (0, 0, 0, 5, 10, 15)  # by copies of one monument kind (R70)
 # The civilization and monument kinds are contiguous in `Tile`, so a slice picks them out.
 _CIVS = slice(CIVILIZATIONS[0], CIVILIZATIONS[-1] + 1)
@@ -137,7 +141,7 @@ def score_epoch(
     """
     final = epoch == EPOCHS
     penalties = rules.penalties_apply(epoch)
-    pharaoh = pharaoh_points([p.display[Tile.PHARAOH] for p in players], penalties)
+    pharaoh = pharaoh_points([p.display[_PHARAOH] for p in players], penalties)
     if final:
         sun = sun_points([sum(p.suns_up) + sum(p.suns_down) for p in players], penalties)
     after: list[Player] = []
@@ -157,7 +161,7 @@ def score_epoch(
         fame = p.fame + sum(parts)
         if rules.fame_floor and fame < 0:
             fame = 0
-        breakdowns.append(Breakdown(*parts, p.fame, fame))
+        breakdowns.append(_tuple_new(Breakdown, (*parts, p.fame, fame)))
         for t in _DISCARDED:  # R60: gods, gold, civilizations and floods leave the game
             boxed[t] += d[t]
         kept = _kept(d)
@@ -173,7 +177,7 @@ def _kept(display: tuple[int, ...]) -> tuple[int, ...]:
     return _NOTHING_BEFORE_PHARAOH + display[_PHARAOH:_FLOOD] + _NOTHING_FLOOD_TO_CIVS + display[_FORTRESS:]
 
 
-_PHARAOH, _FLOOD, _FORTRESS = int(Tile.PHARAOH), int(Tile.FLOOD), int(Tile.FORTRESS)
+_FORTRESS = int(Tile.FORTRESS)
 _NOTHING_BEFORE_PHARAOH = EMPTY[:_PHARAOH]
 _NOTHING_FLOOD_TO_CIVS = EMPTY[_FLOOD:_FORTRESS]
 # The slicing above relies on the tile order: kept kinds are PHARAOH..NILE and FORTRESS onwards.

@@ -231,11 +231,11 @@ class State:
 
     def is_chance_node(self) -> bool:
         """Return whether the next step is chance (a tile is drawn from the bag)."""
-        return self.phase is Phase.REVEAL
+        return self.phase is _REVEAL
 
     def is_terminal(self) -> bool:
         """Return whether the game is over."""
-        return self.phase is Phase.GAME_OVER
+        return self.phase is _GAME_OVER
 
     def current_player(self) -> int:
         """Return who decides now: a seat, `CHANCE` (-1) or `TERMINAL` (-4)."""
@@ -294,7 +294,7 @@ class State:
         )
 
 
-_REVEAL = Phase.REVEAL
+_REVEAL, _GAME_OVER = Phase.REVEAL, Phase.GAME_OVER  # module constants: enum lookups are slow
 _SET_DICT = State.__dict__["__dict__"].__set__
 
 
