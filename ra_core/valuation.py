@@ -40,6 +40,9 @@ from .tiles import Tile
 
 __all__ = ["display_worth", "lot_value", "lot_values"]
 
+# Module constants: looking up an enum member is slow, and bots call these functions often.
+_RA, _PHARAOH, _FUNERAL = Tile.RA, int(Tile.PHARAOH), Tile.FUNERAL
+
 
 def display_worth(display: Sequence[int], pharaohs: Sequence[int], seat: int, epoch: int, rules: Rules) -> int:
     """Return what `display` is worth to the player in `seat` under the module's model.
@@ -52,7 +55,7 @@ def display_worth(display: Sequence[int], pharaohs: Sequence[int], seat: int, ep
         rules: the rules in force (for the no-penalty option, D9).
     """
     counts = list(pharaohs)
-    counts[seat] = display[Tile.PHARAOH]
+    counts[seat] = display[_PHARAOH]
     pharaoh_now = pharaoh_points(counts, rules.penalties_apply(epoch))[seat]
     later = sum(pharaoh_points(counts, rules.penalties_apply(e))[seat] for e in range(epoch + 1, EPOCHS + 1))
     this_epoch = (
@@ -70,7 +73,7 @@ def lot_value(state: State, player: int, lot: Sequence[Tile] | None = None) -> i
     if lot is None:
         lot = [t for t in state.track if t is not None]
     p = state.players[player]
-    pharaohs = [q.display[Tile.PHARAOH] for q in state.players]
+    pharaohs = [q.display[_PHARAOH] for q in state.players]
     rules, epoch = state.rules, state.epoch
 
     def worth(display: Sequence[int]) -> int:
@@ -79,9 +82,9 @@ def lot_value(state: State, player: int, lot: Sequence[Tile] | None = None) -> i
     display = list(p.display)
     disasters = []
     for t in lot:
-        if t.is_disaster:
+        if t >= _FUNERAL:  # a disaster
             disasters.append(t)
-        elif t is not Tile.RA:
+        elif t is not _RA:
             display[t] += 1
     after, _, owed = resolve(display, disasters)
     best = _best_after_choices(after, owed, worth)
