@@ -630,7 +630,7 @@ def scores_html(scores: Sequence[EpochScore], *, you: int | Collection[int] | No
                 f"<td><b>{_signed(b.net)}</b></td><td>{b.fame_after}</td></tr>"
             )
     return Html(
-        '<table class="ra-scores" style="border-collapse:collapse;text-align:right">'
+        '<table class="ra-scores" cellpadding="4" style="border-collapse:collapse;text-align:right">'
         f"<caption>Points per epoch and category</caption><thead><tr>{head}</tr></thead>"
         f"<tbody>{''.join(body)}</tbody></table>"
     )

@@ -22,6 +22,8 @@ from .explorers import SCORED_TILES, AuctionExplorer, DisasterExplorer, ReplayCo
 __all__ = ["AuctionView", "DisasterView", "PlayView", "ReplayView", "ScoringView"]
 
 _WRAP = w.Layout(flex_flow="row wrap")
+_NUMBER = w.Layout(width="5.5em")
+_NO_LABEL = {"description_width": "0px"}
 
 
 def _message_html(text: str) -> str:
@@ -331,22 +333,24 @@ class ScoringView(_View):
         for t in SCORED_TILES:
             cells.append(w.HTML(t.label))
             for i in range(controller.players):
-                box = w.BoundedIntText(value=0, min=0, max=25, layout=w.Layout(width="5em"), description="")
+                box = w.BoundedIntText(value=0, min=0, max=25, layout=_NUMBER, style=_NO_LABEL)
                 box.observe(self._guard(lambda change, i=i, t=t: self.set_count(i, t, change["new"])), names="value")
                 self.inputs[(i, t)] = box
                 cells.append(box)
         self.suns: list[w.BoundedIntText] = []
         cells.append(w.HTML("sun total (epoch 3)"))
         for i in range(controller.players):
-            box = w.BoundedIntText(value=controller.sun_totals[i], min=0, max=200, layout=w.Layout(width="5em"))
+            box = w.BoundedIntText(value=controller.sun_totals[i], min=0, max=200, layout=_NUMBER, style=_NO_LABEL)
             box.observe(self._guard(lambda change, i=i: self.set_sun_total(i, change["new"])), names="value")
             self.suns.append(box)
             cells.append(box)
-        columns = "10em " + " ".join(["6em"] * controller.players)
-        self.grid = w.GridBox(cells, layout=w.Layout(grid_template_columns=columns))
+        columns = "11em " + " ".join(["6em"] * controller.players)
+        self.grid = w.GridBox(cells, layout=w.Layout(grid_template_columns=columns, width="auto"))
         self.result = w.HTML()
         self.epoch.observe(self._guard(lambda _: self._show_epoch()), names="value")
-        self.widget = w.VBox([self.epoch, self.message, w.HBox([self.grid, self.result])])
+        note = w.HTML("<p>Each player's tiles at the end of the epoch chosen above (pharaohs, Niles and "
+                      "monuments are kept from epoch to epoch, so enter them again):</p>")  # fmt: skip
+        self.widget = w.VBox([self.epoch, self.message, note, self.grid, self.result])
         self.refresh()
 
     def _show_epoch(self) -> None:
