@@ -273,7 +273,7 @@ def player_name(seat: int, you: Collection[int] = (), names: Sequence[str] = ())
     """Return ``'P1'``, ``'P1 (you)'`` or ``'P1 (greedy)'`` for the seat."""
     if seat in you:
         return f"P{seat} (you)"
-    if seat < len(names) and names[seat]:
+    if 0 <= seat < len(names) and names[seat]:
         return f"P{seat} ({names[seat]})"
     return f"P{seat}"
 
@@ -326,13 +326,16 @@ def facts(s: State, *, you: int | Collection[int] | None = None, names: Sequence
             f"Game over after epoch {EPOCHS}: {who(s.winner() or 0)} wins with {s.players[s.winner() or 0].fame} fame."
         )
     else:
-        doing = {
-            Phase.ACTION: f"{who(s.turn_player)} takes a turn (draw, call Ra or use a god).",
-            Phase.REVEAL: f"{who(s.turn_player)} draws a tile from the bag.",
-            Phase.GODS: f"{who(s.turn_player)} may use another god or be done.",
-            Phase.BID: f"auction: {who(s.to_move)} bids or passes.",
-            Phase.DISCARD: f"{who(s.to_move)} chooses tiles to lose to a disaster.",
-        }[s.phase]
+        if s.phase is Phase.ACTION:
+            doing = f"{who(s.turn_player)} takes a turn (draw, call Ra or use a god)."
+        elif s.phase is Phase.REVEAL:
+            doing = f"{who(s.turn_player)} draws a tile from the bag."
+        elif s.phase is Phase.GODS:
+            doing = f"{who(s.turn_player)} may use another god or be done."
+        elif s.phase is Phase.BID:
+            doing = f"auction: {who(s.to_move)} bids or passes."
+        else:
+            doing = f"{who(s.to_move)} chooses tiles to lose to a disaster."
         lines.append(f"Epoch {s.epoch} of {EPOCHS}: {doing}")
         limit = s.rules.ra_limit
         lines.append(f"Ra track: {s.ra_count} of {limit} Ra tiles drawn; the {_ordinal(limit)} ends the epoch.")

@@ -171,3 +171,22 @@ def test_narrate_whole_games(players: int) -> None:
         assert all(re.match(r"P\d", line) and line.endswith(".") and "None" not in line for line in lines)
         assert sum("is scored" in line for line in lines) == 3
         assert "Game over" in lines[-1]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_position_of_whole_games_renders(players: int) -> None:
+    """Every state of whole games, every phase included, gives a well-formed board and its facts."""
+    from ra_core import Phase, Rules
+
+    rules = Rules.two_player(ra_limit=6) if players == 2 else None
+    phases = set()
+    for seed in range(2):
+        for s in play([random_bot] * players, seed=seed, rules=rules).states():
+            phases.add(s.phase)
+            doc = ET.fromstring(svg(s, you=0))
+            labels = _labels(doc)
+            assert sum(1 for lab in labels if lab.startswith("slot ")) == 8
+            lines = facts(s, you=0)
+            assert sum(1 for line in lines if re.match(r"P\d( \(you\))?: fame", line)) == players
+            assert html(s).count("<li>") == len(lines)
+    assert {Phase.ACTION, Phase.REVEAL, Phase.BID, Phase.GAME_OVER} <= phases
