@@ -128,8 +128,8 @@ class MonteCarloBot:
 # -- the fast rollout policy ---------------------------------------------------------------
 
 _GOD, _PHARAOH, _NILE, _FLOOD, _GOLD = Tile.GOD, Tile.PHARAOH, Tile.NILE, Tile.FLOOD, Tile.GOLD
-_FUNERAL, _DROUGHT, _UNREST, _EARTHQUAKE = Tile.FUNERAL, Tile.DROUGHT, Tile.UNREST, Tile.EARTHQUAKE
-_CIV = frozenset(CIVILIZATIONS)
+_ART, _FORTRESS, _FUNERAL, _DROUGHT, _UNREST = Tile.ART, Tile.FORTRESS, Tile.FUNERAL, Tile.DROUGHT, Tile.UNREST
+assert tuple(Tile(i) for i in range(_ART, _FORTRESS)) == CIVILIZATIONS  # the slices below rely on it
 #: a pharaoh's rough worth by epoch: it scores against the others in every epoch left (R64).
 _PHARAOH_WORTH = (0.0, 3.0, 2.5, 2.0)
 #: a new civilization kind when the player has k kinds: -5 lifted, then 5/10/15 (R66).
@@ -142,42 +142,44 @@ def quick_lot_value(display: Sequence[int], lot: Sequence[Tile | None], epoch: i
     """Return a fast, rough worth of `lot` to a player with `display` (the rollout policy's model).
 
     Cheaper and cruder than `ra_core.valuation.lot_value`: each tile adds a fixed amount
-    given what the display (with the lot's earlier tiles) already holds; disasters subtract
-    a rough cost of the tiles they take.
+    given what the display (with the lot's earlier tiles) already holds; then each disaster
+    subtracts a rough cost of the tiles it takes (R55: the lot is in the display first).
     """
     v = 0.0
-    extra: dict[int, int] = {}
+    d = list(display)
+    disasters = []
     for t in lot:
         if t is None:
             continue
-        if t >= _FUNERAL:
-            if t is _FUNERAL:
-                v -= _PHARAOH_WORTH[epoch] * min(2, display[_PHARAOH] + extra.get(_PHARAOH, 0))
-            elif t is _DROUGHT:
-                v -= min(2, display[_FLOOD] + display[_NILE] + extra.get(_FLOOD, 0) + extra.get(_NILE, 0))
-            elif t is _UNREST:
-                v -= 3.0 if any(display[c] for c in CIVILIZATIONS) or any(c in extra for c in CIVILIZATIONS) else 0.0
+        if t < _ART:  # god, pharaoh, nile, flood, gold (Ra tiles never reach the track)
+            if t == _GOLD:
+                v += 3.0
+            elif t == _PHARAOH:
+                v += _PHARAOH_WORTH[epoch]
+            elif t == _NILE:
+                v += 1.0 if d[_FLOOD] else 0.5
+            elif t == _FLOOD:
+                v += 1.0 if d[_FLOOD] else 1.0 + d[_NILE]
             else:
-                v -= 2.5 if any(display[m] for m in range(Tile.FORTRESS, Tile.TEMPLE + 1)) else 0.0
-            continue
-        have = display[t] + extra.get(t, 0)
-        if t is _GOLD:
-            v += 3.0
-        elif t is _GOD:
-            v += 2.0
-        elif t is _PHARAOH:
-            v += _PHARAOH_WORTH[epoch]
-        elif t is _NILE:
-            v += 1.0 if display[_FLOOD] or _FLOOD in extra else 0.5
-        elif t is _FLOOD:
-            v += 1.0 + (display[_NILE] + extra.get(_NILE, 0) if not have else 0)
-        elif t in _CIV:
-            if not have:
-                kinds = sum(1 for c in CIVILIZATIONS if display[c] or c in extra)
-                v += _NEW_CIV[kinds]
+                v += 2.0
+        elif t < _FORTRESS:  # a civilization
+            if not d[t]:
+                v += _NEW_CIV[(d[6] > 0) + (d[7] > 0) + (d[8] > 0) + (d[9] > 0) + (d[10] > 0)]
+        elif t < _FUNERAL:  # a monument
+            v += _MORE_MONUMENT[d[t]]
         else:
-            v += _MORE_MONUMENT[have]
-        extra[t] = extra.get(t, 0) + 1
+            disasters.append(t)
+            continue
+        d[t] += 1
+    for t in disasters:
+        if t == _FUNERAL:
+            v -= _PHARAOH_WORTH[epoch] * min(2, d[_PHARAOH])
+        elif t == _DROUGHT:
+            v -= min(2, d[_FLOOD] + d[_NILE])
+        elif t == _UNREST:
+            v -= 3.0 if any(d[_ART:_FORTRESS]) else 0.0
+        else:
+            v -= 2.5 if any(d[_FORTRESS:_FUNERAL]) else 0.0
     return v
 
 
