@@ -388,3 +388,52 @@ def _progress(progress: Progress | bool | None) -> Progress:
     if progress is False:
         return lambda done, total: None
     return progress
+
+
+# -- command line ----------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a tournament from the command line and print its table; return the exit status.
+
+    ``python -m ra_core.tournament montecarlo heuristic --versus --players 4 --games 200 --workers 2``
+    """
+    import argparse
+    from concurrent.futures import ProcessPoolExecutor
+
+    from . import tournament as module  # not __main__'s copy: workers must import what they run
+    from .bots import heuristic_bot, random_bot
+    from .montecarlo import MonteCarloBot, greedy_bot
+
+    parser = argparse.ArgumentParser(prog="python -m ra_core.tournament", description=__doc__.splitlines()[0])
+    parser.add_argument("bots", nargs="+", choices=["random", "greedy", "heuristic", "montecarlo"])
+    parser.add_argument("--versus", action="store_true", help="one copy of the first bot against the second")
+    parser.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
+    parser.add_argument("--games", type=int, default=100, help="games (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="the master seed (default 0)")
+    parser.add_argument("--rollouts", type=int, default=200, help="Monte Carlo rollouts per candidate (default 200)")
+    parser.add_argument("--workers", type=int, default=0, help="processes in a pool (default 0: this process)")
+    args = parser.parse_args(argv)
+    pool = {
+        "random": random_bot,
+        "greedy": greedy_bot,
+        "heuristic": heuristic_bot,
+        "montecarlo": MonteCarloBot(rollouts=args.rollouts),
+    }
+    bots = [pool[name] for name in args.bots]
+    if args.versus and len(bots) != 2:
+        parser.error("--versus takes exactly two bots")
+    executor = ProcessPoolExecutor(args.workers) if args.workers else None
+    options: dict[str, Any] = {"players": args.players, "games": args.games, "seed": args.seed, "executor": executor}
+    try:
+        run = module.versus if args.versus else module.tournament
+        result = run(*bots, **options) if args.versus else run(bots, **options)
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    print(result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
