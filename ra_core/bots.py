@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any
+from typing import NamedTuple
 
 from .actions import CALL_RA, DONE, DRAW, PASS, Action, Bid, Discard, UseGod
 from .rules import EPOCHS
@@ -78,8 +78,7 @@ class Weights:
 WEIGHTS = Weights()
 
 
-@dataclasses.dataclass(frozen=True)
-class Appraisal:
+class Appraisal(NamedTuple):
     """What winning the auction lot now is worth to one player, part by part (in fame).
 
     Attributes:
@@ -146,8 +145,16 @@ class Appraisal:
         return "\n".join(lines)
 
 
-def _parts(state: State, player: int, sun: int | None, weights: Weights) -> tuple[Any, ...]:
-    """Return the numbers of an `Appraisal` after `player`, `sun` and the lot."""
+def appraise(state: State, player: int, sun: int | None = None, weights: Weights = WEIGHTS) -> Appraisal:
+    """Return what winning the tiles on the auction track now is worth to `player`.
+
+    Args:
+        state: any position; the lot is the auction track and the prize the center sun.
+        player: the seat valued for.
+        sun: the sun paid; by default the lowest face-up sun that beats the high bid
+            (all of them if no auction runs), which is the one the heuristic bot bids.
+        weights: the valuation's assumptions (`Weights`).
+    """
     p = state.players[player]
     if sun is None:
         high = state.auction.high_bid if state.auction is not None else 0
@@ -167,7 +174,9 @@ def _parts(state: State, player: int, sun: int | None, weights: Weights) -> tupl
     spend = weights.tile_worth * to_come / max(ra_left, up, 1)
     exchange = 0.0 if sun is None else weights.sun_point[state.epoch] * (state.center_sun - sun)
     discount = (1 - weights.later_pharaohs) * later
-    return (player, sun, state.center_sun, lot, tiles, later, discount, exchange, spend, to_come, ra_left, up)
+    return Appraisal(
+        player, sun, state.center_sun, lot, tiles, later, discount, exchange, spend, to_come, ra_left, up, weights
+    )
 
 
 def _later_pharaohs(state: State, player: int, lot: tuple[Tile, ...]) -> int:
@@ -184,19 +193,6 @@ def _later_pharaohs(state: State, player: int, lot: tuple[Tile, ...]) -> int:
         penalties = rules.penalties_apply(e)
         change += pharaoh_points(after, penalties)[player] - pharaoh_points(before, penalties)[player]
     return change
-
-
-def appraise(state: State, player: int, sun: int | None = None, weights: Weights = WEIGHTS) -> Appraisal:
-    """Return what winning the tiles on the auction track now is worth to `player`.
-
-    Args:
-        state: any position; the lot is the auction track and the prize the center sun.
-        player: the seat valued for.
-        sun: the sun paid; by default the lowest face-up sun that beats the high bid
-            (all of them if no auction runs), which is the one the heuristic bot bids.
-        weights: the valuation's assumptions (`Weights`).
-    """
-    return Appraisal(*_parts(state, player, sun, weights), weights)
 
 
 def bid_value(state: State, player: int, sun: int | None = None, weights: Weights = WEIGHTS) -> float:
@@ -235,11 +231,8 @@ class HeuristicBot:
     name: str = "heuristic"
 
     def value(self, state: State, player: int) -> float:
-        """Return `bid_value` with this bot's weights and the lowest winning sun (fast path)."""
-        parts = _parts(state, player, None, self.weights)
-        if parts[1] is None:
-            return float("-inf")
-        return parts[4] - parts[6] + parts[7] - parts[8]
+        """Return `bid_value` with this bot's weights and the lowest winning sun."""
+        return appraise(state, player, None, self.weights).total
 
     def __call__(self, state: State, rng: random.Random) -> Action:
         """Return the bot's action in `state` (`rng` is not used: the bot is deterministic)."""

@@ -361,8 +361,11 @@ class TextProgress:
 
 def notebook_progress(description: str = "games") -> Progress:
     """Return a progress callback that shows an ipywidgets bar in a notebook (imported lazily)."""
-    import ipywidgets  # noqa: PLC0415  (notebooks only: the package needs no ipywidgets)
-    from IPython.display import display
+    import importlib
+
+    import ipywidgets  # notebooks only: the package itself needs no ipywidgets
+
+    display: Callable[..., Any] = importlib.import_module("IPython.display").display
 
     bar = ipywidgets.IntProgress(value=0, min=0, max=1, description=description)
     shown = False
@@ -414,7 +417,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rollouts", type=int, default=200, help="Monte Carlo rollouts per candidate (default 200)")
     parser.add_argument("--workers", type=int, default=0, help="processes in a pool (default 0: this process)")
     args = parser.parse_args(argv)
-    pool = {
+    pool: dict[str, Policy] = {
         "random": random_bot,
         "greedy": greedy_bot,
         "heuristic": heuristic_bot,
@@ -426,8 +429,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     executor = ProcessPoolExecutor(args.workers) if args.workers else None
     options: dict[str, Any] = {"players": args.players, "games": args.games, "seed": args.seed, "executor": executor}
     try:
-        run = module.versus if args.versus else module.tournament
-        result = run(*bots, **options) if args.versus else run(bots, **options)
+        result = module.versus(*bots, **options) if args.versus else module.tournament(bots, **options)
     finally:
         if executor is not None:
             executor.shutdown()
