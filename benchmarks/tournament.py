@@ -35,16 +35,20 @@ def main() -> None:
     wall, cpu = time.perf_counter(), time.process_time()
     one = tournament([heuristic_bot], **kwargs)  # type: ignore[arg-type]
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    print(f"\n{args.games} games, {args.players} heuristic bots, one core: {wall:.2f} s wall, {cpu:.2f} s cpu"
-          f" ({wall / args.games * 1e3:.2f} ms a game; target < 10 s)")
+    print(
+        f"\n{args.games} games, {args.players} heuristic bots, one core: {wall:.2f} s wall, {cpu:.2f} s cpu"
+        f" ({wall / args.games * 1e3:.2f} ms a game; target < 10 s)"
+    )
 
     with ProcessPoolExecutor(args.workers) as pool:
         pool.submit(int).result()  # start the workers outside the timing
         start = time.perf_counter()
         pooled = tournament([heuristic_bot], executor=pool, **kwargs)  # type: ignore[arg-type]
         pool_wall = time.perf_counter() - start
-    print(f"same tournament, ProcessPoolExecutor({args.workers}): {pool_wall:.2f} s wall, "
-          f"speed-up {wall / pool_wall:.2f}x (ideal {args.workers}x), identical results: {pooled == one}")
+    print(
+        f"same tournament, ProcessPoolExecutor({args.workers}): {pool_wall:.2f} s wall, "
+        f"speed-up {wall / pool_wall:.2f}x (ideal {args.workers}x), identical results: {pooled == one}"
+    )
 
     start = time.perf_counter()
     mixed = tournament([random_bot, greedy_bot, heuristic_bot], **{**kwargs, "games": 300})  # type: ignore[arg-type]

@@ -18,7 +18,7 @@ or an instance of a module-level class), so a process pool can run it.
 P0 values the lot (gold gold pharaoh) at +11.3 fame with sun 2 for the center sun 1:
   tiles             +21    the lot's worth to P0 (ra_core.valuation)
   later pharaohs   -6.5    only 35% of the +10 for the pharaoh standing in later epochs
-  sun exchange     -0.3    gets 1 face down for 2, at (0.35, 0.3, 0.2) fame a point in epochs 1-3
+  sun exchange     -0.3    gets 1 face down for 2, at 0.35 fame a sun point in epoch 1
   spending a sun   -2.8    ~43 tiles to come for max(9 auctions, 12 suns), 0.8 fame a tile
   decision: ra
 """
@@ -83,6 +83,7 @@ class Appraisal(NamedTuple):
 
     Attributes:
         player: the seat valued for.
+        epoch: the epoch (it decides the `Weights.sun_point` rate).
         sun: the sun it would bid (by default the lowest that beats the high bid), or None
             when it cannot bid.
         center_sun: the sun it would receive face down (R46).
@@ -101,6 +102,7 @@ class Appraisal(NamedTuple):
     """
 
     player: int
+    epoch: int
     sun: int | None
     center_sun: int
     lot: tuple[Tile, ...]
@@ -138,7 +140,7 @@ class Appraisal(NamedTuple):
             )
         lines += [
             f"  sun exchange    {self.exchange:+5.1f}    gets {self.center_sun} face down for"
-            f" {self.sun}, at {w.sun_point[1:]} fame a point in epochs 1-3",
+            f" {self.sun}, at {w.sun_point[self.epoch]} fame a sun point in epoch {self.epoch}",
             f"  spending a sun  {-self.spend:+5.1f}    ~{self.tiles_to_come:.0f} tiles to come for"
             f" max({self.auctions_left} auctions, {self.suns_up} suns), {w.tile_worth} fame a tile",
         ]
@@ -175,7 +177,20 @@ def appraise(state: State, player: int, sun: int | None = None, weights: Weights
     exchange = 0.0 if sun is None else weights.sun_point[state.epoch] * (state.center_sun - sun)
     discount = (1 - weights.later_pharaohs) * later
     return Appraisal(
-        player, sun, state.center_sun, lot, tiles, later, discount, exchange, spend, to_come, ra_left, up, weights
+        player,
+        state.epoch,
+        sun,
+        state.center_sun,
+        lot,
+        tiles,
+        later,
+        discount,
+        exchange,
+        spend,
+        to_come,
+        ra_left,
+        up,
+        weights,
     )
 
 

@@ -220,9 +220,7 @@ def play_to_end(policies: Sequence[Policy], seed: int | str | None, rules: Rules
         state = state.apply(sample_chance(state, rng) if who == CHANCE else policies[who](state, rng))
 
 
-def _play_games(
-    bots: Sequence[Policy], rules: Rules, jobs: Sequence[tuple[int, tuple[int, ...]]]
-) -> list[GameResult]:
+def _play_games(bots: Sequence[Policy], rules: Rules, jobs: Sequence[tuple[int, tuple[int, ...]]]) -> list[GameResult]:
     """Play the games `jobs` (seed, lineup) and return their results (runs in a worker)."""
     out = []
     for seed, lineup in jobs:
