@@ -479,8 +479,8 @@ def _overlay(ax: Any, simulated: Mapping[Any, Any] | Iterable[Any], pos: Mapping
     outside = [k for k in counts if k not in pos]
     if outside and not numeric:
         raise ValueError(f"simulated values {outside} are not in the law")
-    keys = sorted(counts, key=lambda k: pos.get(k, float(k)))
-    xs = [pos.get(k, float(k)) for k in keys]
+    keys = sorted(counts, key=lambda k: pos[k] if k in pos else float(k))
+    xs = [pos[k] if k in pos else float(k) for k in keys]
     freqs = [counts[k] / total for k in keys]
     if frequencies_only:
         ax.plot(xs, freqs, "D", color=PALETTE[1], markeredgecolor=INK, markeredgewidth=0.5, markersize=5,

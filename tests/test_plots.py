@@ -304,3 +304,11 @@ def test_svg_setup_sets_the_hash_salt() -> None:
 def test_palette_is_okabe_ito() -> None:
     assert {c.lower() for c in PALETTE} == OKABE_ITO
     assert len(set(HATCHES)) == len(HATCHES)
+
+
+def test_distribution_overlay_with_text_keys() -> None:
+    """A law keyed by words (not numbers) can carry a simulated overlay."""
+    from ra_core.plots import plot_distribution
+
+    fig = plot_distribution({"ra": 0.25, "other": 0.75}, simulated=["ra", "other", "other", "other"])
+    assert fig.axes

@@ -481,7 +481,8 @@ class DisasterExplorer:
         total = sum(self.display[t] for t in kinds)
         what = tile_words(d, k) if k > 1 else tile_words(d)
         lines = [
-            f"{what[0].upper()}{what[1:]} takes {2 * k} tiles from: {join([render.tile_name(t) for t in kinds])}.",
+            f"{what[0].upper()}{what[1:]} {'take' if k > 1 else 'takes'} {2 * k} tiles from: "
+            f"{join([render.tile_name(t) for t in kinds])}.",
             f"The player has {join(have) or 'none of them'} ({total} in all).",
         ]
         out = self.outcome()
