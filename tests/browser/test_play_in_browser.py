@@ -159,7 +159,7 @@ def _play_turns(page: Any, turns: int, step_toggle: bool) -> None:
     """Click `turns` buttons (the first legal one each time), checking the board after each."""
     from playwright.sync_api import expect
 
-    facts_list = page.locator(".ra-facts li")
+    facts_list = page.locator(".ra-facts").first.locator("li")  # the play widget is the first board
     expect(facts_list).to_have_text(_expected_after([]), timeout=60_000)
     c = PlayController(PLAYERS, you=YOU, seed=SEED)
     clicks: list[str] = []
@@ -174,7 +174,7 @@ def _play_turns(page: Any, turns: int, step_toggle: bool) -> None:
         assert expected == facts(c.state, you=c.you, names=c._bot_names())
         expect(facts_list).to_have_text(expected, timeout=30_000)
         last = c.log[-1]
-        expect(page.locator(".ra-log li").last).to_have_text(last, timeout=30_000)
+        expect(page.locator(".ra-log").first.locator("li").last).to_have_text(last, timeout=30_000)
         if c.state.is_terminal():
             break
 
