@@ -1,0 +1,280 @@
+"""Checks that teach: a task registry, answers checked without showing them, hints in two steps.
+
+An exercise sheet is a `Sheet`: a title and a few `Task`s. Each task names the function the
+student writes and has a *judge*, which calls that function on examples (some of them hidden)
+and compares what comes back with an expected answer that is either **derived** at check time
+(from a formula or from the engine's own analysis functions) or **hashed** (`answer_hash`),
+so the notebook never shows it.
+
+A notebook opens a sheet with ``check = ra_core.exercises.start("bag")`` and, after each task,
+runs ``check("2", expected_tiles_before_ra)``. The `Checker` then
+
+* prints one line and records the points when the answer is right;
+* raises `CheckFailed` when it is not: **"not attempted yet"** while the function is still the
+  stub (it raises `NotImplementedError`, returns None, or is None or ``...``); otherwise what
+  went wrong and a hint, a stronger hint from the second failure of the same task on.
+
+`CheckFailed` is an `AssertionError` (so nbgrader counts the check cell as failed) that shows
+itself in a notebook as its message only, without a traceback: IPython calls its
+``_render_traceback_``.
+
+>>> def judge(f):
+...     value = call(f, "double", 21)
+...     if value != 42:
+...         raise Wrong(f"double(21) returned {value!r}")
+...     return "double(21) is 42."
+>>> sheet = Sheet("demo", "A demonstration", (Task("1", "Doubling", 2, "double", judge,
+...               ("Doubling is adding a number to itself.", "Return x + x.")),))
+>>> check = Checker(sheet)
+>>> def double(x):
+...     raise NotImplementedError()
+>>> check("1", double)
+Traceback (most recent call last):
+...
+ra_core.exercises.checking.CheckFailed: Task 1 · Doubling: not attempted yet. Write `double` in place of ...
+>>> check("1", lambda x: x + 1)
+Traceback (most recent call last):
+...
+ra_core.exercises.checking.CheckFailed: Task 1 · Doubling: not right yet. double(21) returned 22
+Hint: Doubling is adding a number to itself.
+>>> check("1", lambda x: 2 * x)
+✔ Task 1 · Doubling: correct. double(21) is 42.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import math
+import traceback
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "NOT_ATTEMPTED",
+    "CheckFailed",
+    "Checker",
+    "NotAttempted",
+    "Sheet",
+    "Task",
+    "Wrong",
+    "all_close",
+    "answer_hash",
+    "call",
+    "canonical",
+    "close_to",
+    "is_number",
+    "matches_hash",
+]
+
+NOT_ATTEMPTED = "not attempted yet"
+_PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
+
+
+class NotAttempted(Exception):
+    """Raised by a judge when the student's answer is still the stub."""
+
+
+class Wrong(Exception):
+    """Raised by a judge when the answer is not right; the message says what was observed, never the answer."""
+
+
+class CheckFailed(AssertionError):
+    """A check that did not pass: an `AssertionError` that a notebook shows as its message alone."""
+
+    def _render_traceback_(self) -> list[str]:
+        """Return the lines IPython shows instead of a traceback."""
+        return str(self).splitlines()
+
+
+@dataclasses.dataclass(frozen=True)
+class Task:
+    """One graded task of a sheet.
+
+    Attributes:
+        key: what the check cell passes, e.g. ``"2"``.
+        title: a few words, shown in every message.
+        points: the points of the task (also in the check cell's nbgrader metadata).
+        answer: the name of the function the student writes, for messages.
+        judge: called with the student's answer; returns a short note on success, raises
+            `Wrong` or `NotAttempted` otherwise.
+        hints: the first hint (after a first failure) and the stronger one (after that).
+    """
+
+    key: str
+    title: str
+    points: int
+    answer: str
+    judge: Callable[[Any], str]
+    hints: tuple[str, str]
+
+    @property
+    def label(self) -> str:
+        """Return ``"Task <key> · <title>"``."""
+        return f"Task {self.key} · {self.title}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Sheet:
+    """An exercise sheet: its name for `ra_core.exercises.start`, its title and its tasks."""
+
+    name: str
+    title: str
+    tasks: tuple[Task, ...]
+
+    def task(self, key: str) -> Task:
+        """Return the task with `key`; raise KeyError naming the keys there are."""
+        for t in self.tasks:
+            if t.key == key:
+                return t
+        raise KeyError(f"sheet {self.name!r} has no task {key!r}; its tasks are {[t.key for t in self.tasks]}")
+
+    @property
+    def points(self) -> int:
+        """Return the points of all tasks."""
+        return sum(t.points for t in self.tasks)
+
+
+class Checker:
+    """A sheet's checks in one notebook: call it with a task key and the student's answer.
+
+    It remembers, for this notebook session, how often each task failed (for the hint level)
+    and each task's last result (for `summary`).
+    """
+
+    def __init__(self, sheet: Sheet) -> None:
+        self.sheet = sheet
+        self.failures: dict[str, int] = {}
+        self.results: dict[str, str] = {}  # key -> "passed" | "failed" | NOT_ATTEMPTED
+
+    def __call__(self, key: str, answer: Any) -> None:
+        """Check `answer` for task `key`: print a line if it is right, raise `CheckFailed` if not."""
+        task = self.sheet.task(key)
+        try:
+            if answer is None or answer is Ellipsis:
+                raise NotAttempted(f"`{task.answer}` is still {answer!r}; define it above")
+            note = task.judge(answer)
+        except NotAttempted as e:
+            self.results[key] = NOT_ATTEMPTED
+            why = f": {e}" if str(e) else f". Write `{task.answer}` in place of `raise NotImplementedError()`"
+            raise CheckFailed(f"{task.label}: {NOT_ATTEMPTED}{why}; run that cell, then this check again.") from None
+        except Wrong as e:
+            self.results[key] = "failed"
+            n = self.failures[key] = self.failures.get(key, 0) + 1
+            lines = [f"{task.label}: not right yet. {e}", f"Hint: {task.hints[0]}"]
+            if n >= 2:
+                lines.append(f"Stronger hint: {task.hints[1]}")
+            raise CheckFailed("\n".join(lines)) from None
+        self.results[key] = "passed"
+        print(f"✔ {task.label}: correct. {note}".rstrip())
+
+    def summary(self) -> None:
+        """Print each task's state and the points so far."""
+        earned = 0
+        lines = []
+        for t in self.sheet.tasks:
+            state = self.results.get(t.key, "not checked yet")
+            if state == "passed":
+                earned += t.points
+                mark, text = "✔", "correct"
+            elif state == "failed":
+                mark, text = "✘", "not right yet"
+            else:
+                mark, text = "·", state
+            lines.append(f"  {mark} {t.label} ({t.points} points): {text}")
+        print(f"{self.sheet.title}: {earned} of {self.sheet.points} points")
+        print("\n".join(lines))
+
+    def __repr__(self) -> str:
+        return f"<Checker for {self.sheet.title!r}: {len(self.sheet.tasks)} tasks, {self.sheet.points} points>"
+
+
+# -- helpers for judges ------------------------------------------------------------------------
+
+
+def call(function: Any, name: str, *args: Any) -> Any:
+    """Return ``function(*args)``; turn the stub and any error into `NotAttempted` or `Wrong`.
+
+    `name` is the function's name for messages. A function that raises `NotImplementedError`,
+    or returns None or ``...``, is not attempted yet. Any other exception becomes `Wrong`,
+    naming the exception and the line of the student's code where it was raised.
+    """
+    if not callable(function):
+        raise Wrong(f"pass the function `{name}` itself to the check (without calling it), not {function!r}")
+    try:
+        result = function(*args)
+    except NotImplementedError:
+        raise NotAttempted() from None
+    except Exception as e:  # the student's code failed: say where, without a traceback
+        raise Wrong(f"`{name}` raised {type(e).__name__}: {e}{_where(e)}") from None
+    if result is None or result is Ellipsis:
+        raise NotAttempted(f"`{name}` returns {result!r}; write its body and return the answer")
+    return result
+
+
+def _where(error: BaseException) -> str:
+    """Return " (at line N: <code>)" for the innermost frame of `error` outside this package."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if not f.filename.startswith(_PACKAGE_DIR)]
+    if not frames:
+        return ""
+    f = frames[-1]
+    code = f" `{f.line.strip()}`" if f.line else ""
+    return f" (line {f.lineno}{code})"
+
+
+def canonical(value: Any, digits: int = 9) -> str:
+    """Return the text that `answer_hash` hashes: numbers rounded to `digits` decimals.
+
+    Ints, `Fraction`s and floats that agree to `digits` decimals give the same text, so an
+    exact answer may be given as a float. Strings, actions (by their notation) and sequences
+    of these are supported.
+
+    >>> canonical(Fraction(1, 6)) == canonical(1 / 6), canonical((1, "bid 9"))
+    (True, '(1.000000000,bid 9)')
+    """
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int | Fraction | float):
+        x = float(value)
+        if not math.isfinite(x):
+            return str(x)
+        text = f"{x:.{digits}f}"
+        return "0." + "0" * digits if text.strip("-0.") == "" else text  # no "-0.000"
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, list | tuple):
+        return "(" + ",".join(canonical(v, digits) for v in value) + ")"
+    return str(value)  # actions: their notation
+
+
+def answer_hash(value: Any, digits: int = 9) -> str:
+    """Return the SHA-256 of the canonical text of `value` (see `canonical`), as hex."""
+    return hashlib.sha256(canonical(value, digits).encode()).hexdigest()
+
+
+def matches_hash(value: Any, expected: str, digits: int = 9) -> bool:
+    """Return whether `value` hashes to `expected`."""
+    try:
+        return answer_hash(value, digits) == expected
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
+def close_to(value: Any, target: float | Fraction, tolerance: float) -> bool:
+    """Return whether `value` is a real number within `tolerance` of `target`."""
+    if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
+        return False
+    return abs(float(value) - target) <= tolerance
+
+
+def all_close(values: Iterable[Any], targets: Iterable[float | Fraction], tolerance: float = 1e-9) -> bool:
+    """Return whether each value is within `tolerance` of its target (same lengths)."""
+    v, t = list(values), list(targets)
+    return len(v) == len(t) and all(close_to(a, b, tolerance) for a, b in zip(v, t, strict=True))
+
+
+def is_number(value: Any) -> bool:
+    """Return whether `value` is an int, float or Fraction (not a bool)."""
+    return isinstance(value, int | float | Fraction) and not isinstance(value, bool)
