@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: lab play test bench setup clean
+.PHONY: lab play test bench setup clean student
 
 setup: $(STAMP)
 
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed; set PYTHON=python3.11")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[notebooks,dev]'
+	$(BIN)/python -m pip install --quiet -e '.[notebooks,dev,grading]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -27,6 +27,11 @@ play: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The student versions of the exercise sheets: exercises/source -> exercises/release, solutions
+# replaced by stubs, then run (every check says "not attempted yet"). Commit the result.
+student: $(STAMP)
+	$(BIN)/python tools/make_student.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py

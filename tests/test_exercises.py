@@ -1,0 +1,416 @@
+"""The exercise sheets: checks that teach, student versions made from the sources, committed notebooks.
+
+nbval runs every notebook in ``exercises/`` (they are in the pytest collection): the source
+notebooks with every check passing, the release notebooks with every check "not attempted yet".
+The tests here check what nbval cannot: the checks' behaviour on wrong and unfinished answers,
+the hashes, how the student versions are made, and that the committed ones are up to date.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import re
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+from ra_core import Bid, Pass, State, Tile
+from ra_core.bots import HeuristicBot, random_bot
+from ra_core.exercises import SHEETS, auctions, bag, bidder, checking, ra_auction, sheet, start
+from ra_core.exercises.checking import NOT_ATTEMPTED, Checker, CheckFailed, answer_hash, canonical
+
+ROOT = Path(__file__).parent.parent
+SOURCES = sorted((ROOT / "exercises" / "source").glob("*.ipynb"))
+RELEASES = sorted((ROOT / "exercises" / "release").glob("*.ipynb"))
+NOTEBOOK_SHEET = {"01": "auctions", "02": "ra_auction", "03": "bag", "04": "bidder"}
+
+
+def _load_make_student() -> Any:
+    spec = importlib.util.spec_from_file_location("make_student", ROOT / "tools" / "make_student.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+make_student = _load_make_student()
+
+
+def fail(check: Checker, key: str, answer: Any) -> str:
+    """Return the message of a check that must fail."""
+    with pytest.raises(CheckFailed) as info:
+        check(key, answer)
+    return str(info.value)
+
+
+def stub(*args: Any) -> Any:
+    """The student's function before any attempt (what nbgrader's stub does)."""
+    raise NotImplementedError()
+
+
+# -- the checking machinery --------------------------------------------------------------------
+
+
+def _toy_checker() -> Checker:
+    def judge(f: Any) -> str:
+        if checking.call(f, "double", 21) != 42:
+            raise checking.Wrong("double(21) is off")
+        return "fine"
+
+    task = checking.Task("1", "Doubling", 3, "double", judge, ("first hint", "second hint"))
+    return Checker(checking.Sheet("toy", "A toy sheet", (task,)))
+
+
+def test_right_answer_passes_and_prints_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    check = _toy_checker()
+    check("1", lambda x: 2 * x)
+    assert capsys.readouterr().out == "✔ Task 1 · Doubling: correct. fine\n"
+    assert check.results == {"1": "passed"}
+
+
+def test_wrong_answer_gives_the_first_hint_then_the_stronger_one() -> None:
+    check = _toy_checker()
+    first = fail(check, "1", lambda x: x + 1)
+    assert "not right yet. double(21) is off" in first
+    assert "Hint: first hint" in first and "second hint" not in first
+    second = fail(check, "1", lambda x: x + 2)
+    assert "Hint: first hint" in second and "Stronger hint: second hint" in second
+    assert check.results == {"1": "failed"}
+
+
+@pytest.mark.parametrize("answer", [stub, None, ..., lambda x: None])
+def test_the_stub_is_not_attempted_yet_and_gives_no_hint(answer: Any) -> None:
+    check = _toy_checker()
+    message = fail(check, "1", answer)
+    assert NOT_ATTEMPTED in message and "Hint" not in message
+    assert check.failures == {} and check.results == {"1": NOT_ATTEMPTED}
+
+
+def test_an_error_in_the_students_code_is_named_without_a_traceback() -> None:
+    check = _toy_checker()
+
+    def double(x: int) -> int:
+        return x // 0
+
+    message = fail(check, "1", double)
+    assert "`double` raised ZeroDivisionError: integer division or modulo by zero" in message
+    assert "return x // 0" in message and "Traceback" not in message
+
+
+def test_check_failed_renders_as_its_message_only() -> None:
+    error = CheckFailed("line one\nline two")
+    assert isinstance(error, AssertionError)  # nbgrader counts the grade cell as failed
+    assert error._render_traceback_() == ["line one", "line two"]
+
+
+def test_summary_counts_points(capsys: pytest.CaptureFixture[str]) -> None:
+    check = _toy_checker()
+    check.summary()
+    assert "0 of 3 points" in capsys.readouterr().out
+    check("1", lambda x: 2 * x)
+    check.summary()
+    assert "3 of 3 points" in capsys.readouterr().out
+
+
+def test_unknown_task_and_sheet_are_named() -> None:
+    with pytest.raises(KeyError, match="its tasks are"):
+        _toy_checker()("9", stub)
+    with pytest.raises(KeyError, match="the sheets are"):
+        sheet("nope")
+
+
+def test_canonical_form_accepts_exact_answers_as_floats() -> None:
+    assert answer_hash(Fraction(1, 3)) == answer_hash(1 / 3) == answer_hash(0.3333333333)
+    assert answer_hash((1, Fraction(1, 2))) == answer_hash([1.0, 0.5])
+    assert answer_hash(Fraction(1, 3)) != answer_hash(Fraction(1, 3) + Fraction(1, 10**8))
+    assert canonical(-0.0) == canonical(0) and canonical(Bid(9)) == "bid 9"
+
+
+# -- the sheets ------------------------------------------------------------------------------
+
+
+def test_every_sheet_has_three_to_six_tasks_and_two_hints_each() -> None:
+    for name in SHEETS:
+        s = sheet(name)
+        assert 3 <= len(s.tasks) <= 6
+        for t in s.tasks:
+            assert t.points > 0 and len(t.hints) == 2 and all(len(h) > 30 for h in t.hints)
+
+
+@pytest.mark.parametrize("name", list(SHEETS))
+def test_every_task_of_every_sheet_reports_the_stub_as_not_attempted(name: str) -> None:
+    check = Checker(sheet(name))
+    for task in check.sheet.tasks:
+        message = fail(check, task.key, stub)
+        assert message.startswith(f"{task.label}: {NOT_ATTEMPTED}")
+        assert f"Write `{task.answer}`" in message
+
+
+@pytest.mark.parametrize("module", [ra_auction, bag], ids=["ra_auction", "bag"])
+def test_stored_hashes_are_the_answers_of_the_reference(module: Any) -> None:
+    answers = module.example_answers()
+    assert set(answers) == set(module.HASHES)
+    for key, value in answers.items():
+        assert module.HASHES[key] == answer_hash(str(value) if isinstance(value, Bid | Pass) else value), key
+
+
+def _plain_forms(value: Any) -> set[str]:
+    """Return the ways an answer could be printed: as a Fraction, a decimal, a tuple."""
+    if isinstance(value, tuple | list):
+        forms = {", ".join(str(v) for v in value)} if all(isinstance(v, int) for v in value) else set()
+        for v in value:
+            forms |= _plain_forms(v)
+        return forms
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return {f"{value.numerator}/{value.denominator}", f"Fraction({value.numerator}, {value.denominator})",
+                f"{float(value):.3f}", f"{float(value):.4f}"}  # fmt: skip
+    return set()
+
+
+def test_hashed_answers_are_not_in_the_student_notebooks() -> None:
+    text = {p.name: p.read_text() for p in RELEASES}
+    for module, notebook in ((ra_auction, "02_ras_auction.ipynb"), (bag, "03_expected_value_in_the_bag.ipynb")):
+        for key, value in module.example_answers().items():
+            for form in _plain_forms(value):
+                assert form not in text[notebook], f"{notebook} shows the answer of {key}: {form}"
+
+
+def test_check_messages_never_show_the_hashed_answer() -> None:
+    check = Checker(bag.SHEET)
+    answers = bag.example_answers()
+    message = fail(check, "1", lambda s: (Fraction(1, 7), Fraction(1, 9)))
+    message += fail(check, "2", lambda s: Fraction(sum(s.bag) - s.bag[Tile.RA], s.bag[Tile.RA]))
+    for value in answers.values():
+        for form in _plain_forms(value):
+            assert form not in message
+
+
+def test_auction_checks_catch_typical_mistakes() -> None:
+    check = Checker(auctions.SHEET)
+
+    def first_price_as_second(n: int, k: int, rng: random.Random) -> float:
+        return sum(max(rng.random() for _ in range(n)) for _ in range(k)) / k
+
+    assert "too high for a second-price auction" in fail(check, "1", first_price_as_second)
+    assert "ignores `rng`" in fail(check, "1", lambda n, k, rng: (n - 1) / (n + 1))
+    glob = random.Random(0)
+    message = fail(check, "1", lambda n, k, rng: sum(sorted(glob.random() for _ in range(n))[-2] for _ in range(k)) / k)
+    assert "draws random numbers from somewhere else" in message
+    assert "Stronger hint" in message  # the third failure of task 1
+    assert "too high" in fail(check, "4", lambda n, k, rng: 1.0)
+    assert "should return a pair" in fail(check, "5", lambda n, k, rng: 0.5)
+
+
+def test_ra_auction_checks_catch_typical_mistakes() -> None:
+    check = Checker(ra_auction.SHEET)
+    assert "at least one is off" in fail(check, "1", lambda s, p: sum(t is not None for t in s.track))
+    assert "your cost is" in fail(check, "2", lambda s, p, sun: (s.center_sun - sun, ()))
+
+    def lowest_bid(state: State) -> Any:
+        return next(a for a in state.legal_actions() if isinstance(a, Bid))
+
+    assert "not the best one" in fail(check, "5", lowest_bid)
+    assert "tuple of 3 numbers" in fail(check, "4", lambda s: 5)
+
+
+def test_ra_auction_reference_solves_the_endgames_exactly() -> None:
+    end = State.from_dict(ra_auction.ENDGAME)
+    assert str(ra_auction.best_bid(end)) == "bid 10"  # a low sun would be outbid by P2's 9
+    values = [ra_auction.solve(end.apply(a))[end.to_move] for a in end.legal_actions()]
+    assert values[2] > values[1] == values[0]
+    assert [str(ra_auction.best_bid(s)) for s in ra_auction.hidden_endgames()] == ["bid 11", "bid 7"]
+
+
+def test_bag_checks_catch_typical_mistakes() -> None:
+    check = Checker(bag.SHEET)
+    floats = fail(check, "1", lambda s: (s.bag[Tile.RA] / sum(s.bag), 0.0))
+    assert "this task asks for exact answers" in floats
+    assert "it is off" in fail(check, "2", lambda s: Fraction(sum(s.bag) - s.bag[Tile.RA], s.bag[Tile.RA]))
+
+    def ignores_the_last_ra(state: State) -> tuple[Fraction, Fraction]:
+        from ra_core.valuation import lot_value
+
+        lot = [t for t in state.track if t is not None]
+        me, total = state.turn_player, sum(state.bag)
+        draw = Fraction(0)
+        for t, n in zip(Tile, state.bag, strict=True):
+            draw += Fraction(n, total) * lot_value(state, me, lot if t is Tile.RA else [*lot, t])
+        return Fraction(lot_value(state, me, lot)), draw
+
+    assert "the next Ra tile ends the epoch" in fail(check, "4", ignores_the_last_ra)
+
+
+def test_bidder_checks_catch_bad_bots() -> None:
+    check = Checker(bidder.SHEET)
+    always_pass = lambda s: Pass() if Pass() in s.legal_actions() else s.legal_actions()[0]  # noqa: E731
+    assert "passed on a lot worth" in fail(check, "1", always_pass)
+    assert "not legal there" in fail(check, "1", lambda s: Bid(99))
+    assert "called Ra on an empty track" in fail(check, "2", _call_ra)
+    assert "needs 67%" in fail(check, "4", random_bot)
+
+
+def _call_ra(state: State) -> Any:
+    from ra_core import CallRa
+
+    return CallRa()
+
+
+def test_a_copy_of_the_heuristic_bot_does_not_pass_task_5() -> None:
+    """The pass mark of Task 5 asks for more than the heuristic bot's own strength."""
+    assert "needs 40%" in fail(Checker(bidder.SHEET), "5", HeuristicBot(name="copy"))
+
+
+def test_start_prints_what_the_sheet_holds(capsys: pytest.CaptureFixture[str]) -> None:
+    check = start("auctions")
+    assert "5 tasks, 20 points" in capsys.readouterr().out
+    assert repr(check) == "<Checker for 'Exercise sheet 1 · Auctions from first principles': 5 tasks, 20 points>"
+
+
+# -- the notebooks -------------------------------------------------------------------------------
+
+
+def test_there_are_four_sheets_in_source_and_release() -> None:
+    assert [p.name for p in SOURCES] == [p.name for p in RELEASES]
+    assert len(SOURCES) >= 4
+
+
+def _grading(cell: Any) -> dict[str, Any]:
+    meta: dict[str, Any] = cell.get("metadata", {}).get("nbgrader", {})
+    return meta
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_source_cells_carry_nbgrader_metadata_matching_the_sheet(path: Path) -> None:
+    nb = json.loads(path.read_text())
+    s = sheet(NOTEBOOK_SHEET[path.name[:2]])
+    ids = [_grading(c)["grade_id"] for c in nb["cells"] if _grading(c)]
+    assert len(ids) == len(set(ids)), "grade_ids must be unique"
+    checks = {}
+    for cell in nb["cells"]:
+        meta = _grading(cell)
+        source = "".join(cell["source"])
+        if meta:
+            assert meta["schema_version"] == 3 and meta["grade_id"]
+        if meta.get("grade"):
+            key = re.fullmatch(r'check\("(\w+)", \w+\)', source)
+            assert key, f"a grade cell is one check call: {source!r}"
+            checks[key.group(1)] = meta["points"]
+            assert meta["locked"] and "raises-exception" in cell["metadata"].get("tags", [])
+        if "BEGIN SOLUTION" in source:
+            assert meta.get("solution"), "solution markers only in solution cells"
+    assert checks == {t.key: t.points for t in s.tasks}, "one check cell per task, with the task's points"
+
+
+@pytest.mark.parametrize("path", SOURCES + RELEASES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_notebook_is_committed_executed_and_clean(path: Path) -> None:
+    nb = json.loads(path.read_text())
+    assert "widgets" not in nb.get("metadata", {})
+    code = [c for c in nb["cells"] if c["cell_type"] == "code" and "".join(c["source"]).strip()]
+    assert [c.get("execution_count") for c in code] == list(range(1, len(code) + 1)), (
+        f"{path.name}: run tools/execute_notebooks.py (sources) or `make student` (releases)"
+    )
+
+
+def _outputs(cell: Any, kind: str) -> list[Any]:
+    return [o for o in cell.get("outputs", []) if o["output_type"] == kind]
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_every_check_passes_in_the_source(path: Path) -> None:
+    nb = json.loads(path.read_text())
+    for cell in nb["cells"]:
+        assert not _outputs(cell, "error"), "".join(cell["source"])
+        if _grading(cell).get("grade"):
+            assert "".join(_outputs(cell, "stream")[0]["text"]).startswith("✔ Task")
+    assert "20 of 20 points" in "".join(_outputs(nb["cells"][-1], "stream")[0]["text"])
+
+
+@pytest.mark.parametrize("path", RELEASES, ids=lambda p: p.name)
+def test_every_check_is_not_attempted_in_the_release(path: Path) -> None:
+    nb = json.loads(path.read_text())
+    grade_cells = 0
+    for cell in nb["cells"]:
+        errors = _outputs(cell, "error")
+        if _grading(cell).get("grade"):
+            grade_cells += 1
+            assert len(errors) == 1 and errors[0]["ename"] == "CheckFailed"
+            assert f": {NOT_ATTEMPTED}" in errors[0]["evalue"]
+            assert errors[0]["traceback"] == errors[0]["evalue"].splitlines(), "a message, not a traceback"
+        else:
+            assert not errors, "".join(cell["source"])
+        assert "BEGIN SOLUTION" not in "".join(cell["source"])
+    assert grade_cells >= 3
+    assert "0 of 20 points" in "".join(_outputs(nb["cells"][-1], "stream")[0]["text"])
+
+
+def test_release_notebooks_are_up_to_date_with_the_sources() -> None:
+    assert make_student.main(["--check"]) == 0, "run `make student`"
+
+
+# -- making the student versions ---------------------------------------------------------------
+
+
+def _notebook(*cells: Any) -> Any:
+    return nbformat.v4.new_notebook(cells=list(cells))
+
+
+def _nbgrader(grade_id: str, **flags: Any) -> dict[str, Any]:
+    meta = {"grade": False, "solution": False, "locked": False, "grade_id": grade_id, "schema_version": 3}
+    return {"nbgrader": {**meta, **flags}}
+
+
+def test_solution_regions_become_the_nbgrader_stub_at_their_indent() -> None:
+    code = 'def f(x):\n    """Doc."""\n    ### BEGIN SOLUTION\n    return 2 * x\n    ### END SOLUTION\n\nY = 1'
+    cell = nbformat.v4.new_code_cell(code, metadata=_nbgrader("a", solution=True), execution_count=3)
+    cell.outputs = [nbformat.v4.new_output("stream", text="old")]
+    out = make_student.student_version(_notebook(cell)).cells[0]
+    assert out.source == 'def f(x):\n    """Doc."""\n    # YOUR CODE HERE\n    raise NotImplementedError()\n\nY = 1'
+    assert out.outputs == [] and out.execution_count is None
+    assert out.metadata["nbgrader"] == cell.metadata["nbgrader"] and out.metadata["deletable"] is False
+    assert "editable" not in out.metadata
+
+
+def test_solution_cells_without_markers_and_locked_cells() -> None:
+    cells = [
+        nbformat.v4.new_code_cell("x = 1", metadata=_nbgrader("a", solution=True)),
+        nbformat.v4.new_markdown_cell("The answer is 42.", metadata=_nbgrader("b", solution=True)),
+        nbformat.v4.new_code_cell("check()", metadata=_nbgrader("c", grade=True, locked=True, points=2)),
+        nbformat.v4.new_code_cell("free = 1"),
+    ]
+    out = make_student.student_version(_notebook(*cells)).cells
+    assert out[0].source == "# YOUR CODE HERE\nraise NotImplementedError()"
+    assert out[1].source == "YOUR ANSWER HERE"
+    assert out[2].source == "check()" and out[2].metadata["editable"] is False
+    assert out[3].source == "free = 1" and "deletable" not in out[3].metadata
+
+
+def test_hidden_tests_are_removed_from_grade_cells() -> None:
+    code = "check(1)\n### BEGIN HIDDEN TESTS\ncheck(2)\n### END HIDDEN TESTS"
+    cell = nbformat.v4.new_code_cell(code, metadata=_nbgrader("c", grade=True, points=1))
+    assert make_student.student_version(_notebook(cell)).cells[0].source == "check(1)"
+
+
+@pytest.mark.parametrize(
+    ("source", "meta", "error"),
+    [
+        ("### BEGIN SOLUTION\nx = 1\n### END SOLUTION", {}, "not a solution cell"),
+        ("### BEGIN SOLUTION\nx = 1", {"solution": True}, "without"),
+        ("### BEGIN HIDDEN TESTS\nx\n### END HIDDEN TESTS", {}, "not a grade cell"),
+    ],
+)
+def test_misplaced_markers_are_errors(source: str, meta: dict[str, Any], error: str) -> None:
+    cell = nbformat.v4.new_code_cell(source, metadata=_nbgrader("x", **meta) if meta else {})
+    with pytest.raises(ValueError, match=error):
+        make_student.student_version(_notebook(cell))
+
+
+def test_the_source_notebook_is_not_changed() -> None:
+    nb = nbformat.read(SOURCES[0], as_version=4)
+    before = json.dumps(nb, sort_keys=True)
+    make_student.student_version(nb)
+    assert json.dumps(nb, sort_keys=True) == before
