@@ -76,7 +76,7 @@ def test_right_answer_passes_and_prints_one_line(capsys: pytest.CaptureFixture[s
 def test_wrong_answer_gives_the_first_hint_then_the_stronger_one() -> None:
     check = _toy_checker()
     first = fail(check, "1", lambda x: x + 1)
-    assert "not right yet. double(21) is off" in first
+    assert "not right yet: double(21) is off" in first
     assert "Hint: first hint" in first and "second hint" not in first
     second = fail(check, "1", lambda x: x + 2)
     assert "Hint: first hint" in second and "Stronger hint: second hint" in second

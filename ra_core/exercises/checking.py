@@ -35,7 +35,7 @@ ra_core.exercises.checking.CheckFailed: Task 1 · Doubling: not attempted yet. W
 >>> check("1", lambda x: x + 1)
 Traceback (most recent call last):
 ...
-ra_core.exercises.checking.CheckFailed: Task 1 · Doubling: not right yet. double(21) returned 22
+ra_core.exercises.checking.CheckFailed: Task 1 · Doubling: not right yet: double(21) returned 22
 Hint: Doubling is adding a number to itself.
 >>> check("1", lambda x: 2 * x)
 ✔ Task 1 · Doubling: correct. double(21) is 42.
@@ -163,7 +163,7 @@ class Checker:
         except Wrong as e:
             self.results[key] = "failed"
             n = self.failures[key] = self.failures.get(key, 0) + 1
-            lines = [f"{task.label}: not right yet. {e}", f"Hint: {task.hints[0]}"]
+            lines = [f"{task.label}: not right yet: {e}", f"Hint: {task.hints[0]}"]
             if n >= 2:
                 lines.append(f"Stronger hint: {task.hints[1]}")
             raise CheckFailed("\n".join(lines)) from None
