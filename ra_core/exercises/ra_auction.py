@@ -362,8 +362,8 @@ SHEET = Sheet(
                 "Compare the bidder's own final fame after each of his legal actions; the best action is "
                 "the one with the highest, and a bid can be best because it is high enough that the players "
                 "after you cannot beat it.",
-                "`max(state.legal_actions(), key=lambda a: solve(state.apply(a))[state.to_move])` (max "
-                "keeps the first of equally good actions).",
+                "For each legal action `a`, `solve(state.apply(a))` is everyone's final fame after it; keep "
+                "the action whose entry for `state.to_move` is largest (the first on ties, as `max` does).",
             ),
         ),
     ),
