@@ -37,6 +37,7 @@ class _View:
 
     widget: w.Widget
     message: w.HTML
+    controller: Any
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """Show the widget; where widgets do not render (a text viewer, a printout), its text."""
@@ -46,7 +47,16 @@ class _View:
 
     def text(self) -> str:
         """Return what the widget shows, as plain text."""
+        return str(self.controller.text())
+
+    def refresh(self) -> None:
+        """Show the controller's current state."""
         raise NotImplementedError
+
+    def _do(self, move: Callable[[], Any]) -> None:
+        """Make a move on the controller, then show the result."""
+        move()
+        self.refresh()
 
     def _guard(self, fn: Callable[..., Any]) -> Callable[..., None]:
         """Wrap a callback: any failure becomes a message in the widget, never a traceback."""
@@ -219,10 +229,6 @@ class PlayView(_View):
         b.on_click(self._guard(lambda _: self.click(action, version)))
         return b
 
-    def text(self) -> str:
-        """Return what the widget shows, as plain text."""
-        return self.controller.text()
-
 
 # -- replay -----------------------------------------------------------------------------------
 
@@ -249,10 +255,6 @@ class ReplayView(_View):
         self.widget = w.VBox([w.HBox(buttons, layout=_WRAP), self.message, self.decision, self.board])
         self.refresh()
 
-    def _do(self, move: Callable[[], None]) -> None:
-        move()
-        self.refresh()
-
     def refresh(self) -> None:
         """Show the position and the decision taken there."""
         c = self.controller
@@ -262,10 +264,6 @@ class ReplayView(_View):
         self.message.value = _message_html(c.message)
         self.decision.value = f'<div class="ra-decision" style="font-size:1.1em">{escape(c.decision())}</div>'
         self.board.value = c.board_html()
-
-    def text(self) -> str:
-        """Return what the widget shows, as plain text."""
-        return self.controller.text()
 
 
 # -- auction explorer --------------------------------------------------------------------
@@ -289,10 +287,6 @@ class AuctionView(_View):
         )
         self.refresh()
 
-    def _do(self, move: Callable[[], Any]) -> None:
-        move()
-        self.refresh()
-
     def choose(self, action: str) -> None:
         """Follow `action` (what an option's button does)."""
         self._do(lambda: self.controller.choose(action))
@@ -311,10 +305,6 @@ class AuctionView(_View):
             rows.append(w.HTML("<p>The auction is over. Go back to try another line.</p>"))
         self.options.children = rows
         self.board.value = c.board_html()
-
-    def text(self) -> str:
-        """Return what the widget shows, as plain text."""
-        return self.controller.text()
 
 
 # -- scoring calculator -----------------------------------------------------------------------
@@ -378,10 +368,6 @@ class ScoringView(_View):
         self.message.value = _message_html(self.controller.message)
         self.result.value = self.controller.html()
 
-    def text(self) -> str:
-        """Return what the widget shows, as plain text."""
-        return self.controller.text()
-
 
 # -- disaster explorer --------------------------------------------------------------------------
 
@@ -436,7 +422,3 @@ class DisasterView(_View):
         """Show what must go and the choices."""
         self.message.value = _message_html(self.controller.message)
         self.result.value = self.controller.html()
-
-    def text(self) -> str:
-        """Return what the widget shows, as plain text."""
-        return self.controller.text()
