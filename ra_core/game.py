@@ -33,12 +33,12 @@ from .actions import (
     discard,
     parse_action,
 )
-from .auction import SEATS_AFTER
+from .auction import SEATS_AFTER, bid_actions
 from .disasters import discard_options, resolve
 from .errors import IllegalActionError
 from .rules import CENTER_SUN_START, EPOCHS, STARTING_FAME, TRACK_SIZE, Rules
 from .scoring import score_epoch
-from .state import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, State, Trigger, evolve_state
+from .state import _SET_DICT, CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, State, Trigger, evolve_state
 from .tiles import EMPTY, FULL_BAG, NUM_KINDS, Tile
 
 __all__ = ["apply", "chance_outcomes", "legal_actions", "new_game"]
@@ -52,12 +52,14 @@ _ACTION, _REVEAL, _GODS, _BID, _DISCARD, _OVER = (
     Phase.GAME_OVER,
 )
 _RA, _GOD, _FUNERAL = Tile.RA, Tile.GOD, Tile.FUNERAL
+_GOD_INDEX = int(_GOD)  # indexing a tuple with a plain int is cheaper than with an IntEnum
 _EMPTY_TRACK: tuple[Tile | None, ...] = (None,) * TRACK_SIZE
 _VOLUNTARY = Trigger.CALL_VOLUNTARY
 _FORCED = Trigger.CALL_FORCED
 _RA_TILE = Trigger.RA_TILE
 _AFTER_AUCTION, _AFTER_GODS = "auction", "gods"
 _tuple_new = tuple.__new__
+_new = object.__new__
 _DRAW_OR_RA: tuple[Action, ...] = (DRAW, CALL_RA)
 _RA_ONLY: tuple[Action, ...] = (CALL_RA,)
 REVEALS_BY_INDEX: tuple[Reveal, ...] = tuple(REVEALS[t] for t in Tile)
@@ -138,7 +140,7 @@ def _god_targets(track: tuple[Tile | None, ...], rules: Rules) -> list[UseGod]:
 
 def _turn_actions(player: Player, track: tuple[Tile | None, ...], rules: Rules) -> tuple[Action, ...]:
     """Return the turn player's choices: draw (not on a full track, R19), call Ra (R36), gods (R26)."""
-    if player.display[_GOD]:
+    if player.display[_GOD_INDEX]:
         gods = _god_targets(track, rules)
         return (DRAW, CALL_RA, *gods) if None in track else (CALL_RA, *gods)
     return _DRAW_OR_RA if None in track else _RA_ONLY
@@ -207,7 +209,9 @@ def illegal(s: State, action: Any) -> IllegalActionError:
 
 
 def _draw(s: State, _: Action) -> State:
-    return evolve_state(s, {"phase": _REVEAL, "to_move": CHANCE})
+    out: State = _new(State)  # evolve_state inlined (a hot step): the new state's fields, no legal actions yet
+    _SET_DICT(out, {**s.__dict__, "phase": _REVEAL, "to_move": CHANCE, "_legal": None})
+    return out
 
 
 def reveal(s: State, tile: Tile) -> State:
@@ -235,8 +239,10 @@ def _start_auction(s: State, changes: dict[str, Any], trigger: Trigger) -> State
     changes["phase"] = _BID
     changes["to_move"] = first
     changes["auction"] = a
-    changes["_legal"] = auctions.bid_actions(a, first, s.players[first])
-    return evolve_state(s, changes)
+    changes["_legal"] = bid_actions(a, first, s.players[first])
+    out: State = _new(State)  # evolve_state inlined (a hot step); `changes` sets the legal actions
+    _SET_DICT(out, {**s.__dict__, **changes})
+    return out
 
 
 def _bid_or_pass(s: State, action: Action) -> State:
@@ -251,9 +257,9 @@ def _bid_or_pass(s: State, action: Action) -> State:
     done = len(bids)
     if done < len(order):
         seat = order[done]
-        return evolve_state(
-            s, {"auction": a, "to_move": seat, "_legal": auctions.bid_actions(a, seat, s.players[seat])}
-        )
+        out: State = _new(State)  # evolve_state inlined: this is the engine's most frequent step
+        _SET_DICT(out, {**s.__dict__, "auction": a, "to_move": seat, "_legal": bid_actions(a, seat, s.players[seat])})
+        return out
     return _resolve_auction(s, a)
 
 
@@ -316,7 +322,7 @@ def _use_god(s: State, action: Action) -> State:
     tile: Tile = s.track[slot - 1]  # type: ignore[assignment]
     player = s.players[seat]
     display = list(player.display)
-    display[_GOD] -= 1
+    display[_GOD_INDEX] -= 1
     changes: dict[str, Any] = {
         "track": s.track[: slot - 1] + (None,) + s.track[slot:],
         "box": _add(s.box, (_GOD,)),  # R30: the used god leaves the game
@@ -331,7 +337,7 @@ def _use_god(s: State, action: Action) -> State:
 def _after_god(s: State) -> State:
     """Let the player use another god if he has one and a target is left (R26, R29), else end the turn."""
     seat = s.turn_player
-    if s.players[seat].display[_GOD] and _god_targets(s.track, s.rules):
+    if s.players[seat].display[_GOD_INDEX] and _god_targets(s.track, s.rules):
         return evolve_state(s, {"phase": _GODS, "to_move": seat, "discard": None})
     return _next_turn(s, {"discard": None}, seat)
 
@@ -352,7 +358,9 @@ def _next_turn(s: State, changes: dict[str, Any], after: int) -> State:
             changes["phase"] = _ACTION
             changes["turn_player"] = changes["to_move"] = q
             changes["_legal"] = _turn_actions(players[q], changes.get("track", s.track), s.rules)
-            return evolve_state(s, changes)
+            out: State = _new(State)  # evolve_state inlined (a hot step); `changes` sets the legal actions
+            _SET_DICT(out, {**s.__dict__, **changes})
+            return out
     return _end_epoch(s, changes)  # R58: only an auction can use up the last sun
 
 

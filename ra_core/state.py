@@ -216,8 +216,11 @@ class State:
             IllegalActionError: `action` is not legal here; the message lists what is.
         """
         if self.phase is not _REVEAL:
-            if action in (self._legal or self.legal_actions()):
-                return _game.HANDLERS[type(action)](self, action)  # the fast path
+            # The fast path: the engine hands out shared action objects, and an identity scan is
+            # several times cheaper than `in`, which calls the dataclasses' Python-level __eq__.
+            for legal in self._legal or self.legal_actions():
+                if legal is action:
+                    return _game.HANDLERS[type(action)](self, action)
         elif type(action) is _Reveal and self.bag[action.tile]:
             return _game.reveal(self, action.tile)
         return _game.apply(self, action)  # text, and the error for an illegal action

@@ -104,6 +104,16 @@ def test_illegal_action_changes_nothing() -> None:
     assert s.to_dict() == before and s.legal_actions() == (Draw(), CallRa())
 
 
+def test_equal_action_objects_work_like_the_engines_own() -> None:
+    """`apply` takes any equal action, not only the shared objects `legal_actions` returns."""
+    s = State.from_dict({"players": S4, "track": ["nile", "flood"], "turn_player": 1}).apply(CallRa())
+    fresh = s.apply(Bid(8)).apply(Pass())
+    shared = s.apply(next(a for a in s.legal_actions() if a == Bid(8))).apply("pass")
+    assert fresh == shared and fresh.auction is not None and fresh.auction.bids == (8, None)
+    with pytest.raises(IllegalActionError, match="bid 5 is not legal"):
+        fresh.apply(Bid(5))
+
+
 def test_reveal_outside_a_chance_node_and_decisions_at_one() -> None:
     """A chance outcome is refused where a player decides, and a decision where chance decides."""
     s = new_game(4)
