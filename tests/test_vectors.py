@@ -122,9 +122,7 @@ def s4(
 ) -> State:
     """Return the 4-player start state S4 of §3.4 with the vector's changes."""
     displays = displays or {}
-    players = [
-        {"suns_up": up, "display": displays.get(seat, {})} for seat, up in enumerate(S4_SUNS_UP)
-    ]
+    players = [{"suns_up": up, "display": displays.get(seat, {})} for seat, up in enumerate(S4_SUNS_UP)]
     return position(players, track=track, ra_count=ra_count, to_act=to_act, rules=rules)
 
 
@@ -144,12 +142,8 @@ def run(state: State, *actions: str) -> State:
         if verb == "USE_GODS":  # "FUNERAL@1,PHARAOH@2": one god per target, in order
             for target in arg.split(","):
                 name, slot = target.split("@")
-                assert state.to_move == seat, (
-                    f"{text!r}: expected P{seat} to move, but {who(state)} is"
-                )
-                assert state.track[int(slot) - 1] is Tile[name], (
-                    f"{text!r}: slot {slot} holds {track(state)}"
-                )
+                assert state.to_move == seat, f"{text!r}: expected P{seat} to move, but {who(state)} is"
+                assert state.track[int(slot) - 1] is Tile[name], f"{text!r}: slot {slot} holds {track(state)}"
                 state = state.apply(f"god {slot}")
             continue
         assert state.to_move == seat, f"{text!r}: expected P{seat} to move, but {who(state)} is"
@@ -167,14 +161,10 @@ def assert_legal(state: State, seat: int, expected: list[str]) -> None:
     assert state.to_move == seat, f"expected P{seat} to move, but {who(state)} is"
     legal = state.legal_actions()
     assert len(legal) == len(set(legal)), f"duplicate legal actions: {legal}"
-    want = [
-        parse_action(" ".join([VERBS[choice.split()[0]], *choice.split()[1:]]))
-        for choice in expected
-    ]
+    want = [parse_action(" ".join([VERBS[choice.split()[0]], *choice.split()[1:]])) for choice in expected]
     assert len(want) == len(set(want)), f"the expected list has duplicates: {expected}"
     assert set(legal) == set(want), (
-        f"P{seat}: legal actions {sorted(map(str, legal))}, "
-        f"expected exactly {sorted(map(str, want))}"
+        f"P{seat}: legal actions {sorted(map(str, legal))}, expected exactly {sorted(map(str, want))}"
     )
 
 
@@ -182,9 +172,7 @@ def assert_next(state: State, seat: int) -> None:
     """Check that it is now the ordinary turn (draw / call Ra / gods) of `seat`."""
     assert state.phase is Phase.ACTION, f"expected a new turn, but the phase is {state.phase.name}"
     assert state.auction is None, "the auction should be over"
-    assert (state.turn_player, state.to_move) == (seat, seat), (
-        f"next should be P{seat}, but {who(state)} is"
-    )
+    assert (state.turn_player, state.to_move) == (seat, seat), f"next should be P{seat}, but {who(state)} is"
 
 
 def assert_suns(state: State, seat: int, up: list[int], down: list[int] | None = None) -> None:
@@ -192,9 +180,7 @@ def assert_suns(state: State, seat: int, up: list[int], down: list[int] | None =
     p = state.players[seat]
     assert list(p.suns_up) == sorted(up), f"P{seat} face-up suns {p.suns_up}, expected {sorted(up)}"
     if down is not None:
-        assert list(p.suns_down) == sorted(down), (
-            f"P{seat} face-down suns {p.suns_down}, expected {sorted(down)}"
-        )
+        assert list(p.suns_down) == sorted(down), f"P{seat} face-down suns {p.suns_down}, expected {sorted(down)}"
 
 
 def canon(d: dict[Tile, int]) -> tuple[tuple[Tile, int], ...]:
@@ -218,9 +204,7 @@ def reachable_displays(state: State, seat: int) -> list[tuple]:
     That is one display per legal discard choice (R53), or the one forced result.
     """
     if state.phase is Phase.DISCARD:
-        assert state.to_move == seat, (
-            f"P{seat} should choose the discards, but {who(state)} is to move"
-        )
+        assert state.to_move == seat, f"P{seat} should choose the discards, but {who(state)} is to move"
         return sorted(canon(display(state.apply(a), seat)) for a in state.legal_actions())
     return [canon(display(state, seat))]
 
@@ -340,9 +324,7 @@ TWO_PLAYER_RULES = {
         ("no_penalty-all_epochs", 3, [+5, 0]),
     ],
 )
-def test_tv_05_two_player_no_penalty_pharaohs(
-    variant: str, epoch: int, expected: list[int]
-) -> None:
+def test_tv_05_two_player_no_penalty_pharaohs(variant: str, epoch: int, expected: list[int]) -> None:
     """TV-05, R64 + D9: optional 2-player rule "do not apply the penalty to the player with fewer
     Pharaohs ... (but do give the 5-point bonus)"; "Default when enabled: literal reading -
     suppress the -2 Pharaoh penalty ... in the epoch-3 scoring only"; scope "all_epochs" suppresses
@@ -479,9 +461,7 @@ def test_tv_11_fame_floor() -> None:
     assert after[0].fame == 0
 
     _, unfloored, _ = score_epoch(players, 1, Rules.classic(3, fame_floor=False))
-    assert unfloored.players[0].fame_after == -4, (
-        "without the fame floor option (D4) the total is -4"
-    )
+    assert unfloored.players[0].fame_after == -4, "without the fame floor option (D4) the total is -4"
 
     # Epoch 2: P0 now has 1 pharaoh like everybody (0), one civilization kind (0) and 2 gold (+6).
     p0 = after[0]._replace(display=counts({Tile.PHARAOH: 1, Tile.ART: 1, Tile.GOLD: 2}))
@@ -524,13 +504,9 @@ def check_tv13_breakdowns(breakdowns: Sequence) -> None:
     """Check the TV-13 breakdown of every player (any epoch-1 scoring of the TV-13 displays)."""
     for seat, b in enumerate(breakdowns):
         got = (b.god, b.pharaoh, b.river, b.civilization, b.gold, b.monument, b.net)
-        assert got == TV13_BREAKDOWN[seat], (
-            f"P{seat} (god, pharaoh, river, civ, gold, monument, net)"
-        )
+        assert got == TV13_BREAKDOWN[seat], f"P{seat} (god, pharaoh, river, civ, gold, monument, net)"
         assert b.sun == 0, f"P{seat}: suns are scored after epoch 3 only (R71)"
-        assert (b.fame_before, b.fame_after) == (10, TV13_FAME_AFTER[seat]), (
-            f"P{seat} fame before/after"
-        )
+        assert (b.fame_before, b.fame_after) == (10, TV13_FAME_AFTER[seat]), f"P{seat} fame before/after"
 
 
 def test_tv_13_end_of_epoch_scoring_pure() -> None:
@@ -540,17 +516,13 @@ def test_tv_13_end_of_epoch_scoring_pure() -> None:
     R60: "every player discards to the box all Gods, Gold, Civilizations and Floods; Pharaohs,
     Niles and Monuments are kept"."""
     groups = Rules.classic(3).sun_groups
-    players = tuple(
-        Player(g, (), counts(tiles(d)), 10) for g, d in zip(groups, TV13_DISPLAYS, strict=True)
-    )
+    players = tuple(Player(g, (), counts(tiles(d)), 10) for g, d in zip(groups, TV13_DISPLAYS, strict=True))
     after, score, box = score_epoch(players, 1, Rules.classic(3))
     assert score.epoch == 1
     check_tv13_breakdowns(score.players)
     assert [p.fame for p in after] == TV13_FAME_AFTER
     for seat, p in enumerate(after):
-        assert as_dict(p.display) == tiles(TV13_DISPLAYS_AFTER[seat]), (
-            f"P{seat} keeps pharaohs, niles, monuments"
-        )
+        assert as_dict(p.display) == tiles(TV13_DISPLAYS_AFTER[seat]), f"P{seat} keeps pharaohs, niles, monuments"
     discarded = {
         "GOD": 3,
         "FLOOD": 3,
@@ -573,15 +545,11 @@ def test_tv_13_end_of_epoch_scoring_in_a_game() -> None:
         to_act=0,
     )
     s = run(start, "P0 DRAW RA")
-    assert s.epoch == 2 and len(s.scores) == 1 and s.scores[-1].epoch == 1, (
-        "epoch 1 should be scored"
-    )
+    assert s.epoch == 2 and len(s.scores) == 1 and s.scores[-1].epoch == 1, "epoch 1 should be scored"
     check_tv13_breakdowns(s.scores[-1].players)
     assert list(s.fame) == TV13_FAME_AFTER
     for seat in range(3):
-        assert display(s, seat) == tiles(TV13_DISPLAYS_AFTER[seat]), (
-            f"P{seat} display after the epoch"
-        )
+        assert display(s, seat) == tiles(TV13_DISPLAYS_AFTER[seat]), f"P{seat} display after the epoch"
     discarded = {
         "RA": 8,
         "GOD": 3,
@@ -615,9 +583,7 @@ def test_tv_17_disaster_destroys_tiles_of_the_same_lot() -> None:
     """TV-17, R55: "a disaster can destroy tiles won together with it as well as tiles owned
     before"."""
     start, s = win_lot({}, ["PHARAOH", "FUNERAL", "PHARAOH"])
-    assert display(s, 1) == tiles({"PHARAOH": 0}), (
-        "both pharaohs of the lot are lost to the funeral"
-    )
+    assert display(s, 1) == tiles({"PHARAOH": 0}), "both pharaohs of the lot are lost to the funeral"
     assert boxed(start, s) == tiles({"FUNERAL": 1, "PHARAOH": 2})
 
 
@@ -786,9 +752,7 @@ def test_tv_28_forced_call_everybody_passes() -> None:
     assert_legal(s, 1, ["PASS", "BID 3", "BID 7", "BID 12"])  # the forced caller may pass
     s = run(s, "P1 PASS")
     assert track(s) == padded([])
-    assert boxed(start, s) == {Tile[t]: FULL_TRACK.count(t) for t in FULL_TRACK}, (
-        "all 8 tiles to the box"
-    )
+    assert boxed(start, s) == {Tile[t]: FULL_TRACK.count(t) for t in FULL_TRACK}, "all 8 tiles to the box"
     assert sum(boxed(start, s).values()) == 8
     assert s.center_sun == 1
     assert s.players == start.players, "suns unchanged"
@@ -922,17 +886,13 @@ def test_tv_37_ra_track_lengths(rules: Rules, limit: int) -> None:
     s = new_game(rules.players, rules=rules)
     for k in range(1, limit):
         s = s.apply("draw").apply("reveal ra")
-        assert s.phase is Phase.BID and s.auction.trigger is Trigger.RA_TILE, (
-            f"Ra tile {k} starts an auction"
-        )
+        assert s.phase is Phase.BID and s.auction.trigger is Trigger.RA_TILE, f"Ra tile {k} starts an auction"
         assert s.ra_count == k and s.epoch == 1
         while s.phase is Phase.BID:  # everybody passes: the tiles stay (R42)
             s = s.apply("pass")
     s = s.apply("draw").apply("reveal ra")
     assert s.auction is None and s.phase is Phase.ACTION, f"Ra tile {limit} starts no auction"
-    assert s.epoch == 2 and s.ra_count == 0 and len(s.scores) == 1, (
-        f"Ra tile {limit} ends the epoch"
-    )
+    assert s.epoch == 2 and s.ra_count == 0 and len(s.scores) == 1, f"Ra tile {limit} ends the epoch"
 
 
 def test_tv_38_god_takes_a_disaster_default_on() -> None:
@@ -951,9 +911,7 @@ def test_tv_38_god_cannot_take_a_disaster_with_the_option_off() -> None:
     """TV-38, R28/D2: flag god_can_take_disaster = False: "P0 USE_GODS FUNERAL@1" is illegal,
     "P0 USE_GODS GOLD@2" is legal."""
     rules = Rules.classic(4, god_can_take_disaster=False)
-    start = s4(
-        track=["FUNERAL", "GOLD"], to_act=0, displays={0: {"PHARAOH": 2, "GOD": 1}}, rules=rules
-    )
+    start = s4(track=["FUNERAL", "GOLD"], to_act=0, displays={0: {"PHARAOH": 2, "GOD": 1}}, rules=rules)
     assert_legal(start, 0, ["DRAW", "CALL_RA", "USE_GOD 2"])
     with pytest.raises(IllegalActionError):
         start.apply("god 1")
@@ -976,9 +934,7 @@ def test_tv_40_god_targets(gods: int, slots: list[str], slot: int, legal: bool) 
     currently on the track. The action is illegal if no legal target exists"."""
     start = s4(track=slots, to_act=0, displays={0: {"GOD": gods}})
     god_slots = [a.slot for a in start.legal_actions() if str(a).startswith("god")]
-    assert god_slots == [i + 1 for i, t in enumerate(slots) if t != "GOD"], (
-        "gods may target non-god tiles only"
-    )
+    assert god_slots == [i + 1 for i, t in enumerate(slots) if t != "GOD"], "gods may target non-god tiles only"
     if legal:
         s = start.apply(f"god {slot}")
         assert display(s, 0) == tiles({"GOLD": 1})
@@ -1084,9 +1040,7 @@ def random_game(n: int, seed: int) -> Iterator[State]:
             return
         if s.is_chance_node():
             outcomes = s.chance_outcomes()
-            action = rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[
-                0
-            ]
+            action = rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
         else:
             action = rng.choice(s.legal_actions())
         s = s.apply(action)
