@@ -12,7 +12,7 @@ from .actions import BIDS, PASS, Bid, Pass
 from .state import Auction, Player, Trigger
 from .tiles import Tile
 
-__all__ = ["bid_actions", "bid_order", "start", "win"]
+__all__ = ["bid_actions", "bid_order", "win"]
 
 
 def bid_order(players: Sequence[Player], ra_player: int) -> tuple[int, ...]:
@@ -22,11 +22,6 @@ def bid_order(players: Sequence[Player], ra_player: int) -> tuple[int, ...]:
         if players[q].suns_up:
             order += (q,)
     return order
-
-
-def start(players: Sequence[Player], ra_player: int, trigger: Trigger) -> Auction:
-    """Return a new auction started by `ra_player` for the reason `trigger` (R35)."""
-    return _tuple_new(Auction, (trigger, ra_player, bid_order(players, ra_player), (), 0, -1))
 
 
 def bid_actions(auction: Auction, seat: int, player: Player) -> tuple[Pass | Bid, ...]:

@@ -14,7 +14,6 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from . import auction as auctions
 from .actions import (
     CALL_RA,
     DONE,
@@ -33,7 +32,7 @@ from .actions import (
     discard,
     parse_action,
 )
-from .auction import SEATS_AFTER, bid_actions
+from .auction import SEATS_AFTER, bid_actions, bid_order, win
 from .disasters import discard_options, resolve
 from .errors import IllegalActionError
 from .rules import CENTER_SUN_START, EPOCHS, STARTING_FAME, TRACK_SIZE, Rules
@@ -150,7 +149,7 @@ def legal_actions(s: State) -> tuple[Action, ...]:
     """Return the legal actions in `s`, sorted; empty only when the game is over."""
     phase = s.phase
     if phase is _BID:
-        return auctions.bid_actions(s.auction, s.to_move, s.players[s.to_move])  # type: ignore[arg-type]
+        return bid_actions(s.auction, s.to_move, s.players[s.to_move])  # type: ignore[arg-type]
     if phase is _ACTION:
         return _turn_actions(s.players[s.turn_player], s.track, s.rules)
     if phase is _REVEAL:
@@ -234,8 +233,10 @@ def _call_ra(s: State, _: Action) -> State:
 
 
 def _start_auction(s: State, changes: dict[str, Any], trigger: Trigger) -> State:
-    a = auctions.start(s.players, s.turn_player, trigger)
-    first = a.order[0]
+    ra_player = s.turn_player
+    order = bid_order(s.players, ra_player)
+    a = _tuple_new(Auction, (trigger, ra_player, order, (), 0, -1))  # no bid yet (R35)
+    first = order[0]
     changes["phase"] = _BID
     changes["to_move"] = first
     changes["auction"] = a
@@ -271,7 +272,7 @@ def _resolve_auction(s: State, a: Auction) -> State:
         if a.trigger is _FORCED:  # R42: all 8 tiles go to the box
             return _next_turn(s, {"auction": None, "track": _EMPTY_TRACK, "box": _add(s.box, track)}, a.ra_player)
         return _next_turn(s, {"auction": None}, a.ra_player)  # R42: the tiles stay
-    winner, disasters = auctions.win(s.players[w], a.high_bid, s.center_sun, track)
+    winner, disasters = win(s.players[w], a.high_bid, s.center_sun, track)
     changes: dict[str, Any] = {"auction": None, "track": _EMPTY_TRACK, "center_sun": a.high_bid}
     if disasters:
         return _disasters(s, changes, winner, w, disasters, _AFTER_AUCTION)
