@@ -24,6 +24,7 @@ from typing import Any
 from .actions import REVEALS, Action, parse_action
 from .errors import InvalidStateError
 from .game import new_game
+from .history import AuctionResult, auctions
 from .rules import Rules
 from .state import CHANCE, TERMINAL, Phase, State
 from .tiles import Tile
@@ -80,6 +81,10 @@ class GameRecord:
         """Return the state after all the actions."""
         *_, last = self.states()
         return last
+
+    def auctions(self) -> list[AuctionResult]:
+        """Return every auction of the game, in order: bids, winner, sun and lot (see `ra_core.history`)."""
+        return auctions(self.start(), self.actions)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the record as JSON-ready data (schema ``ra-record/1``)."""
