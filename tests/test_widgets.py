@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from ra_core import State, Tile
+from ra_core import Rules, State, Tile
 from ra_core.bots import random_bot
 from ra_core.play import GameRecord, play
 from ra_core.widgets import (
@@ -439,3 +439,20 @@ def test_disaster_explorer_each_disaster() -> None:
                     box.value = v
                     assert "<ul>" in view.result.value
         assert view.text() == view.controller.text()
+
+
+def test_entry_points_take_their_controllers_options() -> None:
+    """replay(step=), scoring_calculator(rules=) and disaster_explorer(display=) open where asked."""
+    from ra_core.widgets import disaster_explorer, replay, scoring_calculator
+
+    record = play([random_bot] * 3, seed=2)
+    assert replay(record, step=5).slider.value == 5 and "Step 5 of" in replay(record, step=5).decision.value
+    assert replay(record, step=-1).controller.index == len(record.actions)
+    assert replay(record, step=10_000).controller.index == len(record.actions)  # clamped, as the slider is
+    assert "Could not read that record" in replay("{nope", step=3).controller.message
+    two = scoring_calculator(rules=Rules.two_player(no_penalty=True))
+    assert two.controller.players == 2 and two.controller.rules.no_penalty
+    with pytest.raises(ValueError, match="players=4 but the rules"):
+        scoring_calculator(4, rules=Rules.two_player())
+    view = disaster_explorer("funeral", display={"pharaoh": 2, "nile": 1})
+    assert view.controller.display[Tile.PHARAOH] == 2 and "No choice: 2 pharaohs must go." in view.text()

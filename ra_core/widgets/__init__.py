@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..rules import Rules
 from .controllers import Choice, PlayController, action_label
 from .explorers import AuctionExplorer, DisasterExplorer, ReplayController, ScoringCalculator
 
@@ -46,11 +47,17 @@ def play(players: int = 3, **options: Any) -> PlayView:
     return PlayView(PlayController(players, **options), delay=delay)
 
 
-def replay(record: Any) -> ReplayView:
-    """Show a stepper over a game record (a `GameRecord`, its JSON text, or a controller)."""
+def replay(record: Any, step: int = 0) -> ReplayView:
+    """Show a stepper over a game record (a `GameRecord`, its JSON text, or a controller).
+
+    It opens at position `step`: 0 is the start, the number of actions (or -1) the end.
+    """
     from .views import ReplayView
 
-    return ReplayView(ReplayController(record))
+    controller = ReplayController(record)
+    if step and not controller.message:  # a record that did not load keeps its message
+        controller.go(step if step >= 0 else controller.last + 1 + step)
+    return ReplayView(controller)
 
 
 def auction_explorer(state: Any = None) -> AuctionView:
@@ -60,15 +67,24 @@ def auction_explorer(state: Any = None) -> AuctionView:
     return AuctionView(AuctionExplorer(state))
 
 
-def scoring_calculator(players: int = 3) -> ScoringView:
-    """Show a scoring calculator: tile counts per player in, points per category out."""
+def scoring_calculator(players: int | None = None, rules: Rules | None = None) -> ScoringView:
+    """Show a scoring calculator: tile counts per player in, points per category out.
+
+    `rules` (default: the default rules for `players`, 3 if not given) decide the player count,
+    the sun groups and the scoring options, e.g. ``Rules.two_player(no_penalty=True)``.
+    """
     from .views import ScoringView
 
-    return ScoringView(ScoringCalculator(players))
+    if rules is not None and players not in (None, rules.players):
+        raise ValueError(f"players={players} but the rules {rules.name!r} are for {rules.players} players")
+    return ScoringView(ScoringCalculator(players or 3, rules))
 
 
-def disaster_explorer(disaster: str = "unrest") -> DisasterView:
-    """Show what a disaster takes from a display, and which losses the player may choose."""
+def disaster_explorer(disaster: str = "unrest", display: dict[str, int] | None = None) -> DisasterView:
+    """Show what a disaster takes from a display, and which losses the player may choose.
+
+    `display` gives the tile counts to start from by name, e.g. ``{"pharaoh": 2, "nile": 1}``.
+    """
     from .views import DisasterView
 
-    return DisasterView(DisasterExplorer(disaster))
+    return DisasterView(DisasterExplorer(disaster, display))
