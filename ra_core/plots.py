@@ -40,6 +40,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 from cycler import cycler
 from matplotlib.figure import Figure
+from matplotlib.legend_handler import HandlerTuple
 
 from .scoring import CATEGORIES
 from .state import State
@@ -243,24 +244,40 @@ def plot_fame(
         ax.set_xlabel("epoch")
     ax.set_ylabel("fame (points)")
     ax.set_title("Fame total by player")
-    ax.legend(loc="upper left", fontsize=9)
+    handles: list[Any] = ax.get_legend_handles_labels()[0]
     if categories:
-        _category_bars(bars, scores, labels)
+        patches = _category_bars(bars, scores, labels)
+        handles = [(line, patch) for line, patch in zip(handles, patches, strict=True)]  # line style and hatch
+    _legend_below(fig, handles, labels, handler_map={tuple: HandlerTuple(ndivide=None, pad=0.8)})
     fig.suptitle(title or "Fame over the game", color=INK)
     return _finish(fig)
 
 
-def _category_bars(ax: Any, scores: Sequence[Any], labels: Sequence[str]) -> None:
-    """Draw grouped bars: points per scoring category, one bar per player, summed over `scores`."""
+def _legend_below(fig: Figure, handles: Sequence[Any] = (), labels: Sequence[str] = (), **kw: Any) -> None:
+    """Put the figure's legend under the axes, outside them, so that it never hides data.
+
+    Without `handles`, the entries are those of the first panel's labelled lines and bars.
+    """
+    if not handles:
+        handles, labels = fig.axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(handles), 5), fontsize=9, **kw)
+
+
+def _category_bars(ax: Any, scores: Sequence[Any], labels: Sequence[str]) -> list[Any]:
+    """Draw grouped bars: points per scoring category, one bar per player, summed over `scores`.
+
+    Returns one bar per player, for the legend.
+    """
     n = len(labels)
     width = 0.8 / n
+    firsts = []
     for p in range(n):
         st = _style(p)
         totals = [sum(getattr(sc.players[p], c) for sc in scores) for c in CATEGORIES]
         xs = [c + (p - (n - 1) / 2) * width for c in range(len(CATEGORIES))]
-        ax.bar(xs, totals, width, color=st["color"], hatch=st["hatch"], edgecolor=INK, linewidth=0.6, label=labels[p])
+        drawn = ax.bar(xs, totals, width, color=st["color"], hatch=st["hatch"], edgecolor=INK, linewidth=0.6)
+        firsts.append(drawn[0])
     ax.axhline(0, color=FRAME, linewidth=0.8)
-    ax.legend(fontsize=8, loc="best")
     ax.set_xticks(range(len(CATEGORIES)), CATEGORIES, rotation=30, ha="right")
     ax.grid(axis="x", visible=False)
     ax.set_ylabel("points (summed over scored epochs)")
@@ -270,6 +287,7 @@ def _category_bars(ax: Any, scores: Sequence[Any], labels: Sequence[str]) -> Non
     else:
         ax.set_title("Points by scoring category")
         ax.text(0.5, 0.5, "no epoch scored yet", transform=ax.transAxes, ha="center", va="center", color=FRAME)
+    return firsts
 
 
 # -- win rates --------------------------------------------------------------------------------
@@ -363,7 +381,7 @@ def plot_win_rates(
         )  # fmt: skip
     if baseline is not None:
         ax.axvline(baseline, color=FRAME, linestyle="--", linewidth=1.2, label=f"baseline {baseline:.1%}")
-        ax.legend(fontsize=8, loc="lower right")
+        _legend_below(fig)
     ax.set_yticks(ys, [r[0] for r in rows])
     ax.set_xlim(0, min(1.0, max(r[3] for r in rows) + 0.25))
     ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
@@ -450,7 +468,7 @@ def plot_distribution(
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title or "Probability distribution")
-    ax.legend(fontsize=9)
+    _legend_below(fig)
     return _finish(fig)
 
 

@@ -55,6 +55,20 @@ def labelled(fig: Figure) -> None:
         assert ax.get_ylabel() or ax.get_yticklabels(), "a panel without a y label"
 
 
+def legend(fig: Figure) -> list[str]:
+    """Return the entries of the figure's legend, and check that it hides no data.
+
+    The legend sits under the axes, outside every panel (plots put it there so that it never
+    covers a bar, a line or a label of the data).
+    """
+    (box,) = fig.legends
+    outside = box.get_window_extent()
+    for ax in panels(fig):
+        assert not outside.overlaps(ax.get_window_extent()), "the legend covers a panel"
+        assert ax.get_legend() is None, "a legend inside a panel"
+    return [t.get_text() for t in box.get_texts()]
+
+
 def colours(fig: Figure) -> set[str]:
     """Return the hex colours of every line and bar of the figure's data."""
     out = set()
@@ -82,7 +96,7 @@ def test_fame_from_a_record(record: GameRecord) -> None:
     assert fig.get_suptitle() == "Fame over the game"
     assert line_panel.get_ylabel() == "fame (points)"
     assert "actions played" in line_panel.get_xlabel()
-    assert [t.get_text() for t in line_panel.get_legend().get_texts()] == ["P0 ann", "P1 ben", "P2 cleo"]
+    assert legend(fig) == ["P0 ann", "P1 ben", "P2 cleo"]  # one entry per player for both panels
     final = record.replay()
     steps = [line for line in line_panel.get_lines() if line.get_label().startswith("P")]
     assert [line.get_ydata()[-1] for line in steps] == list(final.fame)  # each line ends at the final fame
@@ -198,7 +212,7 @@ def test_win_rates_baseline_and_checks() -> None:
     fig = plot_win_rates({"a": (0.3, 0.2, 0.4)}, baseline=0.25, title="A vs the field")
     (ax,) = panels(fig)
     assert ax.get_title() == "A vs the field"
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["baseline 25.0%"]
+    assert legend(fig) == ["baseline 25.0%"]
     with pytest.raises(ValueError, match="must contain the rate"):
         plot_win_rates({"a": (0.5, 0.6, 0.7)})
     with pytest.raises(ValueError, match="at least one row"):
@@ -224,9 +238,9 @@ def test_distribution_bars_mean_and_simulated_overlay() -> None:
     assert ax.get_xlabel() == "non-Ra tiles before the next Ra"
     assert [p.get_height() for p in ax.patches] == pytest.approx([float(p) for p in law.values()])
     assert [p.get_x() + p.get_width() / 2 for p in ax.patches] == pytest.approx(list(law))
-    legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert legend[0] == f"mean {float(C.expected_tiles_before_ra(s)):.2f}"
-    assert "exact" in legend and "simulated (n = 500, 95 % bars)" in legend
+    entries = legend(fig)
+    assert entries[0] == f"mean {float(C.expected_tiles_before_ra(s)):.2f}"
+    assert "exact" in entries and "simulated (n = 500, 95 % bars)" in entries
     assert colours(fig) <= OKABE_ITO | NEUTRAL
 
 
@@ -237,7 +251,7 @@ def test_distribution_of_tiles_is_categorical() -> None:
     (ax,) = panels(fig)
     assert [t.get_text() for t in ax.get_xticklabels()] == [t.label for t in law]
     assert [p.get_height() for p in ax.patches] == pytest.approx([float(p) for p in law.values()])
-    assert "mean" not in " ".join(t.get_text() for t in ax.get_legend().get_texts())  # no mean of categories
+    assert "mean" not in " ".join(legend(fig))  # no mean of categories
 
 
 def test_distribution_trims_a_thin_tail() -> None:
