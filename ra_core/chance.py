@@ -13,8 +13,9 @@ Each function says what else it assumes.
 * The next tile: `p_next_ra`, `p_next_disaster`, `p_next_tile`, `p_next` (any tile set or
   predicate), `next_tile_distribution`, `p_next_ends_epoch`.
 * How long until Ra: `tiles_before_ra` (optionally capped at the track's `free_slots`),
-  `expected_tiles_before_ra`; `ra_tiles_left` (not random), `draws_until_epoch_end`,
-  `expected_draws_until_epoch_end`; `expectation` of any law.
+  `expected_tiles_before_ra`; how many tiles of a kind come before it, `tiles_in_next_lot`;
+  `ra_tiles_left` (not random), `draws_until_epoch_end`, `expected_draws_until_epoch_end`;
+  `expectation` of any law.
 * What the lot is worth: for the lot on the track now, `ra_core.valuation.lot_values` (no
   chance involved; its model is stated there); after one more draw, `lot_value_after_draw`
   and `expected_lot_values_after_draw`.
@@ -66,6 +67,7 @@ __all__ = [
     "ra_tiles_left",
     "sample_draws",
     "tiles_before_ra",
+    "tiles_in_next_lot",
 ]
 
 _RA = Tile.RA
@@ -102,13 +104,16 @@ def p_next(state: State, which: TileQuery) -> Fraction:
     total = sum(bag)
     if not total:
         raise ValueError("the bag is empty: no tile can be drawn")
+    return Fraction(_count(bag, which), total)
+
+
+def _count(bag: Sequence[int], which: TileQuery) -> int:
+    """Return how many tiles of the bag are `which` (a tile, a collection of tiles, or a predicate)."""
     if isinstance(which, Tile):
-        hits = bag[which]
-    elif callable(which):
-        hits = sum(n for i, n in enumerate(bag) if n and which(_TILES[i]))
-    else:
-        hits = sum(bag[t] for t in set(which))
-    return Fraction(hits, total)
+        return bag[which]
+    if callable(which):
+        return sum(n for i, n in enumerate(bag) if n and which(_TILES[i]))
+    return sum(bag[t] for t in set(which))
 
 
 def p_next_ra(state: State) -> Fraction:
@@ -193,6 +198,36 @@ def tiles_before_ra(state: State, *, cap: int | None = None) -> dict[int, Fracti
         return {min(others, cap) if cap is not None else others: Fraction(1)}
     numerators, denominator = _failures_before(ra, others, 1)
     return _law(numerators, denominator, cap=cap)
+
+
+def tiles_in_next_lot(state: State, which: TileQuery, *, cap: int | None = None) -> dict[int, Fraction]:
+    """Return the law of how many `which` tiles are drawn before the next Ra tile: ``{j: P(J = j)}``.
+
+    `which` is as in `p_next`: a `Tile`, a collection of tiles (e.g. the four disasters), or a
+    predicate; Ra tiles never count. The ``K`` non-Ra tiles drawn before the next Ra tile
+    (`tiles_before_ra`, with the same `cap`) are a uniformly random ``K`` of the ``N`` non-Ra
+    tiles in the bag, so given ``K = k`` the count of the ``W`` wanted ones among them is
+    hypergeometric: ``P(J = j) = sum_k P(K = k) * C(W, j) * C(N-W, k-j) / C(N, k)``.
+
+    With ``cap=free_slots(state)`` it is the count the next lot gains before a Ra tile comes or
+    the track is full (if nobody calls Ra or uses a god first); the tiles already on the track
+    are not counted.
+
+    >>> from ra_core import State, Tile
+    >>> s = State.from_dict({"players": [{"suns_up": [13, 8, 5, 2]}, {"suns_up": [12, 9, 6, 3]},
+    ...                                  {"suns_up": [11, 10, 7, 4]}], "bag": {"ra": 1, "gold": 1, "nile": 1}})
+    >>> tiles_in_next_lot(s, Tile.GOLD)    # the gold tile comes before the Ra tile half the time
+    {0: Fraction(1, 2), 1: Fraction(1, 2)}
+    """
+    non_ra = list(state.bag)
+    non_ra[_RA] = 0
+    others, wanted = sum(non_ra), _count(non_ra, which)
+    law: dict[int, Fraction] = {}
+    for k, p_k in tiles_before_ra(state, cap=cap).items():
+        ways = comb(others, k)
+        for j in range(max(0, k - (others - wanted)), min(k, wanted) + 1):
+            law[j] = law.get(j, Fraction(0)) + p_k * Fraction(comb(wanted, j) * comb(others - wanted, k - j), ways)
+    return dict(sorted(law.items()))
 
 
 def expected_tiles_before_ra(state: State) -> Fraction:

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from ra_core import CHANCE, Action, Draw, Phase, Reveal, State, Tile, new_game
 from ra_core import chance as C
 from ra_core.play import sample_chance
+from ra_core.tiles import DISASTERS
 from ra_core.valuation import lot_value, lot_values
 
 SUNS3 = [{"suns_up": [13, 8, 5, 2]}, {"suns_up": [12, 9, 6, 3]}, {"suns_up": [11, 10, 7, 4]}]
@@ -262,6 +263,50 @@ def test_capped_tiles_before_ra_by_playing_the_engine(mid: State) -> None:
             placed += 1  # the next player draws on
         samples.append(placed)
     assert_law_matches(C.tiles_before_ra(mid, cap=C.free_slots(mid)), samples)
+
+
+def test_tiles_in_next_lot_by_hand() -> None:
+    """Gold before the one Ra tile half the time; with two golds the count is K itself; Ra never counts."""
+    s = position({"ra": 1, "gold": 1, "nile": 1})
+    assert C.tiles_in_next_lot(s, Tile.GOLD) == {0: Fraction(1, 2), 1: Fraction(1, 2)}
+    assert C.tiles_in_next_lot(s, [Tile.GOLD, Tile.NILE]) == C.tiles_before_ra(s)
+    assert C.tiles_in_next_lot(s, lambda t: True) == C.tiles_before_ra(s)  # a predicate; Ra tiles excluded
+    assert C.tiles_in_next_lot(s, Tile.RA) == {0: 1} and C.tiles_in_next_lot(s, Tile.FUNERAL) == {0: 1}
+    two = position({"ra": 1, "gold": 2})
+    third = Fraction(1, 3)
+    assert C.tiles_in_next_lot(two, Tile.GOLD, cap=1) == {0: third, 1: 2 * third}
+    # Disasters: ra, funeral, gold, gold. The funeral comes before the Ra tile half the time.
+    assert C.tiles_in_next_lot(position({"ra": 1, "funeral": 1, "gold": 2}), DISASTERS) == {
+        0: Fraction(1, 2),
+        1: Fraction(1, 2),
+    }
+
+
+def test_tiles_in_next_lot_mean_is_the_share_of_the_mean(mid: State) -> None:
+    """E[J] = E[K] * W / N: each non-Ra tile drawn is a wanted one with probability W / N."""
+    bag = mid.bag
+    others = sum(bag) - bag[Tile.RA]
+    wanted = sum(bag[t] for t in DISASTERS)
+    law = C.tiles_in_next_lot(mid, DISASTERS)
+    assert sum(law.values()) == 1
+    assert C.expectation(law) == C.expected_tiles_before_ra(mid) * Fraction(wanted, others)
+
+
+def test_disasters_in_next_lot_by_playing_the_engine(mid: State) -> None:
+    """Draw with the engine until a Ra tile or a full track; count the disasters that went onto the track."""
+    rng = random.Random(14)
+    samples = []
+    for _ in range(4000):
+        s, disasters = mid, 0
+        while None in s.track:
+            s = s.apply(Draw())
+            reveal = sample_chance(s, rng)
+            s = s.apply(reveal)
+            if revealed(reveal) is Tile.RA:
+                break
+            disasters += revealed(reveal).is_disaster
+        samples.append(disasters)
+    assert_law_matches(C.tiles_in_next_lot(mid, DISASTERS, cap=C.free_slots(mid)), samples)
 
 
 # -- draws until the epoch ends --------------------------------------------------------------
