@@ -248,20 +248,23 @@ def test_tiles_before_ra_monte_carlo(mid: State) -> None:
     assert_law_matches(C.tiles_before_ra(mid, cap=cap), [min(k, cap) for k in samples])
 
 
+def drawn_until_ra_or_full(state: State, rng: random.Random) -> list[Tile]:
+    """Draw with the engine (everybody draws on) until a Ra tile or a full track; return the tiles placed."""
+    placed = []
+    while None in state.track:
+        state = state.apply(Draw())
+        reveal = sample_chance(state, rng)
+        state = state.apply(reveal)
+        if revealed(reveal) is Tile.RA:
+            break
+        placed.append(revealed(reveal))
+    return placed
+
+
 def test_capped_tiles_before_ra_by_playing_the_engine(mid: State) -> None:
     """Draw with the engine until a Ra tile or a full track; count the tiles that went onto the track."""
     rng = random.Random(13)
-    samples = []
-    for _ in range(4000):
-        s, placed = mid, 0
-        while None in s.track:
-            s = s.apply(Draw())
-            reveal = sample_chance(s, rng)
-            s = s.apply(reveal)
-            if revealed(reveal) is Tile.RA:
-                break
-            placed += 1  # the next player draws on
-        samples.append(placed)
+    samples = [len(drawn_until_ra_or_full(mid, rng)) for _ in range(4000)]
     assert_law_matches(C.tiles_before_ra(mid, cap=C.free_slots(mid)), samples)
 
 
@@ -295,17 +298,7 @@ def test_tiles_in_next_lot_mean_is_the_share_of_the_mean(mid: State) -> None:
 def test_disasters_in_next_lot_by_playing_the_engine(mid: State) -> None:
     """Draw with the engine until a Ra tile or a full track; count the disasters that went onto the track."""
     rng = random.Random(14)
-    samples = []
-    for _ in range(4000):
-        s, disasters = mid, 0
-        while None in s.track:
-            s = s.apply(Draw())
-            reveal = sample_chance(s, rng)
-            s = s.apply(reveal)
-            if revealed(reveal) is Tile.RA:
-                break
-            disasters += revealed(reveal).is_disaster
-        samples.append(disasters)
+    samples = [sum(t.is_disaster for t in drawn_until_ra_or_full(mid, rng)) for _ in range(4000)]
     assert_law_matches(C.tiles_in_next_lot(mid, DISASTERS, cap=C.free_slots(mid)), samples)
 
 
