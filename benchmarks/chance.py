@@ -1,7 +1,7 @@
 """Speed of the exact chance queries (`ra_core.chance`): median microseconds per query.
 
 Two positions: a mid-game turn (epoch 2, about 120 tiles in the bag, a few on the track),
-reached by a seeded game in which the turn player usually draws, and the first turn of a
+reached by a seeded game between three heuristic bots, and the first turn of a
 game (the full bag of 180 tiles, the longest laws). Each query is timed in `--repeat` rounds
 of `--number` calls; the median round is reported. The budget for an exact chance query is
 1 millisecond; the valuation queries below the line call `ra_core.valuation.lot_value` once
@@ -14,33 +14,25 @@ from __future__ import annotations
 
 import argparse
 import platform
-import random
 import statistics
 import time
 from collections.abc import Callable
 
-from ra_core import CHANCE, Draw, Phase, State, Tile, new_game
+from ra_core import Phase, State, Tile, new_game
 from ra_core import chance as C
-from ra_core.play import sample_chance
+from ra_core.bots import heuristic_bot
+from ra_core.play import play
+from ra_core.tiles import DISASTERS
 
 BUDGET_US = 1000.0
 
 
-def midgame(seed: int = 1, players: int = 3) -> State:
+def midgame() -> State:
     """Return the first epoch-2 turn with at most 125 tiles in the bag and 3-7 tiles on the track."""
-    rng = random.Random(seed)
-    s = new_game(players, seed=seed)
-    while not s.is_terminal():
+    for s in play([heuristic_bot] * 3, seed=1).states():
         if s.phase is Phase.ACTION and s.epoch == 2 and sum(s.bag) <= 125 and 1 <= C.free_slots(s) <= 5:
             return s
-        if s.to_move == CHANCE:
-            action = sample_chance(s, rng)
-        else:
-            legal = s.legal_actions()
-            draw = Draw() in legal and rng.random() < 0.8
-            action = Draw() if draw else legal[int(rng.random() * len(legal))]
-        s = s.apply(action)
-    raise SystemExit(f"seed {seed}: no mid-game turn found")
+    raise SystemExit("no mid-game turn in the seeded game")
 
 
 def median_us(query: Callable[[], object], number: int, repeat: int) -> float:
@@ -68,6 +60,7 @@ def queries(s: State) -> tuple[list[tuple[str, Callable[[], object]]], list[tupl
         ("tiles_before_ra", lambda: C.tiles_before_ra(s)),
         (f"tiles_before_ra(cap={cap})", lambda: C.tiles_before_ra(s, cap=cap)),
         ("expected_tiles_before_ra", lambda: C.expected_tiles_before_ra(s)),
+        (f"tiles_in_next_lot(disasters, cap={cap})", lambda: C.tiles_in_next_lot(s, DISASTERS, cap=cap)),
         ("draws_until_epoch_end", lambda: C.draws_until_epoch_end(s)),
         ("expected_draws_until_epoch_end", lambda: C.expected_draws_until_epoch_end(s)),
     ]
@@ -100,17 +93,17 @@ def main() -> None:
             f"\n{name}: epoch {s.epoch}, bag {sum(s.bag)} ({ra} Ra, {others} others), "
             f"{C.ra_tiles_left(s)} Ra tiles left, {8 - C.free_slots(s)} tiles on the track"
         )
-        print(f"  {'query':<34} {'median us':>10}")
+        print(f"  {'query':<40} {'median us':>10}")
         chance, valuation = queries(s)
         for label, query in chance:
             us = median_us(query, args.number, args.repeat)
             slowest = max(slowest, us)
-            print(f"  {label:<34} {us:>10.1f}")
-        print(f"  {'-- valuation (no budget) --':<34}")
+            print(f"  {label:<40} {us:>10.1f}")
+        print(f"  {'-- valuation (no budget) --':<40}")
         for label, query in valuation:
             number = max(1, args.number // 20) if "horizon=2" in label else max(1, args.number // 4)
             us = median_us(query, number, args.repeat)
-            print(f"  {label:<34} {us:>10.1f}")
+            print(f"  {label:<40} {us:>10.1f}")
     verdict = "within" if slowest < BUDGET_US else "OVER"
     print(f"\nslowest exact chance query: {slowest:.1f} us ({verdict} the {BUDGET_US:.0f} us budget)")
 
