@@ -62,6 +62,7 @@ _new = object.__new__
 _DRAW_OR_RA: tuple[Action, ...] = (DRAW, CALL_RA)
 _RA_ONLY: tuple[Action, ...] = (CALL_RA,)
 REVEALS_BY_INDEX: tuple[Reveal, ...] = tuple(REVEALS[t] for t in Tile)
+_DEFAULT_RULES = MappingProxyType({n: Rules.default(n) for n in range(2, 6)})  # immutable, so shared by all games
 
 
 def new_game(
@@ -84,7 +85,7 @@ def new_game(
     >>> [p.suns_up for p in s.players], s.to_move
     ([(2, 6, 13), (3, 7, 12), (4, 8, 11), (5, 9, 10)], 0)
     """
-    rules = rules or Rules.default(players)
+    rules = rules or _DEFAULT_RULES.get(players) or Rules.default(players)  # the last one raises a clear error
     if rules.players != players:
         raise ValueError(f"rules {rules.name!r} are for {rules.players} players, not {players}")
     groups = [tuple(sorted(g)) for g in rules.sun_groups]
@@ -209,7 +210,7 @@ def illegal(s: State, action: Any) -> IllegalActionError:
 
 def _draw(s: State, _: Action) -> State:
     out: State = _new(State)  # evolve_state inlined (a hot step): the new state's fields, no legal actions yet
-    _SET_DICT(out, {**s.__dict__, "phase": _REVEAL, "to_move": CHANCE, "_legal": None})
+    _SET_DICT(out, dict(s.__dict__, phase=_REVEAL, to_move=CHANCE, _legal=None))
     return out
 
 
@@ -241,8 +242,10 @@ def _start_auction(s: State, changes: dict[str, Any], trigger: Trigger) -> State
     changes["to_move"] = first
     changes["auction"] = a
     changes["_legal"] = bid_actions(a, first, s.players[first])
-    out: State = _new(State)  # evolve_state inlined (a hot step); `changes` sets the legal actions
-    _SET_DICT(out, {**s.__dict__, **changes})
+    fields = s.__dict__.copy()  # evolve_state inlined (a hot step); `changes` sets the legal actions
+    fields.update(changes)
+    out: State = _new(State)
+    _SET_DICT(out, fields)
     return out
 
 
@@ -259,7 +262,7 @@ def _bid_or_pass(s: State, action: Action) -> State:
     if done < len(order):
         seat = order[done]
         out: State = _new(State)  # evolve_state inlined: this is the engine's most frequent step
-        _SET_DICT(out, {**s.__dict__, "auction": a, "to_move": seat, "_legal": bid_actions(a, seat, s.players[seat])})
+        _SET_DICT(out, dict(s.__dict__, auction=a, to_move=seat, _legal=bid_actions(a, seat, s.players[seat])))
         return out
     return _resolve_auction(s, a)
 
@@ -359,8 +362,10 @@ def _next_turn(s: State, changes: dict[str, Any], after: int) -> State:
             changes["phase"] = _ACTION
             changes["turn_player"] = changes["to_move"] = q
             changes["_legal"] = _turn_actions(players[q], changes.get("track", s.track), s.rules)
-            out: State = _new(State)  # evolve_state inlined (a hot step); `changes` sets the legal actions
-            _SET_DICT(out, {**s.__dict__, **changes})
+            fields = s.__dict__.copy()  # evolve_state inlined (a hot step); `changes` sets the legal actions
+            fields.update(changes)
+            out: State = _new(State)
+            _SET_DICT(out, fields)
             return out
     return _end_epoch(s, changes)  # R58: only an auction can use up the last sun
 

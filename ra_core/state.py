@@ -307,7 +307,9 @@ def evolve_state(state: State, changes: dict[str, Any]) -> State:
     `changes` may carry ``"_legal"``, the new state's legal actions when the transition
     already knows them; otherwise they are computed when first asked for.
     """
-    d = {**state.__dict__, "_legal": None, **changes}
+    d = state.__dict__.copy()  # a copy and a few stores: faster than a {**...} merge
+    d["_legal"] = None
+    d.update(changes)
     out: State = _new(State)
     _SET_DICT(out, d)
     return out
