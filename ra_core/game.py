@@ -209,6 +209,7 @@ def illegal(s: State, action: Any) -> IllegalActionError:
 
 
 def _draw(s: State, _: Action) -> State:
+    """The turn player draws (R22): chance decides which tile comes out (see `reveal`)."""
     out: State = _new(State)  # evolve_state inlined (a hot step): the new state's fields, no legal actions yet
     _SET_DICT(out, dict(s.__dict__, phase=_REVEAL, to_move=CHANCE, _legal=None))
     return out
@@ -230,26 +231,26 @@ def reveal(s: State, tile: Tile) -> State:
 
 
 def _call_ra(s: State, _: Action) -> State:
+    """The turn player calls Ra (R35, R36): a voluntary auction, or a forced one on a full track."""
     return _start_auction(s, {}, _VOLUNTARY if None in s.track else _FORCED)  # R35
 
 
 def _start_auction(s: State, changes: dict[str, Any], trigger: Trigger) -> State:
+    """Open an auction for the track (R35): the players left of the turn player bid first, he bids last (R38)."""
     ra_player = s.turn_player
     order = bid_order(s.players, ra_player)
-    a = _tuple_new(Auction, (trigger, ra_player, order, (), 0, -1))  # no bid yet (R35)
+    a = _tuple_new(Auction, (trigger, ra_player, order, (), 0, -1))  # no bid yet
     first = order[0]
-    changes["phase"] = _BID
-    changes["to_move"] = first
-    changes["auction"] = a
-    changes["_legal"] = bid_actions(a, first, s.players[first])
-    fields = s.__dict__.copy()  # evolve_state inlined (a hot step); `changes` sets the legal actions
+    fields = s.__dict__.copy()  # evolve_state inlined (a hot step), with the legal actions known
     fields.update(changes)
+    fields.update(phase=_BID, to_move=first, auction=a, _legal=bid_actions(a, first, s.players[first]))
     out: State = _new(State)
     _SET_DICT(out, fields)
     return out
 
 
 def _bid_or_pass(s: State, action: Action) -> State:
+    """The bidder to move bids a sun or passes (R39, R40); then the next bidder, or the auction ends."""
     trigger, ra_player, order, bids, high_bid, high_bidder = s.auction  # type: ignore[misc]
     if type(action) is Bid:
         high_bid = action.sun
@@ -347,6 +348,7 @@ def _after_god(s: State) -> State:
 
 
 def _done(s: State, _: Action) -> State:
+    """The turn player stops using gods (R29); the turn passes on."""
     return _next_turn(s, {}, s.turn_player)
 
 
@@ -359,11 +361,11 @@ def _next_turn(s: State, changes: dict[str, Any], after: int) -> State:
     players = changes.get("players", s.players)
     for q in SEATS_AFTER[len(players)][after]:
         if players[q].suns_up:
-            changes["phase"] = _ACTION
-            changes["turn_player"] = changes["to_move"] = q
-            changes["_legal"] = _turn_actions(players[q], changes.get("track", s.track), s.rules)
-            fields = s.__dict__.copy()  # evolve_state inlined (a hot step); `changes` sets the legal actions
+            fields = s.__dict__.copy()  # evolve_state inlined (a hot step), with the legal actions known
             fields.update(changes)
+            fields["phase"] = _ACTION
+            fields["turn_player"] = fields["to_move"] = q
+            fields["_legal"] = _turn_actions(players[q], fields["track"], s.rules)
             out: State = _new(State)
             _SET_DICT(out, fields)
             return out
