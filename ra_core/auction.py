@@ -17,8 +17,14 @@ __all__ = ["bid_actions", "bid_order", "win"]
 
 def bid_order(players: Sequence[Player], ra_player: int) -> tuple[int, ...]:
     """Return the bidders: everyone with a face-up sun, left of the Ra player first, Ra player last (R37, R38)."""
+    seats = SEATS_AFTER[len(players)][ra_player]
+    for q in seats:  # plain loops: cheaper than comprehensions here
+        if not players[q].suns_up:
+            break
+    else:
+        return seats  # the usual case: everybody still has a face-up sun
     order: tuple[int, ...] = ()
-    for q in SEATS_AFTER[len(players)][ra_player]:  # plain loops: cheaper than comprehensions here
+    for q in seats:
         if players[q].suns_up:
             order += (q,)
     return order
