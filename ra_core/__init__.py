@@ -7,7 +7,7 @@ rendering use the standard library only.
 from __future__ import annotations
 
 from .actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod, parse_action
-from .errors import IllegalActionError, InvalidActionError, InvalidStateError
+from .errors import BotError, IllegalActionError, InvalidActionError, InvalidStateError
 from .game import new_game
 from .rules import Rules
 from .state import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, State, Trigger
@@ -19,6 +19,7 @@ __all__ = [
     "Action",
     "Auction",
     "Bid",
+    "BotError",
     "CallRa",
     "Discard",
     "Done",

@@ -37,3 +37,27 @@ class InvalidStateError(ValueError):
     def __init__(self, field: str, problem: str) -> None:
         super().__init__(f"{field}: {problem}")
         self.field = field
+
+
+class BotError(ValueError):
+    """Raised when a policy fails during a game: it raised, or it chose an illegal action.
+
+    The message names the bot, its seat, the game's seed and the move, so that the game can be
+    replayed; the policy's own exception is chained as ``__cause__``.
+
+    Attributes:
+        bot: the bot's name.
+        seat: the seat it played.
+        seed: the game's seed.
+        move: the number of actions played before the failed one (chance included).
+    """
+
+    def __init__(self, message: str, bot: str = "", seat: int = -1, seed: Any = None, move: int = -1) -> None:
+        super().__init__(message)
+        self.bot = bot
+        self.seat = seat
+        self.seed = seed
+        self.move = move
+
+    def __reduce__(self) -> tuple[Any, ...]:  # keep every attribute across processes (tournament workers)
+        return (type(self), (str(self), self.bot, self.seat, self.seed, self.move))

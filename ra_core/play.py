@@ -22,7 +22,7 @@ from itertools import accumulate
 from typing import Any
 
 from .actions import REVEALS, Action, parse_action
-from .errors import InvalidStateError
+from .errors import BotError, IllegalActionError, InvalidActionError, InvalidStateError
 from .game import new_game
 from .history import AuctionResult, auctions
 from .rules import Rules
@@ -141,6 +141,35 @@ class GameRecord:
         return cls.from_dict(data)
 
 
+def bot_name(bot: Any) -> str:
+    """Return a bot's display name: its ``name`` attribute, function name, or class name."""
+    name = getattr(bot, "name", None)
+    if isinstance(name, str):
+        return name
+    return getattr(bot, "__name__", type(bot).__name__)
+
+
+def decide(
+    policy: Policy, state: State, rng: random.Random, *, seed: Any = None, move: int = 0
+) -> tuple[Action, State]:
+    """Ask `policy` for its action in `state`; return the action and the state after it.
+
+    A policy that raises, or returns an action that is not legal (or text that is no action),
+    raises `BotError` instead, naming the bot, its seat, the game's `seed` and the `move`.
+    """
+    try:
+        action = policy(state, rng)
+        return action, state.apply(action)
+    except Exception as e:  # a bot's failure, whatever it is, is reported as the bot's
+        name, seat = bot_name(policy), state.to_move
+        where = f"in the game with seed {seed!r}, move {move}"
+        if isinstance(e, IllegalActionError | InvalidActionError):
+            message = f"bot {name!r} (seat {seat}) chose an illegal action {where}: {e}"
+        else:
+            message = f"bot {name!r} (seat {seat}) raised {type(e).__name__} {where} (phase {state.phase.name}): {e}"
+        raise BotError(message, name, seat, seed, move) from e
+
+
 def play(
     policies: Sequence[Policy],
     *,
@@ -152,20 +181,24 @@ def play(
 
     One `random.Random(seed)` drives the chance draws and is handed to every policy; the
     seed also decides the sun groups (see `new_game`). The same seed gives the same game.
+    A policy that fails raises `BotError` (see `decide`).
     """
     rng = random.Random(seed)
     state = new_game(len(policies), seed=seed, rules=rules)
     suns = tuple(p.suns_up for p in state.players)
-    actions = []
+    actions: list[str] = []
     while True:
         who = state.to_move
         if who == TERMINAL:
             break
-        action = sample_chance(state, rng) if who == CHANCE else policies[who](state, rng)
-        state = state.apply(action)
+        if who == CHANCE:
+            action = sample_chance(state, rng)
+            state = state.apply(action)
+        else:
+            action, state = decide(policies[who], state, rng, seed=seed, move=len(actions))
         actions.append(str(action))
     names = tuple(names) if names else tuple(getattr(p, "__name__", type(p).__name__) for p in policies)
     return GameRecord(state.rules, suns, tuple(actions), seed, names)
 
 
-__all__ = ["GameRecord", "Policy", "play", "sample_chance"]
+__all__ = ["GameRecord", "Policy", "bot_name", "decide", "play", "sample_chance"]

@@ -41,18 +41,21 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any, NamedTuple
 
+from .errors import BotError
 from .game import new_game
-from .play import Policy, sample_chance
+from .play import Policy, bot_name, decide, sample_chance
 from .rules import Rules
 from .state import CHANCE, TERMINAL, State
 
 __all__ = [
     "BotStats",
     "GameResult",
+    "NamedBot",
     "TextProgress",
     "TournamentResult",
     "bot_name",
     "game_seeds",
+    "load_bot",
     "mean_interval",
     "notebook_progress",
     "play_to_end",
@@ -104,14 +107,6 @@ def game_seeds(seed: int | str | None, games: int) -> list[int]:
     """Return the per-game seeds derived from the master `seed` (only ``random()`` is used)."""
     rng = random.Random(seed)
     return [int(rng.random() * 2**32) for _ in range(games)]
-
-
-def bot_name(bot: Any) -> str:
-    """Return a bot's display name: its ``name`` attribute, function name, or class name."""
-    name = getattr(bot, "name", None)
-    if isinstance(name, str):
-        return name
-    return getattr(bot, "__name__", type(bot).__name__)
 
 
 class GameResult(NamedTuple):
@@ -209,15 +204,21 @@ def play_to_end(policies: Sequence[Policy], seed: int | str | None, rules: Rules
     """Return the final state of ``ra_core.play.play(policies, seed=seed, rules=rules)``.
 
     The same game as `play` (one `random.Random(seed)` for chance and policies), without
-    writing a record and replaying it: a tournament needs only the end.
+    writing a record and replaying it: a tournament needs only the end. A policy that fails
+    raises `ra_core.errors.BotError`, naming the bot, the seat, the seed and the move.
     """
     rng = random.Random(seed)
     state = new_game(len(policies), seed=seed, rules=rules)
+    move = 0
     while True:
         who = state.to_move
         if who == TERMINAL:
             return state
-        state = state.apply(sample_chance(state, rng) if who == CHANCE else policies[who](state, rng))
+        if who == CHANCE:
+            state = state.apply(sample_chance(state, rng))
+        else:
+            state = decide(policies[who], state, rng, seed=seed, move=move)[1]
+        move += 1
 
 
 def _play_games(bots: Sequence[Policy], rules: Rules, jobs: Sequence[tuple[int, tuple[int, ...]]]) -> list[GameResult]:
@@ -394,10 +395,66 @@ def _progress(progress: Progress | bool | None) -> Progress:
 # -- command line ----------------------------------------------------------------------------
 
 
+@dataclasses.dataclass(frozen=True)
+class NamedBot:
+    """A policy shown under a name of its own in tables, e.g. a student's bot under the file's name."""
+
+    policy: Policy
+    name: str
+
+    def __call__(self, state: State, rng: random.Random) -> Any:
+        return self.policy(state, rng)
+
+
+def load_bot(spec: str) -> Policy:
+    """Return the policy named by `spec`: ``FILE.py:NAME`` (shown as the file's name) or ``MODULE:NAME``.
+
+    NAME is a function ``policy(state, rng) -> action``, or a class whose instances are such
+    policies (made with no arguments). Raises `ValueError` saying what is missing.
+    """
+    import importlib
+    import importlib.util
+    import re
+    from pathlib import Path
+
+    where, _, attr = spec.rpartition(":")
+    if not where or not attr:
+        raise ValueError(f"{spec!r}: expected FILE.py:NAME or MODULE:NAME, e.g. alice.py:my_bot")
+    try:
+        if where.endswith(".py"):
+            path = Path(where)
+            if not path.is_file():
+                raise ValueError(f"no file {where}")
+            name = "ra_bot_" + re.sub(r"\W", "_", path.stem)
+            found = importlib.util.spec_from_file_location(name, path)
+            assert found is not None and found.loader is not None
+            module = importlib.util.module_from_spec(found)
+            sys.modules[name] = module  # so that process-pool workers (forked) find the bot by name
+            found.loader.exec_module(module)
+        else:
+            module = importlib.import_module(where)
+    except ValueError as e:
+        raise ValueError(f"{spec!r}: {e}") from None
+    except Exception as e:  # the student's file itself failed
+        raise ValueError(f"{spec!r}: importing {where} failed: {type(e).__name__}: {e}") from None
+    bot = getattr(module, attr, None)
+    if bot is None:
+        names = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_"))
+        raise ValueError(f"{spec!r}: {where} has no {attr!r}; it has: {', '.join(names) or 'nothing callable'}")
+    if isinstance(bot, type):
+        bot = bot()
+    if not callable(bot):
+        raise ValueError(f"{spec!r}: {attr} is not a function or a class")
+    return NamedBot(bot, Path(where).stem) if where.endswith(".py") else bot
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a tournament from the command line and print its table; return the exit status.
 
     ``python -m ra_core.tournament montecarlo heuristic --versus --players 4 --games 200 --workers 2``
+
+    A class tournament of students' bots, each a ``policy(state, rng)`` in a file of its own:
+    ``python -m ra_core.tournament alice.py:my_bot bob.py:my_bot heuristic --players 3 --games 300``
     """
     import argparse
     from concurrent.futures import ProcessPoolExecutor
@@ -407,7 +464,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .montecarlo import MonteCarloBot, greedy_bot
 
     parser = argparse.ArgumentParser(prog="python -m ra_core.tournament", description=__doc__.splitlines()[0])
-    parser.add_argument("bots", nargs="+", choices=["random", "greedy", "heuristic", "montecarlo"])
+    parser.add_argument(
+        "bots",
+        nargs="+",
+        metavar="BOT",
+        help="random, greedy, heuristic, montecarlo, or a policy of your own: FILE.py:NAME or MODULE:NAME",
+    )
     parser.add_argument("--versus", action="store_true", help="one copy of the first bot against the second")
     parser.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
     parser.add_argument("--games", type=int, default=100, help="games (default 100)")
@@ -421,13 +483,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         "heuristic": heuristic_bot,
         "montecarlo": MonteCarloBot(rollouts=args.rollouts),
     }
-    bots = [pool[name] for name in args.bots]
+    try:
+        bots = [pool[name] if name in pool else module.load_bot(name) for name in args.bots]
+    except ValueError as e:
+        parser.error(str(e))
     if args.versus and len(bots) != 2:
         parser.error("--versus takes exactly two bots")
     executor = ProcessPoolExecutor(args.workers) if args.workers else None
     options: dict[str, Any] = {"players": args.players, "games": args.games, "seed": args.seed, "executor": executor}
     try:
         result = module.versus(*bots, **options) if args.versus else module.tournament(bots, **options)
+    except BotError as e:  # a bot failed: say which, where, and how; no traceback
+        print(f"python -m ra_core.tournament: error: {e}", file=sys.stderr)
+        return 1
     finally:
         if executor is not None:
             executor.shutdown()

@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import io
+import random
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
+from ra_core import Action, Bid, BotError, IllegalActionError, State, new_game
 from ra_core.bots import heuristic_bot, random_bot
 from ra_core.montecarlo import MonteCarloBot, greedy_bot
 from ra_core.play import play
 from ra_core.tournament import (
+    NamedBot,
     TextProgress,
     bot_name,
     game_seeds,
+    load_bot,
+    main,
     mean_interval,
     play_to_end,
     tournament,
@@ -157,3 +163,92 @@ def test_table_html() -> None:
     """Notebooks get an HTML table with the intervals."""
     html = tournament([random_bot, heuristic_bot], players=2, games=2, seed=0, progress=False)._repr_html_()
     assert html.count("<tr>") == 3 and "Wilson" in html
+
+
+# -- students' bots: loading them, and a bot that fails ------------------------------------------
+
+
+def overbidder(state: State, rng: random.Random) -> Action | str:
+    """A broken bot: bids a sun nobody has whenever it may bid."""
+    legal = state.legal_actions()
+    return "bid 16" if any(isinstance(a, Bid) for a in legal) else legal[0]
+
+
+def crasher(state: State, rng: random.Random) -> Action:
+    """A broken bot: divides by zero at its first auction."""
+    if state.auction is not None:
+        return 1 // 0  # type: ignore[no-any-return]
+    return state.legal_actions()[0]
+
+
+def test_a_bot_that_chooses_an_illegal_action_is_named() -> None:
+    """The error names the bot, its seat, the game's seed and the move; the engine's error is the cause."""
+    with pytest.raises(BotError) as info:
+        tournament([overbidder, random_bot], players=3, games=4, seed=1, progress=False)
+    err = info.value
+    assert err.bot == "overbidder" and err.seed in game_seeds(1, 4) and err.move > 0
+    assert str(err).startswith(f"bot 'overbidder' (seat {err.seat}) chose an illegal action in the game with seed")
+    assert "bid 16 is not legal" in str(err) and isinstance(err.__cause__, IllegalActionError)
+    with ProcessPoolExecutor(1) as processes, pytest.raises(BotError) as remote:  # the same, from a worker
+        tournament([overbidder, random_bot], players=3, games=4, seed=1, progress=False, executor=processes)
+    assert (remote.value.bot, remote.value.seat, remote.value.seed, remote.value.move, str(remote.value)) == (
+        err.bot,
+        err.seat,
+        err.seed,
+        err.move,
+        str(err),
+    )
+
+
+def test_a_bot_that_raises_is_named() -> None:
+    """A bot's own exception becomes a BotError saying what it raised, where; `play` does the same."""
+    with pytest.raises(BotError, match=r"bot 'crasher' \(seat 0\) raised ZeroDivisionError in the game with seed 5"):
+        play([crasher, random_bot], seed=5)
+    with pytest.raises(BotError, match="phase BID") as info:
+        play([crasher, random_bot], seed=5)
+    assert isinstance(info.value.__cause__, ZeroDivisionError)
+
+
+def test_load_bot_from_a_file_a_module_or_a_class(tmp_path: Path) -> None:
+    """FILE.py:NAME is shown under the file's name; MODULE:NAME as itself; a class is instantiated."""
+    (tmp_path / "alice.py").write_text("from ra_core.bots import heuristic_bot as my_bot\n")
+    alice = load_bot(f"{tmp_path / 'alice.py'}:my_bot")
+    assert isinstance(alice, NamedBot) and bot_name(alice) == "alice"
+    assert load_bot("ra_core.bots:random_bot") is random_bot
+    assert isinstance(load_bot("ra_core.montecarlo:MonteCarloBot"), MonteCarloBot)
+    state = new_game(3, seed=1)
+    assert alice(state, random.Random(1)) == heuristic_bot(state, random.Random(1))
+
+
+def test_load_bot_says_what_is_wrong(tmp_path: Path) -> None:
+    (tmp_path / "broken.py").write_text("import nonexistent_module\n")
+    (tmp_path / "bob.py").write_text("def my_bot(state, rng):\n    return 'pass'\n\nLEVEL = 3\n")
+    for spec, message in [
+        ("bob.py", "expected FILE.py:NAME or MODULE:NAME"),
+        (f"{tmp_path / 'carol.py'}:my_bot", "no file"),
+        (f"{tmp_path / 'bob.py'}:bot", "has no 'bot'; it has: my_bot"),
+        (f"{tmp_path / 'bob.py'}:LEVEL", "LEVEL is not a function or a class"),
+        (f"{tmp_path / 'broken.py'}:my_bot", "importing .* failed: ModuleNotFoundError"),
+        ("no_such_module:bot", "importing no_such_module failed"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            load_bot(spec)
+
+
+def test_class_tournament_from_the_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Students' files play the built-in bots; a failing bot stops the run with one clear line."""
+    monkeypatch.chdir(tmp_path)
+    Path("alice.py").write_text("from ra_core.bots import heuristic_bot\n\ndef my_bot(state, rng):\n"
+                                "    return heuristic_bot(state, rng)\n")  # fmt: skip
+    Path("bob.py").write_text("def my_bot(state, rng):\n    return 'bid 16' if state.auction else 'draw'\n")
+    assert main(["alice.py:my_bot", "random", "--players", "3", "--games", "6"]) == 0
+    table = capsys.readouterr().out
+    assert "alice / random_bot" in table and "\nalice " in table
+    assert main(["alice.py:my_bot", "bob.py:my_bot", "--players", "3", "--games", "6"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("python -m ra_core.tournament: error: bot 'bob' (seat ") and "Traceback" not in err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["carol.py:my_bot", "random"])
+    assert exit_info.value.code == 2 and "'carol.py:my_bot': no file carol.py" in capsys.readouterr().err
