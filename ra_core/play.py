@@ -159,15 +159,21 @@ def decide(
     """
     try:
         action = policy(state, rng)
+    except Exception as e:  # whatever the bot raised is reported as the bot's failure
+        raise _bot_error(policy, state, seed, move, f"raised {type(e).__name__}", e) from e
+    try:
         return action, state.apply(action)
-    except Exception as e:  # a bot's failure, whatever it is, is reported as the bot's
-        name, seat = bot_name(policy), state.to_move
-        where = f"in the game with seed {seed!r}, move {move}"
-        if isinstance(e, IllegalActionError | InvalidActionError):
-            message = f"bot {name!r} (seat {seat}) chose an illegal action {where}: {e}"
-        else:
-            message = f"bot {name!r} (seat {seat}) raised {type(e).__name__} {where} (phase {state.phase.name}): {e}"
-        raise BotError(message, name, seat, seed, move) from e
+    except (IllegalActionError, InvalidActionError) as e:
+        raise _bot_error(policy, state, seed, move, "chose an illegal action", e) from e
+
+
+def _bot_error(policy: Policy, state: State, seed: Any, move: int, what: str, cause: Exception) -> BotError:
+    """Return the error for `policy` failing at `move`: who, what, where, and the cause's message."""
+    name, seat = bot_name(policy), state.to_move
+    where = f"in the game with seed {seed!r}, move {move}"
+    if not isinstance(cause, IllegalActionError):  # its message names the phase already
+        where += f" (phase {state.phase.name})"
+    return BotError(f"bot {name!r} (seat {seat}) {what} {where}: {cause}", name, seat, seed, move)
 
 
 def play(
