@@ -397,13 +397,23 @@ def _progress(progress: Progress | bool | None) -> Progress:
 
 @dataclasses.dataclass(frozen=True)
 class NamedBot:
-    """A policy shown under a name of its own in tables, e.g. a student's bot under the file's name."""
+    """A policy shown under a name of its own in tables, e.g. a student's bot under the file's name.
+
+    A bot loaded by `load_bot` from a file remembers its `spec`: sent to a process-pool worker,
+    it is loaded there again from the file, whatever the pool's start method.
+    """
 
     policy: Policy
     name: str
+    spec: str = ""
 
     def __call__(self, state: State, rng: random.Random) -> Any:
         return self.policy(state, rng)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self.spec:
+            return (load_bot, (self.spec,))
+        return (NamedBot, (self.policy, self.name))
 
 
 def load_bot(spec: str) -> Policy:
@@ -429,7 +439,6 @@ def load_bot(spec: str) -> Policy:
             found = importlib.util.spec_from_file_location(name, path)
             assert found is not None and found.loader is not None
             module = importlib.util.module_from_spec(found)
-            sys.modules[name] = module  # so that process-pool workers (forked) find the bot by name
             found.loader.exec_module(module)
         else:
             module = importlib.import_module(where)
@@ -445,7 +454,10 @@ def load_bot(spec: str) -> Policy:
         bot = bot()
     if not callable(bot):
         raise ValueError(f"{spec!r}: {attr} is not a function or a class")
-    return NamedBot(bot, Path(where).stem) if where.endswith(".py") else bot
+    policy: Policy = bot
+    if where.endswith(".py"):
+        return NamedBot(policy, Path(where).stem, f"{Path(where).resolve()}:{attr}")
+    return policy
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import multiprocessing
+import pickle
 import random
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -218,6 +220,12 @@ def test_load_bot_from_a_file_a_module_or_a_class(tmp_path: Path) -> None:
     assert isinstance(load_bot("ra_core.montecarlo:MonteCarloBot"), MonteCarloBot)
     state = new_game(3, seed=1)
     assert alice(state, random.Random(1)) == heuristic_bot(state, random.Random(1))
+    copy = pickle.loads(pickle.dumps(alice))  # loaded again from the file, as a pool's worker does
+    assert copy == alice and bot_name(copy) == "alice"
+    kwargs = {"players": 3, "games": 4, "seed": 3, "progress": False}
+    here = tournament([alice, random_bot], **kwargs)
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as spawned:  # no fork to rely on
+        assert tournament([alice, random_bot], executor=spawned, **kwargs) == here
 
 
 def test_load_bot_says_what_is_wrong(tmp_path: Path) -> None:
