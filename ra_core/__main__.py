@@ -1,47 +1,125 @@
-"""Play a seeded bot game in the terminal and print it move by move.
+"""Play Ra in the terminal: watch a seeded bot game move by move, or take a seat yourself.
 
-python -m ra_core --players 3 --seed 1
+python -m ra_core --players 3 --seed 1          # watch three heuristic bots
+python -m ra_core --players 3 --seed 1 --you 0  # play seat 0 against two bots
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
+from collections.abc import Callable
 
+from .actions import Action, parse_action
 from .bots import heuristic_bot, random_bot
+from .errors import IllegalActionError, InvalidActionError
+from .game import new_game
 from .narrate import narrate
-from .play import play
+from .play import Policy, play, sample_chance
 from .rules import Rules
+from .state import CHANCE, TERMINAL, State
+
+HELP = "Type the number of a choice or its notation (e.g. 2, draw, bid 9); 'board' shows the board, 'quit' stops."
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m ra_core", description=__doc__.splitlines()[1])
+def main(argv: list[str] | None = None, ask: Callable[[str], str] = input) -> int:
+    """Run the command line; return the exit status. `ask` reads a line for your moves (default `input`)."""
+    parser = argparse.ArgumentParser(prog="python -m ra_core", description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=3, choices=range(2, 6), help="2 to 5 (default 3)")
     parser.add_argument("--seed", default=1, help="the seed (default 1)")
     parser.add_argument("--quiet", action="store_true", help="print only the actions and the result")
     parser.add_argument("--bot", choices=("heuristic", "random"), default="heuristic", help="default: heuristic")
+    parser.add_argument("--you", type=int, metavar="SEAT", help="play this seat yourself (0 starts the list)")
     args = parser.parse_args(argv)
+    if args.you is not None and not 0 <= args.you < args.players:
+        parser.error(f"--you: the seats are 0 to {args.players - 1}")
     seed: int | str = int(args.seed) if str(args.seed).lstrip("-").isdigit() else args.seed
     rules = Rules.default(args.players)
     bot = heuristic_bot if args.bot == "heuristic" else random_bot
-    record = play([bot] * args.players, seed=seed, rules=rules, names=[f"P{i}" for i in range(args.players)])
-    print(rules)
-    print()
-    states = record.states()
-    state = next(states)
-    if not args.quiet:
-        print(state, end="\n\n")
-    for step, (text, after) in enumerate(zip(record.actions, states, strict=True), 1):
-        who = "chance" if state.to_move < 0 else f"P{state.to_move}"
-        print(f"{step:4d}. {who + ':':8} {text:24} {narrate(state, text, after)}")
-        if not args.quiet and (
-            after.epoch != state.epoch or after.is_terminal() or state.auction is not None and after.auction is None
-        ):
-            print(after, end="\n\n")
-        state = after
+    print(rules, end="\n\n")
+    if args.you is None:
+        record = play([bot] * args.players, seed=seed, rules=rules, names=[f"P{i}" for i in range(args.players)])
+        states = record.states()
+        state = next(states)
+        if not args.quiet:
+            print(state, end="\n\n")
+        for step, (text, after) in enumerate(zip(record.actions, states, strict=True), 1):
+            _show(step, state, text, after, boards=not args.quiet)
+            state = after
+    else:
+        final = _play_a_seat(args.you, bot, args.players, seed, rules, ask)
+        if final is None:
+            print("\nGame stopped.")
+            return 0
+        state = final
     print(f"\nwinner: P{state.winner()}  fame {list(state.fame)}")
     return 0
+
+
+def _show(step: int, state: State, text: str, after: State, *, boards: bool) -> None:
+    """Print one step in notation and plain words, and the board after each auction and epoch."""
+    who = "chance" if state.to_move < 0 else f"P{state.to_move}"
+    print(f"{step:4d}. {who + ':':8} {text:24} {narrate(state, text, after)}")
+    if boards and (after.epoch != state.epoch or after.is_terminal() or state.auction and after.auction is None):
+        print(after, end="\n\n")
+
+
+def _play_a_seat(
+    you: int, bot: Policy, players: int, seed: int | str, rules: Rules, ask: Callable[[str], str]
+) -> State | None:
+    """Play a game with `you` deciding for one seat; return the final state, or None if you quit."""
+    rng = random.Random(seed)
+    state = new_game(players, seed=seed, rules=rules)
+    print(f"You are P{you}. {HELP}\n")
+    print(state, end="\n\n")
+    step = 0
+    while state.to_move != TERMINAL:
+        if state.to_move == CHANCE:
+            action = sample_chance(state, rng)
+        elif state.to_move == you:
+            chosen = _your_choice(state, you, ask)
+            if chosen is None:
+                return None
+            action = chosen
+        else:
+            action = bot(state, rng)
+        after = state.apply(action)
+        step += 1
+        _show(step, state, str(action), after, boards=True)
+        state = after
+    return state
+
+
+def _your_choice(state: State, you: int, ask: Callable[[str], str]) -> Action | None:
+    """Ask until a legal action is given; return it, or None for 'quit' or the end of the input."""
+    legal = state.legal_actions()
+    print("Your choices: " + "  ".join(f"{i}) {a}" for i, a in enumerate(legal, 1)))
+    while True:
+        try:
+            line = ask(f"P{you}> ").strip()
+        except EOFError:
+            return None
+        if line in ("quit", "exit", "q"):
+            return None
+        if line == "board":
+            print(state)
+            continue
+        if line in ("help", "?", ""):
+            print(HELP)
+            continue
+        if line.isdigit():
+            if 1 <= int(line) <= len(legal):
+                return legal[int(line) - 1]
+            print(f"There are {len(legal)} choices: type 1 to {len(legal)}.")
+            continue
+        try:
+            action = parse_action(line)
+            state.apply(action)  # only to check it: the engine says why it is not legal
+        except (InvalidActionError, IllegalActionError) as e:
+            print(e)
+            continue
+        return action
 
 
 if __name__ == "__main__":
