@@ -21,6 +21,7 @@ import pytest
 
 from ra_core import Bid, Pass, State, Tile
 from ra_core.bots import HeuristicBot, random_bot
+from ra_core.chance import draw_or_call, expected_tiles_before_ra, p_next_disaster, p_next_ra
 from ra_core.exercises import SHEETS, auctions, bag, bidder, checking, ra_auction, sheet, start
 from ra_core.exercises.checking import NOT_ATTEMPTED, Checker, CheckFailed, answer_hash, canonical
 
@@ -197,13 +198,17 @@ def test_auction_checks_catch_typical_mistakes() -> None:
         return sum(max(rng.random() for _ in range(n)) for _ in range(k)) / k
 
     assert "too high for a second-price auction" in fail(check, "1", first_price_as_second)
-    assert "ignores `rng`" in fail(check, "1", lambda n, k, rng: (n - 1) / (n + 1))
+    assert "does not simulate with `rng`" in fail(check, "1", lambda n, k, rng: (n - 1) / (n + 1))
     glob = random.Random(0)
     message = fail(check, "1", lambda n, k, rng: sum(sorted(glob.random() for _ in range(n))[-2] for _ in range(k)) / k)
     assert "draws random numbers from somewhere else" in message
     assert "Stronger hint" in message  # the third failure of task 1
     assert "too high" in fail(check, "4", lambda n, k, rng: 1.0)
     assert "should return a pair" in fail(check, "5", lambda n, k, rng: 0.5)
+    # The formulas themselves are right, but these tasks ask for a simulation.
+    assert "does not simulate with `rng`" in fail(check, "4", lambda n, k, rng: (n - 1) / n)
+    formula = lambda n, k, rng: ((n - 1) / (n + 1), (n - 1) / (n + 1))  # noqa: E731
+    assert "does not simulate with `rng`" in fail(check, "5", formula)
 
 
 def test_ra_auction_checks_catch_typical_mistakes() -> None:
@@ -243,6 +248,12 @@ def test_bag_checks_catch_typical_mistakes() -> None:
         return Fraction(lot_value(state, me, lot)), draw
 
     assert "the next Ra tile ends the epoch" in fail(check, "4", ignores_the_last_ra)
+
+    def exact_shares(state: State, trials: int, rng: random.Random) -> tuple[float, float, float]:
+        return float(p_next_ra(state)), float(p_next_disaster(state)), float(expected_tiles_before_ra(state))
+
+    assert "does not simulate with `rng`" in fail(check, "3", exact_shares)  # right numbers, no simulation
+    assert "does not simulate with `rng`" in fail(check, "5", lambda s, k, rng: float(draw_or_call(s).draw))
 
 
 def test_bidder_checks_catch_bad_bots() -> None:

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from typing import Any
 
-from .checking import Sheet, Task, Wrong, call, is_number
+from .checking import Sheet, Task, Wrong, call, is_number, uses_its_rng
 
 __all__ = [
     "AUCTIONS",
@@ -70,20 +69,6 @@ def _direction(value: float, mean: float) -> str:
     return "too high" if value > mean else "too low"
 
 
-def _reproducible(function: Callable[..., Any], name: str, *args: Any) -> None:
-    """Check that `function(*args, rng)` depends on the rng it is given, and on nothing else."""
-    a = call(function, name, *args, random.Random(7))
-    b = call(function, name, *args, random.Random(7))
-    c = call(function, name, *args, random.Random(8))
-    if a != b:
-        raise Wrong(
-            f"`{name}` gave two different results with two generators seeded alike: it draws random numbers "
-            "from somewhere else (the module `random`, numpy, ...); draw them all from `rng`"
-        )
-    if a == c:
-        raise Wrong(f"`{name}` gives the same result with differently seeded generators: it ignores `rng`")
-
-
 # -- the tasks ---------------------------------------------------------------------------------
 
 
@@ -99,7 +84,7 @@ def _judge_second_price(f: Any) -> str:
                 f"{_direction(r, mean)} for a second-price auction (more than {Z:g} standard errors off)"
             )
         seen.append(f"{n} bidders {r:.4f}")
-    _reproducible(f, name, 3, 1000)
+    uses_its_rng(f, name, 3, 1000)
     return "Mean prices: " + ", ".join(seen) + "."
 
 
@@ -113,7 +98,7 @@ def _judge_first_price(f: Any) -> str:
                 f"with {n} bidders each bidding {s:g} of his value, your mean price is {r:.4f}: "
                 f"{_direction(r, mean)} (more than {Z:g} standard errors off)"
             )
-    _reproducible(f, name, 3, 0.5, 1000)
+    uses_its_rng(f, name, 3, 0.5, 1000)
     return "Checked for 2, 4 and 5 bidders and four shading factors."
 
 
@@ -127,7 +112,7 @@ def _judge_profit(f: Any) -> str:
                 f"with {n} bidders, bidder 0 shading to {mine:g} and the rivals to {rivals:.3g}, your mean "
                 f"profit is {r:.4f}: {_direction(r, mean)} (more than {Z:g} standard errors off)"
             )
-    _reproducible(f, name, 3, 0.5, 2 / 3, 1000)
+    uses_its_rng(f, name, 3, 0.5, 2 / 3, 1000)
     return "Checked for 2-4 bidders, shading below, at and above the rivals'."
 
 
@@ -141,6 +126,8 @@ def _judge_best_shading(f: Any) -> str:
         if abs(s - (n - 1) / n) > 0.1:
             raise Wrong(f"for {n} bidders your best shading factor is {s:.2f}: {_direction(s, (n - 1) / n)}")
         found.append(f"{n} bidders {s:.2f}")
+    # With only 20 auctions per estimate a simulated best shading varies from seed to seed.
+    uses_its_rng(f, name, 2, 20, seeds=range(7, 13))
     return "Best shading found: " + ", ".join(found) + "."
 
 
@@ -161,6 +148,7 @@ def _judge_equivalence(f: Any) -> str:
                 f"with {n} bidders bidding (n-1)/n of their values, your first-price revenue {first:.4f} "
                 f"is {_direction(first, m1)}"
             )
+    uses_its_rng(f, name, 3, 1000)
     return "Both formats raise the same revenue, within the noise of the simulation."
 
 

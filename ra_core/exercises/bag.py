@@ -24,7 +24,18 @@ from ..chance import (
 )
 from ..play import play
 from ..state import Phase, State
-from .checking import Sheet, Task, Wrong, all_close, answer_hash, call, canonical, is_number, matches_hash
+from .checking import (
+    Sheet,
+    Task,
+    Wrong,
+    all_close,
+    answer_hash,
+    call,
+    canonical,
+    is_number,
+    matches_hash,
+    uses_its_rng,
+)
 
 __all__ = ["EXAMPLE", "HASHES", "SHEET", "TRIALS", "Z", "example_answers", "hidden_positions"]
 
@@ -182,9 +193,7 @@ def _judge_simulate_bag(f: Any) -> str:
             if not _within(value, mean, var, TRIALS):
                 side = "too high" if value > mean else "too low"
                 raise Wrong(f"for {label} your {what} is {float(value):.4f}: {side} (more than {Z:g} standard errors)")
-    a = call(f, name, State.from_dict(EXAMPLE), 500, random.Random(1))
-    if a != call(f, name, State.from_dict(EXAMPLE), 500, random.Random(1)):
-        raise Wrong(f"`{name}` gave different results with two generators seeded alike: draw only from `rng`")
+    uses_its_rng(f, name, State.from_dict(EXAMPLE), 500)
     return f"All three estimates are within {Z:g} standard errors of the exact values."
 
 
@@ -214,6 +223,7 @@ def _judge_simulate_draw(f: Any) -> str:
         if not _within(got, mean, _variance(law), TRIALS):
             shown = f"{float(got):.4f}" if is_number(got) else repr(got)
             raise Wrong(f"for {label} your simulated value of drawing is {shown}: more than {Z:g} standard errors off")
+    uses_its_rng(f, name, State.from_dict(EXAMPLE), 500)
     return f"Within {Z:g} standard errors of the exact value, also one Ra tile from the end of an epoch."
 
 

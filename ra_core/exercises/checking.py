@@ -46,6 +46,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
+import random
 import traceback
 from collections.abc import Callable, Iterable
 from fractions import Fraction
@@ -67,6 +68,7 @@ __all__ = [
     "close_to",
     "is_number",
     "matches_hash",
+    "uses_its_rng",
 ]
 
 NOT_ATTEMPTED = "not attempted yet"
@@ -278,3 +280,24 @@ def all_close(values: Iterable[Any], targets: Iterable[float | Fraction], tolera
 def is_number(value: Any) -> bool:
     """Return whether `value` is an int, float or Fraction (not a bool)."""
     return isinstance(value, int | float | Fraction) and not isinstance(value, bool)
+
+
+def uses_its_rng(function: Any, name: str, *args: Any, seeds: Iterable[int] = (7, 8)) -> None:
+    """Check that ``function(*args, rng)`` draws its randomness from `rng`, and from nothing else.
+
+    Two generators seeded alike must give the same result; the generators seeded with `seeds`
+    must not all give one result (a simulation that ignores `rng`, or returns the formula,
+    would). Raises `Wrong` saying which.
+    """
+    first, *others = list(seeds)
+    a = call(function, name, *args, random.Random(first))
+    if a != call(function, name, *args, random.Random(first)):
+        raise Wrong(
+            f"`{name}` gave two different results with two generators seeded alike: it draws random numbers "
+            "from somewhere else (the module `random`, numpy, ...); draw them all from `rng`"
+        )
+    if all(call(function, name, *args, random.Random(seed)) == a for seed in others):
+        raise Wrong(
+            f"`{name}` gives the same result with differently seeded generators: it does not simulate "
+            "with `rng` (a formula, or random numbers from elsewhere, gives the same answer every time)"
+        )
