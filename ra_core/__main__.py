@@ -16,7 +16,7 @@ from .bots import heuristic_bot, random_bot
 from .errors import IllegalActionError, InvalidActionError
 from .game import new_game
 from .narrate import narrate
-from .play import Policy, play, sample_chance
+from .play import Policy, decide, play, sample_chance
 from .rules import Rules
 from .state import CHANCE, TERMINAL, State
 
@@ -77,22 +77,22 @@ def _play_a_seat(
     while state.to_move != TERMINAL:
         if state.to_move == CHANCE:
             action = sample_chance(state, rng)
+            after = state.apply(action)
         elif state.to_move == you:
             chosen = _your_choice(state, you, ask)
             if chosen is None:
                 return None
-            action = chosen
+            action, after = chosen
         else:
-            action = bot(state, rng)
-        after = state.apply(action)
+            action, after = decide(bot, state, rng, seed=seed, move=step)
         step += 1
         _show(step, state, str(action), after, boards=True)
         state = after
     return state
 
 
-def _your_choice(state: State, you: int, ask: Callable[[str], str]) -> Action | None:
-    """Ask until a legal action is given; return it, or None for 'quit' or the end of the input."""
+def _your_choice(state: State, you: int, ask: Callable[[str], str]) -> tuple[Action, State] | None:
+    """Ask until a legal action is given; return it and the state after it, or None for 'quit' or the end of input."""
     legal = state.legal_actions()
     print("Your choices: " + "  ".join(f"{i}) {a}" for i, a in enumerate(legal, 1)))
     while True:
@@ -110,16 +110,14 @@ def _your_choice(state: State, you: int, ask: Callable[[str], str]) -> Action | 
             continue
         if line.isdigit():
             if 1 <= int(line) <= len(legal):
-                return legal[int(line) - 1]
+                return legal[int(line) - 1], state.apply(legal[int(line) - 1])
             print(f"There are {len(legal)} choices: type 1 to {len(legal)}.")
             continue
         try:
             action = parse_action(line)
-            state.apply(action)  # only to check it: the engine says why it is not legal
+            return action, state.apply(action)  # the engine says why, if it is not legal
         except (InvalidActionError, IllegalActionError) as e:
             print(e)
-            continue
-        return action
 
 
 if __name__ == "__main__":

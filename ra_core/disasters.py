@@ -21,9 +21,21 @@ from collections.abc import Iterable, Sequence
 
 from .tiles import DISASTER_TARGETS, DISASTERS, NUM_KINDS, Tile, describe
 
-__all__ = ["counts_of", "describe", "discard_options", "resolve"]
+__all__ = ["CHOOSABLE", "counts_of", "describe", "discard_options", "leaves_a_choice", "resolve"]
 
-_CHOOSABLE = (Tile.UNREST, Tile.EARTHQUAKE)
+#: The disasters whose losses the player may choose (R53); the others take tiles in a fixed order.
+CHOOSABLE = (Tile.UNREST, Tile.EARTHQUAKE)
+
+
+def leaves_a_choice(display: Sequence[int], kind: Tile, n: int) -> bool:
+    """Return whether losing `n` tiles to the disaster `kind` leaves the player a real choice (R53).
+
+    Only unrest and earthquake let the player choose, and only when fewer tiles must go than he
+    has of the kinds they strike, and those are of at least two kinds.
+    """
+    targets = DISASTER_TARGETS[kind]
+    present = sum(1 for t in targets if display[t])
+    return kind in CHOOSABLE and n < sum(display[t] for t in targets) and present > 1
 
 
 def resolve(
@@ -49,10 +61,8 @@ def resolve(
         boxed[kind] += k
         due = 2 * k
         targets = DISASTER_TARGETS[kind]
-        available = sum(d[t] for t in targets)
-        due = min(due, available)
-        present = sum(1 for t in targets if d[t])
-        if kind in _CHOOSABLE and due < available and present > 1:
+        due = min(due, sum(d[t] for t in targets))
+        if leaves_a_choice(d, kind, due):
             owed.append((kind, due))
             continue
         for t in targets:  # forced: in category order, which is floods-then-niles for drought

@@ -40,7 +40,7 @@ from .scoring import score_epoch
 from .state import _SET_DICT, CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, State, Trigger, evolve_state
 from .tiles import EMPTY, FULL_BAG, NUM_KINDS, Tile
 
-__all__ = ["apply", "chance_outcomes", "legal_actions", "new_game"]
+__all__ = ["apply", "chance_outcomes", "highest_sun_holder", "legal_actions", "new_game"]
 
 _ACTION, _REVEAL, _GODS, _BID, _DISCARD, _OVER = (
     Phase.ACTION,
@@ -100,7 +100,7 @@ def new_game(
             j = int(rng.random() * (i + 1))
             groups[i], groups[j] = groups[j], groups[i]
     seats = tuple(Player(suns_up=g, suns_down=(), display=EMPTY, fame=STARTING_FAME) for g in groups)
-    first = _highest_sun_holder(seats)
+    first = highest_sun_holder(seats)
     return State(
         rules=rules,
         epoch=1,
@@ -119,7 +119,7 @@ def new_game(
     )
 
 
-def _highest_sun_holder(players: Sequence[Player]) -> int:
+def highest_sun_holder(players: Sequence[Player]) -> int:
     """Return the seat holding the highest sun; it starts every epoch (R16)."""
     best, holder = 0, 0
     for seat, p in enumerate(players):
@@ -169,7 +169,7 @@ def chance_outcomes(s: State) -> list[tuple[Action, Fraction]]:
     if s.phase is not _REVEAL:
         return []
     total = sum(s.bag)
-    return [(REVEALS[Tile(t)], Fraction(n, total)) for t, n in enumerate(s.bag) if n]
+    return [(REVEALS_BY_INDEX[t], Fraction(n, total)) for t, n in enumerate(s.bag) if n]
 
 
 # -- applying an action --------------------------------------------------------------------
@@ -294,9 +294,7 @@ def _disasters(
     if owed:
         changes.update(phase=_DISCARD, to_move=seat, discard=PendingDiscard(seat, owed, after))
         return evolve_state(s, changes)
-    if after == _AFTER_AUCTION:
-        return _next_turn(s, changes, s.turn_player)  # R44 (or R58: the epoch ends)
-    return _after_god(evolve_state(s, changes))
+    return _go_on(s, changes, after)
 
 
 def _discard(s: State, action: Action) -> State:
@@ -315,9 +313,14 @@ def _discard(s: State, action: Action) -> State:
         changes["discard"] = pending._replace(owed=pending.owed[1:])
         return evolve_state(s, changes)
     changes["discard"] = None
-    if pending.after == _AFTER_AUCTION:
+    return _go_on(s, changes, pending.after)
+
+
+def _go_on(s: State, changes: dict[str, Any], after: str) -> State:
+    """Go on with what the disaster interrupted: the end of the auction (R44) or the god turn (R29)."""
+    if after == _AFTER_AUCTION:
         return _next_turn(s, changes, s.turn_player)  # R44 (or R58: the epoch ends)
-    return _after_god(evolve_state(s, changes))
+    return _after_god(s, changes)
 
 
 def _use_god(s: State, action: Action) -> State:
@@ -336,15 +339,18 @@ def _use_god(s: State, action: Action) -> State:
         return _disasters(s, changes, player._replace(display=tuple(display)), seat, [tile], _AFTER_GODS)
     display[tile] += 1
     changes["players"] = _put(s.players, seat, player._replace(display=tuple(display)))
-    return _after_god(evolve_state(s, changes))
+    return _after_god(s, changes)
 
 
-def _after_god(s: State) -> State:
+def _after_god(s: State, changes: dict[str, Any]) -> State:
     """Let the player use another god if he has one and a target is left (R26, R29), else end the turn."""
     seat = s.turn_player
-    if s.players[seat].display[_GOD_INDEX] and _god_targets(s.track, s.rules):
-        return evolve_state(s, {"phase": _GODS, "to_move": seat, "discard": None})
-    return _next_turn(s, {"discard": None}, seat)
+    if changes.get("players", s.players)[seat].display[_GOD_INDEX]:
+        targets = _god_targets(changes.get("track", s.track), s.rules)
+        if targets:
+            changes.update(phase=_GODS, to_move=seat, _legal=(DONE, *targets))
+            return evolve_state(s, changes)
+    return _next_turn(s, changes, seat)
 
 
 def _done(s: State, _: Action) -> State:
@@ -376,10 +382,7 @@ def _end_epoch(s: State, changes: dict[str, Any]) -> State:
     """Clean up, score, discard, and start the next epoch or end the game (R57-R62)."""
     s = evolve_state(s, changes)
     players, score, boxed = score_epoch(s.players, s.epoch, s.rules)
-    box = [a + b for a, b in zip(s.box, boxed, strict=True)]  # R60: the discards after scoring,
-    for t in s.track:  # R59: the tiles left on the auction track,
-        if t is not None:
-            box[t] += 1
+    box = list(_add(_add_counts(s.box, boxed), s.track))  # R60: the discards after scoring; R59: the track
     box[_RA] += s.ra_count  # and the Ra tiles go to the box
     common: dict[str, Any] = {
         "box": tuple(box),
@@ -392,8 +395,8 @@ def _end_epoch(s: State, changes: dict[str, Any]) -> State:
     if s.epoch == EPOCHS:
         return evolve_state(s, {**common, "players": players, "phase": _OVER, "to_move": TERMINAL})
     # R49: every sun is turned face up; R16, R61: the holder of the highest sun starts.
-    players = tuple([_tuple_new(Player, (tuple(sorted(p[0] + p[1])), (), p[2], p[3])) for p in players])
-    first = _highest_sun_holder(players)
+    players = tuple([_tuple_new(Player, (p.suns, (), p.display, p.fame)) for p in players])
+    first = highest_sun_holder(players)
     return evolve_state(
         s,
         {**common, "players": players, "epoch": s.epoch + 1, "phase": _ACTION, "turn_player": first, "to_move": first},

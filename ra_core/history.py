@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from .actions import Action, Bid, parse_action
-from .state import Phase, State, Trigger
+from .state import State, Trigger
 from .tiles import Tile
 
 __all__ = ["AuctionResult", "auctions"]
@@ -72,7 +72,7 @@ def _auctions(state: State, actions: Iterable[Action | str]) -> Iterator[Auction
         if isinstance(action, str):
             action = parse_action(action)
         running = state.auction
-        if running is not None and opening is None and state.phase is Phase.BID:
+        if running is not None and opening is None:  # an auction runs only in phase BID
             opening = (step, state)
         after = state.apply(action)
         if running is not None and opening is not None and after.auction is None:  # its last bid or pass

@@ -21,18 +21,16 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import accumulate
 from typing import Any
 
-from .actions import REVEALS, Action, parse_action
+from .actions import Action, parse_action
 from .errors import BotError, IllegalActionError, InvalidActionError, InvalidStateError
-from .game import new_game
+from .game import REVEALS_BY_INDEX, new_game
 from .history import AuctionResult, auctions
 from .rules import Rules
 from .state import CHANCE, TERMINAL, Phase, State
-from .tiles import Tile
 
 Policy = Callable[[State, random.Random], Action]
 RECORD_SCHEMA = "ra-record/1"
 _REVEAL = Phase.REVEAL
-_REVEAL_BY_INDEX = tuple(REVEALS[t] for t in Tile)
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
@@ -41,7 +39,7 @@ def sample_chance(state: State, rng: random.Random) -> Action:
         raise ValueError(f"{state!r} is not a chance node")
     cumulative = list(accumulate(state.bag))
     # The tile whose cumulative count first exceeds r: each tile is hit with probability count/total.
-    return _REVEAL_BY_INDEX[bisect_right(cumulative, int(rng.random() * cumulative[-1]))]
+    return REVEALS_BY_INDEX[bisect_right(cumulative, int(rng.random() * cumulative[-1]))]
 
 
 @dataclasses.dataclass(frozen=True)

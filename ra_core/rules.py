@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from .tiles import FULL_BAG, Tile
+
 CENTER_SUN_START = 1  # R12
 STARTING_FAME = 10  # R13
 EPOCHS = 3  # R62
@@ -88,8 +90,12 @@ class Rules:
             raise ValueError(
                 f"sun_groups: with the center sun {CENTER_SUN_START} the suns must be 1..N, each once; got {groups}"
             )
-        if not 1 <= self.ra_limit <= 30 // 3:
-            raise ValueError(f"ra_limit: must be between 1 and 10 (30 Ra tiles, 3 epochs), got {self.ra_limit}")
+        most = FULL_BAG[Tile.RA] // EPOCHS  # every epoch must be able to end on its Ra tiles (R25)
+        if not 1 <= self.ra_limit <= most:
+            raise ValueError(
+                f"ra_limit: must be between 1 and {most} ({FULL_BAG[Tile.RA]} Ra tiles, {EPOCHS} epochs), "
+                f"got {self.ra_limit}"
+            )
         if self.tie_break not in TIE_BREAKS:
             raise ValueError(f"tie_break: must be one of {TIE_BREAKS}, got {self.tie_break!r}")
         if self.no_penalty and n != 2:

@@ -39,10 +39,13 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .auction import bid_order
+from .disasters import CHOOSABLE, leaves_a_choice
 from .errors import InvalidStateError
+from .game import highest_sun_holder
 from .rules import EPOCHS, STARTING_FAME, TRACK_SIZE, Rules
 from .scoring import Breakdown, EpochScore
 from .state import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, State, Trigger
@@ -115,6 +118,15 @@ def _tile(name: Any, field: str) -> Tile:
         return Tile.from_label(name)
     except ValueError as e:
         raise _fail(field, str(e)) from None
+
+
+def _the_rest(given: tuple[int, ...], placed: Sequence[int], field: str) -> tuple[int, ...]:
+    """Return the tiles not in `given` (the bag, or the box) nor `placed`; a kind over its total names `field` (R1)."""
+    rest = tuple(full - g - n for full, g, n in zip(FULL_BAG, given, placed, strict=True))
+    if min(rest) < 0:
+        kind = Tile(min(range(NUM_KINDS), key=lambda i: rest[i]))
+        raise _fail(f"{field}.{kind.label}", f"too many {kind.label} tiles: only {FULL_BAG[kind]} exist (R1)")
+    return rest
 
 
 def _counts(data: Any, field: str) -> tuple[int, ...]:
@@ -242,8 +254,7 @@ def state_from_dict(data: Any) -> State:
         phase = Phase(data.get("phase", default_phase))
     except ValueError:
         raise _fail("phase", f"expected one of {[p.value for p in Phase]}, got {data.get('phase')!r}") from None
-    default_turn = max(range(len(players_t)), key=lambda i: max(players_t[i].suns_up + players_t[i].suns_down))
-    turn = _int(data, "turn_player", "turn_player", default_turn)
+    turn = _int(data, "turn_player", "turn_player", highest_sun_holder(players_t))  # R16 by default
     if not 0 <= turn < len(players_t):
         raise _fail("turn_player", f"expected a seat 0..{len(players_t) - 1}, got {turn}")
     if phase not in (Phase.GAME_OVER, Phase.DISCARD) and not players_t[turn].suns_up:
@@ -273,30 +284,21 @@ def state_from_dict(data: Any) -> State:
     for p in players_t:
         for i, n in enumerate(p.display):
             placed[i] += n
-    if "bag" in data:
+    if "bag" in data and "box" in data:
+        bag, box = _counts(data["bag"], "bag"), _counts(data["box"], "box")
+        for kind in Tile:
+            total = bag[kind] + box[kind] + placed[kind]
+            if total != FULL_BAG[kind]:
+                raise _fail(
+                    f"bag.{kind.label}",
+                    f"{total} {kind.label} tiles in bag, box, track and displays; the game has {FULL_BAG[kind]} (R1)",
+                )
+    elif "bag" in data:
         bag = _counts(data["bag"], "bag")
-        if "box" in data:
-            box = _counts(data["box"], "box")
-        else:
-            box = tuple(full - b - n for full, b, n in zip(FULL_BAG, bag, placed, strict=True))
-            if min(box) < 0:
-                kind = Tile(min(range(NUM_KINDS), key=lambda i: box[i]))
-                raise _fail(f"bag.{kind.label}", f"too many {kind.label} tiles: only {FULL_BAG[kind]} exist (R1)")
+        box = _the_rest(bag, placed, "bag")
     else:
         box = _counts(data.get("box", {}), "box")
-        bag = tuple(full - b - n for full, b, n in zip(FULL_BAG, box, placed, strict=True))
-        if min(bag) < 0:
-            kind = Tile(min(range(NUM_KINDS), key=lambda i: bag[i]))
-            raise _fail(
-                f"players.display.{kind.label}", f"too many {kind.label} tiles: only {FULL_BAG[kind]} exist (R1)"
-            )
-    for kind in Tile:
-        total = bag[kind] + box[kind] + placed[kind]
-        if total != FULL_BAG[kind]:
-            raise _fail(
-                f"bag.{kind.label}",
-                f"{total} {kind.label} tiles in bag, box, track and displays; the game has {FULL_BAG[kind]} (R1)",
-            )
+        bag = _the_rest(box, placed, "players.display")
     if phase is Phase.REVEAL and not sum(bag):
         raise _fail("bag", "a draw needs a tile in the bag")
 
@@ -374,12 +376,13 @@ def _discard(data: Any, players: tuple[Player, ...]) -> PendingDiscard:
         if not isinstance(item, list) or len(item) != 2:
             raise _fail(field, f"expected [disaster, n], got {item!r}")
         kind = _tile(item[0], field)
-        if kind not in (Tile.UNREST, Tile.EARTHQUAKE):
+        if kind not in CHOOSABLE:
             raise _fail(field, f"only unrest and earthquake leave a choice (R53), got {kind.label}")
         n = item[1]
-        available = sum(players[seat].display[t] for t in DISASTER_TARGETS[kind])
-        kinds = sum(1 for t in DISASTER_TARGETS[kind] if players[seat].display[t])
-        if not isinstance(n, int) or not 0 < n < available or kinds < 2:
+        display = players[seat].display
+        if not isinstance(n, int) or n <= 0 or not leaves_a_choice(display, kind, n):
+            available = sum(display[t] for t in DISASTER_TARGETS[kind])
+            kinds = sum(1 for t in DISASTER_TARGETS[kind] if display[t])
             raise _fail(
                 field, f"no real choice: player {seat} must lose {n} of {available} tiles of {kinds} kind(s) (R53)"
             )

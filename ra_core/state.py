@@ -67,10 +67,6 @@ class Player(NamedTuple):
         """Return all suns this player owns, face up or down, ascending (R71, R73)."""
         return tuple(sorted(self.suns_up + self.suns_down))
 
-    def count(self, tile: Tile) -> int:
-        """Return how many `tile`s this player has in the display."""
-        return self.display[tile]
-
 
 class Auction(NamedTuple):
     """A running auction (an immutable named tuple).
