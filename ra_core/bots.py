@@ -30,8 +30,10 @@ import random
 from typing import NamedTuple
 
 from .actions import CALL_RA, DONE, DRAW, PASS, Action, Bid, Discard, UseGod
+from .chance import ra_tiles_left
+from .disasters import resolve
 from .rules import EPOCHS
-from .scoring import pharaoh_points
+from .scoring import pharaoh_points_over
 from .state import Phase, State
 from .tiles import Tile
 from .valuation import display_worth, lot_value
@@ -168,7 +170,7 @@ def appraise(state: State, player: int, sun: int | None = None, weights: Weights
     tiles = lot_value(state, player, lot)
     later = _later_pharaohs(state, player, lot)
     bag = state.bag
-    ra_left = state.rules.ra_limit - state.ra_count  # the last of them ends the epoch (R57)
+    ra_left = ra_tiles_left(state)  # the last of them ends the epoch (R57)
     to_come = ra_left * (sum(bag) - bag[Tile.RA]) / (bag[Tile.RA] + 1)  # non-Ra draws before it
     up = 0
     for q in state.players:
@@ -199,15 +201,14 @@ def _later_pharaohs(state: State, player: int, lot: tuple[Tile, ...]) -> int:
     if Tile.PHARAOH not in lot and Tile.FUNERAL not in lot or state.epoch == EPOCHS:
         return 0
     before = [q.display[Tile.PHARAOH] for q in state.players]
+    display = list(state.players[player].display)
+    display[Tile.PHARAOH] += lot.count(Tile.PHARAOH)
     after = list(before)
-    mine = before[player] + lot.count(Tile.PHARAOH)
-    after[player] = mine - min(mine, 2 * lot.count(Tile.FUNERAL))  # R50: no choice for funerals
-    rules = state.rules
-    change = 0
-    for e in range(state.epoch + 1, EPOCHS + 1):
-        penalties = rules.penalties_apply(e)
-        change += pharaoh_points(after, penalties)[player] - pharaoh_points(before, penalties)[player]
-    return change
+    after[player] = resolve(display, [t for t in lot if t is Tile.FUNERAL])[0][Tile.PHARAOH]  # R50
+    later = range(state.epoch + 1, EPOCHS + 1)
+    return (
+        pharaoh_points_over(after, later, state.rules)[player] - pharaoh_points_over(before, later, state.rules)[player]
+    )
 
 
 def bid_value(state: State, player: int, sun: int | None = None, weights: Weights = WEIGHTS) -> float:

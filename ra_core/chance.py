@@ -45,7 +45,7 @@ from fractions import Fraction
 from math import comb
 
 from .state import Phase, State
-from .tiles import Tile
+from .tiles import DISASTERS, Tile
 from .valuation import lot_value
 
 __all__ = [
@@ -72,7 +72,6 @@ __all__ = [
 
 _RA = Tile.RA
 _TILES = tuple(Tile)
-_DISASTER_KINDS = tuple(t for t in Tile if t.is_disaster)
 
 TileQuery = Tile | Iterable[Tile] | Callable[[Tile], bool]
 
@@ -123,7 +122,7 @@ def p_next_ra(state: State) -> Fraction:
 
 def p_next_disaster(state: State) -> Fraction:
     """Return the probability that the next tile drawn is a disaster: funeral, drought, unrest or earthquake (R4)."""
-    return p_next(state, _DISASTER_KINDS)
+    return p_next(state, DISASTERS)
 
 
 def p_next_tile(state: State, tile: Tile) -> Fraction:

@@ -24,18 +24,18 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from .actions import CALL_RA, DONE, DRAW, PASS, Action, Bid, UseGod
-from .play import sample_chance
+from .chance import ra_tiles_left
+from .play import Policy, sample_chance
 from .rules import EPOCHS
-from .scoring import monument_points, pharaoh_points, sun_points
+from .scoring import monument_points, pharaoh_points_over, sun_points
 from .state import CHANCE, TERMINAL, Phase, State
 from .tiles import CIVILIZATIONS, Tile
 
 __all__ = ["GreedyBot", "MonteCarloBot", "action_values", "greedy_bot", "horizon_values", "quick_lot_value", "rollout"]
 
-Policy = Callable[[State, random.Random], Action]
 
 #: `horizon_values`: fame a nile kept into a later epoch is worth per epoch left (it needs a flood).
 NILE_LATER = 0.5
@@ -60,10 +60,7 @@ def horizon_values(state: State) -> tuple[float, ...]:
     left = EPOCHS - epoch + 1
     pharaohs = [p.display[Tile.PHARAOH] for p in players]
     suns = sun_points([sum(p.suns_up) + sum(p.suns_down) for p in players], rules.penalties_apply(EPOCHS))
-    pharaoh = [0] * len(players)
-    for e in range(epoch, EPOCHS + 1):
-        for i, x in enumerate(pharaoh_points(pharaohs, rules.penalties_apply(e))):
-            pharaoh[i] += x
+    pharaoh = pharaoh_points_over(pharaohs, range(epoch, EPOCHS + 1), rules)
     weight = SUN_WEIGHT[epoch]
     return tuple(
         fame[i] + pharaoh[i] + monument_points(p.display) + NILE_LATER * left * p.display[Tile.NILE] + weight * suns[i]
@@ -236,7 +233,7 @@ class GreedyBot:
         up = 0
         for q in state.players:
             up += len(q.suns_up)
-        left = state.rules.ra_limit - state.ra_count - (0 if state.auction is not None else 1)
+        left = ra_tiles_left(state) - (0 if state.auction is not None else 1)
         spend = self.average_lot * min(1.0, (max(left, 0) + 1) / up)
         value = quick_lot_value(display, state.track, state.epoch)
         return value + self.sun_point[state.epoch] * (state.center_sun - sun) - spend

@@ -19,8 +19,8 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from .actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod, parse_action
-from .disasters import resolve
-from .render import player_name, tile_name
+from .disasters import counts_of, resolve
+from .render import player_name, seat_set, signed, tile_name
 from .state import Phase, Trigger
 from .tiles import NUM_KINDS, Tile
 
@@ -62,13 +62,14 @@ def _in_order(tiles: Sequence[Tile]) -> list[str]:
     return [tile_words(t, tiles.count(t)) for t in kinds]
 
 
-def _losses(display: Sequence[int], disasters: list[Tile]) -> tuple[list[str], tuple[tuple[Tile, int], ...]]:
-    """Return the forced losses of `disasters` against `display` in words, and what is left to choose."""
+def _losses(display: Sequence[int], disasters: list[Tile]) -> str:
+    """Return "; lost ..." for the forced losses of `disasters` against `display`, and "; must choose ..."."""
     after, _, owed = resolve(display, disasters)
-    lost = [display[t] - after[t] for t in range(NUM_KINDS)]
-    for d in disasters:  # the disaster tiles themselves go to the box but are not "lost" tiles
-        lost[d] = 0
-    return _counted(lost), owed
+    lost = _counted([display[t] - after[t] for t in range(NUM_KINDS)])  # `display` holds no disaster tiles
+    text = f"; lost {join(lost)}" if lost else ""
+    if owed:
+        text += f"; must choose tiles to lose: {_owed_words(owed)}"
+    return text
 
 
 def _owed_words(owed: Sequence[tuple[Tile, int]]) -> str:
@@ -78,12 +79,7 @@ def _owed_words(owed: Sequence[tuple[Tile, int]]) -> str:
 def epoch_summary(s: State, *, you: Collection[int] = (), names: Sequence[str] = ()) -> str:
     """Return the last scored epoch of `s` in words: each player's points and new fame."""
     score = s.scores[-1]
-    parts = [
-        f"{player_name(i, you, names)} {b.net:+d} (fame {b.fame_after})"
-        if b.net
-        else f"{player_name(i, you, names)} 0 (fame {b.fame_after})"
-        for i, b in enumerate(score.players)
-    ]
+    parts = [f"{player_name(i, you, names)} {signed(b.net)} (fame {b.fame_after})" for i, b in enumerate(score.players)]
     text = f"Epoch {score.epoch} is scored: {', '.join(parts)}."
     if s.phase is Phase.GAME_OVER:
         w = s.winner() or 0
@@ -108,11 +104,7 @@ def _auction_result(before: State, winner: int, sun: int = 0) -> str:
             display[t] += 1
     won = join(_in_order(lot)) if lot else f"the center sun {before.center_sun}"
     text = f"won {won}" + (f" with sun {sun}" if sun else "")
-    lost, owed = _losses(display, disasters)
-    if lost:
-        text += f"; lost {join(lost)}"
-    if owed:
-        text += f"; must choose tiles to lose: {_owed_words(owed)}"
+    text += _losses(display, disasters)
     return text
 
 
@@ -134,7 +126,7 @@ def narrate(
     >>> narrate(s, "reveal gold", s.apply("reveal gold"))
     'P0 drew gold; it goes to slot 1.'
     """
-    me: Collection[int] = () if you is None else (you,) if isinstance(you, int) else tuple(you)
+    me = seat_set(you)
     if isinstance(action, str):
         action = parse_action(action)
 
@@ -181,20 +173,13 @@ def narrate(
             if taken.is_disaster:
                 display = list(before.players[before.turn_player].display)
                 display[Tile.GOD] -= 1
-                lost, owed = _losses(display, [taken])
-                if lost:
-                    text += f"; lost {join(lost)}"
-                if owed:
-                    text += f"; must choose tiles to lose: {_owed_words(owed)}"
+                text += _losses(display, [taken])
             text += "."
         case Done():
             text = f"{actor} is done using gods."
         case Discard(tiles):
             kind = before.discard.owed[0][0] if before.discard is not None else None
-            counts = [0] * NUM_KINDS
-            for t in tiles:
-                counts[t] += 1
-            text = f"{actor} lost {join(_counted(counts))}" + (f" to {tile_name(kind)}." if kind else ".")
+            text = f"{actor} lost {join(_counted(counts_of(tiles)))}" + (f" to {tile_name(kind)}." if kind else ".")
         case _:
             text = f"{actor}: {action}."
     if len(after.scores) > len(before.scores):

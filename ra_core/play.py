@@ -187,22 +187,40 @@ def play(
     seed also decides the sun groups (see `new_game`). The same seed gives the same game.
     A policy that fails raises `BotError` (see `decide`).
     """
-    rng = random.Random(seed)
-    state = new_game(len(policies), seed=seed, rules=rules)
-    suns = tuple(p.suns_up for p in state.players)
+    start = new_game(len(policies), seed=seed, rules=rules)
     actions: list[str] = []
+    _play_out(start, policies, seed, actions)
+    names = tuple(names) if names else tuple(getattr(p, "__name__", type(p).__name__) for p in policies)
+    return GameRecord(start.rules, tuple(p.suns_up for p in start.players), tuple(actions), seed, names)
+
+
+def play_to_end(policies: Sequence[Policy], seed: int | str | None, rules: Rules | None = None) -> State:
+    """Return the final state of ``play(policies, seed=seed, rules=rules)``, without writing a record.
+
+    The same game as `play` (one `random.Random(seed)` for chance and policies): a tournament
+    needs only the end. A policy that fails raises `BotError`.
+    """
+    return _play_out(new_game(len(policies), seed=seed, rules=rules), policies, seed)
+
+
+def _play_out(
+    state: State, policies: Sequence[Policy], seed: int | str | None, actions: list[str] | None = None
+) -> State:
+    """Play from `state` to the end with ``random.Random(seed)``; append each action's text to `actions`."""
+    rng = random.Random(seed)
+    move = 0
     while True:
         who = state.to_move
         if who == TERMINAL:
-            break
+            return state
         if who == CHANCE:
             action = sample_chance(state, rng)
             state = state.apply(action)
         else:
-            action, state = decide(policies[who], state, rng, seed=seed, move=len(actions))
-        actions.append(str(action))
-    names = tuple(names) if names else tuple(getattr(p, "__name__", type(p).__name__) for p in policies)
-    return GameRecord(state.rules, suns, tuple(actions), seed, names)
+            action, state = decide(policies[who], state, rng, seed=seed, move=move)
+        if actions is not None:
+            actions.append(str(action))
+        move += 1
 
 
-__all__ = ["GameRecord", "Policy", "bot_name", "decide", "play", "sample_chance"]
+__all__ = ["GameRecord", "Policy", "bot_name", "decide", "play", "play_to_end", "sample_chance"]

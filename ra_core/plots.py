@@ -306,13 +306,7 @@ def _field(row: Any, names: Sequence[str], what: str) -> Any:
 
 
 def _win_rate_rows(results: Any) -> list[tuple[str, float, float, float]]:
-    """Return (name, rate, low, high) rows from any of the forms `plot_win_rates` accepts."""
-    if not isinstance(results, Mapping):
-        for method in ("stats", "rows"):
-            found = getattr(results, method, None)
-            if found is not None:
-                results = found() if callable(found) else found
-                break
+    """Return (name, rate, low, high) rows from `_row_objects` of what `plot_win_rates` accepts."""
     if isinstance(results, Mapping):
         items: Iterable[Any] = [(name, *_triple(value)) for name, value in results.items()]
     else:
@@ -359,12 +353,13 @@ def plot_win_rates(
             its two opponents; default: the rows' common ``baseline`` attribute, if any.
         xlabel: the x axis label.
     """
-    raw = results
+    results = _row_objects(results)
     rows = _win_rate_rows(results)
     if not rows:
         raise ValueError("plot_win_rates needs at least one row")
     if baseline is None:  # a tournament's rows know the baseline of a bot no better than the rest
-        found = {getattr(r, "baseline", None) for r in _raw_rows(raw)}
+        objects = results.values() if isinstance(results, Mapping) else results
+        found = {getattr(r, "baseline", None) for r in objects}
         if len(found) == 1 and None not in found:
             baseline = float(found.pop())  # type: ignore[arg-type]
     fig, ax = _figure(6.5, 0.9 + 0.5 * len(rows))
@@ -391,10 +386,10 @@ def plot_win_rates(
     return _finish(fig)
 
 
-def _raw_rows(results: Any) -> list[Any]:
-    """Return the row objects of `results` (for optional attributes such as ``baseline``)."""
+def _row_objects(results: Any) -> Mapping[Any, Any] | list[Any]:
+    """Return `results` as ``{name: value}`` or as a list of rows (a tournament's ``stats()`` or ``rows``)."""
     if isinstance(results, Mapping):
-        return list(results.values())
+        return results
     for method in ("stats", "rows"):
         found = getattr(results, method, None)
         if found is not None:

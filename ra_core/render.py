@@ -51,6 +51,8 @@ __all__ = [
     "player_name",
     "scores_html",
     "scores_text",
+    "seat_set",
+    "signed",
     "svg",
     "svg_text",
     "text_board",
@@ -298,7 +300,8 @@ _TRIGGER_WORDS = {
 }
 
 
-def _seat_set(you: int | Collection[int] | None) -> Collection[int]:
+def seat_set(you: int | Collection[int] | None) -> Collection[int]:
+    """Return the seats `you` names (one seat, several, or None) as a collection."""
     if you is None:
         return ()
     if isinstance(you, int):
@@ -314,7 +317,7 @@ def facts(s: State, *, you: int | Collection[int] | None = None, names: Sequence
         you: the seat (or seats) to mark "(you)".
         names: a name per seat, e.g. the bots' names.
     """
-    me = _seat_set(you)
+    me = seat_set(you)
 
     def who(q: int) -> str:
         return player_name(q, me, names)
@@ -322,9 +325,8 @@ def facts(s: State, *, you: int | Collection[int] | None = None, names: Sequence
     lines = []
     over = s.phase is Phase.GAME_OVER
     if over:
-        lines.append(
-            f"Game over after epoch {EPOCHS}: {who(s.winner() or 0)} wins with {s.players[s.winner() or 0].fame} fame."
-        )
+        w = s.winner() or 0
+        lines.append(f"Game over after epoch {EPOCHS}: {who(w)} wins with {s.players[w].fame} fame.")
     else:
         if s.phase is Phase.ACTION:
             doing = f"{who(s.turn_player)} takes a turn (draw, call Ra or use a god)."
@@ -526,11 +528,16 @@ def svg(
         names: a name per seat.
         width: the width in pixels to draw at (default: 760, natural size).
     """
-    me = _seat_set(you)
+    me = seat_set(you)
+    return _svg(s, me, names, width, facts(s, you=me, names=names))
+
+
+def _svg(s: State, me: Collection[int], names: Sequence[str], width: int | None, lines: Sequence[str]) -> Svg:
+    """Return `svg` of `s`, given its `facts` (`lines`), which title the picture."""
     height = _TOP + _PANEL * len(s.players) + 4
     shown = width or _W
     scaled = round(height * shown / _W)
-    title = " ".join(facts(s, you=me, names=names)[:2])
+    title = " ".join(lines[:2])
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{shown}" height="{scaled}" viewBox="0 0 {_W} {height}" '
         f'font-family="sans-serif" role="group" aria-label="Ra board">',
@@ -571,9 +578,11 @@ def html(
     The text twin carries the same facts as the picture, for screen readers and for output
     where the picture does not show (a printout, a text-only viewer).
     """
-    items = "".join(f"<li>{escape(line)}</li>" for line in facts(s, you=you, names=names))
+    me = seat_set(you)
+    lines = facts(s, you=me, names=names)
+    items = "".join(f"<li>{escape(line)}</li>" for line in lines)
     return Html(
-        f'<div class="ra-board">{svg(s, you=you, names=names, width=width)}'
+        f'<div class="ra-board">{_svg(s, me, names, width, lines)}'
         f'<details class="ra-facts" open><summary>The board in words</summary><ul>{items}</ul></details></div>'
     )
 
@@ -601,7 +610,8 @@ def legend(size: int = 36) -> Svg:
 _CATEGORY_NAMES = ("gods", "pharaohs", "Nile and floods", "civilizations", "gold", "monuments", "suns")
 
 
-def _signed(v: int) -> str:
+def signed(v: int) -> str:
+    """Return a points change as text: +5, -2, or 0."""
     return f"{v:+d}" if v else "0"
 
 
@@ -613,7 +623,7 @@ def scores_text(scores: Sequence[EpochScore]) -> str:
     rows = [head]
     for e in scores:
         for i, b in enumerate(e.players):
-            rows.append([str(e.epoch), f"P{i}", *(_signed(v) for v in (*b[:7], b.net)), str(b.fame_after)])
+            rows.append([str(e.epoch), f"P{i}", *(signed(v) for v in (*b[:7], b.net)), str(b.fame_after)])
     widths = [max(len(r[c]) for r in rows) for c in range(len(head))]
     return "\n".join("  ".join(cell.rjust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows)
 
@@ -622,15 +632,15 @@ def scores_html(scores: Sequence[EpochScore], *, you: int | Collection[int] | No
     """Return the score breakdown per epoch and category as an HTML table."""
     if not scores:
         return Html("<p>No epoch has been scored yet.</p>")
-    me = _seat_set(you)
+    me = seat_set(you)
     head = "".join(f'<th scope="col">{c}</th>' for c in ("epoch", "player", *_CATEGORY_NAMES, "net", "fame after"))
     body = []
     for e in scores:
         for i, b in enumerate(e.players):
-            cells = "".join(f"<td>{_signed(v)}</td>" for v in b[:7])
+            cells = "".join(f"<td>{signed(v)}</td>" for v in b[:7])
             body.append(
                 f'<tr><td>{e.epoch}</td><th scope="row">{escape(player_name(i, me))}</th>{cells}'
-                f"<td><b>{_signed(b.net)}</b></td><td>{b.fame_after}</td></tr>"
+                f"<td><b>{signed(b.net)}</b></td><td>{b.fame_after}</td></tr>"
             )
     return Html(
         '<table class="ra-scores" cellpadding="4" style="border-collapse:collapse;text-align:right">'

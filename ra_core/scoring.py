@@ -16,7 +16,7 @@ The rulebook's worked examples are the doctests:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from .rules import EPOCHS, Rules
@@ -33,6 +33,7 @@ __all__ = [
     "gold_points",
     "monument_points",
     "pharaoh_points",
+    "pharaoh_points_over",
     "river_points",
     "score_epoch",
     "sun_points",
@@ -122,6 +123,18 @@ def _most_and_fewest(values: Sequence[int], bonus: int, penalty: int) -> list[in
 def pharaoh_points(pharaohs: Sequence[int], penalties: bool = True) -> list[int]:
     """Return +5 to all tied for most pharaohs, -2 to all tied for fewest, 0 if all equal (R64)."""
     return _most_and_fewest(pharaohs, 5, -2 if penalties else 0)
+
+
+def pharaoh_points_over(pharaohs: Sequence[int], epochs: Iterable[int], rules: Rules) -> list[int]:
+    """Return each player's pharaoh points (R64) summed over `epochs`, as the pharaoh counts stand.
+
+    Each epoch's penalty follows the rules' no-penalty option (D9).
+    """
+    total = [0] * len(pharaohs)
+    for epoch in epochs:
+        for i, x in enumerate(pharaoh_points(pharaohs, rules.penalties_apply(epoch))):
+            total[i] += x
+    return total
 
 
 def sun_points(sums: Sequence[int], penalties: bool = True) -> list[int]:

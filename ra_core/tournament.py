@@ -42,10 +42,9 @@ from concurrent.futures import Executor
 from typing import Any, NamedTuple
 
 from .errors import BotError
-from .game import new_game
-from .play import Policy, bot_name, decide, sample_chance
+from .play import Policy, bot_name, play_to_end
 from .rules import Rules
-from .state import CHANCE, TERMINAL, State
+from .state import State
 
 __all__ = [
     "BotStats",
@@ -198,27 +197,6 @@ class TournamentResult:
             f" (baseline {1 / self.players:.1%})</p><table><tr><th>bot</th><th>seats</th><th>wins</th>"
             f"<th>win rate [{level} Wilson]</th><th>mean fame [{level}]</th></tr>{rows}</table>"
         )
-
-
-def play_to_end(policies: Sequence[Policy], seed: int | str | None, rules: Rules | None = None) -> State:
-    """Return the final state of ``ra_core.play.play(policies, seed=seed, rules=rules)``.
-
-    The same game as `play` (one `random.Random(seed)` for chance and policies), without
-    writing a record and replaying it: a tournament needs only the end. A policy that fails
-    raises `ra_core.errors.BotError`, naming the bot, the seat, the seed and the move.
-    """
-    rng = random.Random(seed)
-    state = new_game(len(policies), seed=seed, rules=rules)
-    move = 0
-    while True:
-        who = state.to_move
-        if who == TERMINAL:
-            return state
-        if who == CHANCE:
-            state = state.apply(sample_chance(state, rng))
-        else:
-            state = decide(policies[who], state, rng, seed=seed, move=move)[1]
-        move += 1
 
 
 def _play_games(bots: Sequence[Policy], rules: Rules, jobs: Sequence[tuple[int, tuple[int, ...]]]) -> list[GameResult]:

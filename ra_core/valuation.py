@@ -33,6 +33,7 @@ from .scoring import (
     gold_points,
     monument_points,
     pharaoh_points,
+    pharaoh_points_over,
     river_points,
 )
 from .state import State
@@ -57,7 +58,7 @@ def display_worth(display: Sequence[int], pharaohs: Sequence[int], seat: int, ep
     counts = list(pharaohs)
     counts[seat] = display[_PHARAOH]
     pharaoh_now = pharaoh_points(counts, rules.penalties_apply(epoch))[seat]
-    later = sum(pharaoh_points(counts, rules.penalties_apply(e))[seat] for e in range(epoch + 1, EPOCHS + 1))
+    later = pharaoh_points_over(counts, range(epoch + 1, EPOCHS + 1), rules)[seat]
     this_epoch = (
         god_points(display) + pharaoh_now + river_points(display) + civilization_points(display) + gold_points(display)
     )

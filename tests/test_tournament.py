@@ -9,6 +9,7 @@ import random
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -260,3 +261,16 @@ def test_class_tournament_from_the_command_line(
     with pytest.raises(SystemExit) as exit_info:
         main(["carol.py:my_bot", "random"])
     assert exit_info.value.code == 2 and "'carol.py:my_bot': no file carol.py" in capsys.readouterr().err
+
+
+def test_notebook_progress_shows_one_bar_and_fills_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The notebook progress callback displays one ipywidgets bar on the first report and fills it."""
+    from ra_core.tournament import notebook_progress
+
+    shown: list[Any] = []
+    monkeypatch.setattr("IPython.display.display", shown.append)
+    update = notebook_progress("games")
+    result = tournament([random_bot], players=2, games=3, seed=0, chunk_size=1, progress=update)
+    (bar,) = shown
+    assert (bar.description, bar.max, bar.value, bar.bar_style) == ("games", 3, 3, "success")
+    assert len(result.games) == 3
