@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod, parse_action
@@ -27,7 +27,7 @@ from .tiles import NUM_KINDS, Tile
 if TYPE_CHECKING:
     from .state import State
 
-__all__ = ["epoch_summary", "join", "narrate", "tile_words"]
+__all__ = ["epoch_summary", "join", "narrate", "tiles_words", "tile_words"]
 
 _MASS = {Tile.GOLD, Tile.NILE, Tile.ART, Tile.AGRICULTURE, Tile.RELIGION, Tile.ASTRONOMY, Tile.WRITING, Tile.UNREST}
 _PLURAL = {Tile.SPHINX: "sphinxes", Tile.FORTRESS: "fortresses", Tile.NILE: "Niles", Tile.UNREST: "unrests"}
@@ -50,6 +50,11 @@ def join(words: Sequence[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def tiles_words(tiles: Iterable[Tile]) -> list[str]:
+    """Return tiles in words, each kind once with its count, in tile order: ``['2 writings', 'art']``."""
+    return _counted(counts_of(tiles))
 
 
 def _counted(counts: Sequence[int]) -> list[str]:
@@ -179,7 +184,7 @@ def narrate(
             text = f"{actor} is done using gods."
         case Discard(tiles):
             kind = before.discard.owed[0][0] if before.discard is not None else None
-            text = f"{actor} lost {join(_counted(counts_of(tiles)))}" + (f" to {tile_name(kind)}." if kind else ".")
+            text = f"{actor} lost {join(tiles_words(tiles))}" + (f" to {tile_name(kind)}." if kind else ".")
         case _:
             text = f"{actor}: {action}."
     if len(after.scores) > len(before.scores):

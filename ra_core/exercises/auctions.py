@@ -8,11 +8,10 @@ simulation passes when it is within `Z` standard errors of the theory.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
-from .checking import Sheet, Task, Wrong, call, is_number, uses_its_rng
+from .checking import Sheet, Task, Wrong, Z, call, is_number, too_high_or_low, uses_its_rng, within
 
 __all__ = [
     "AUCTIONS",
@@ -25,8 +24,6 @@ __all__ = [
 
 #: auctions per simulated estimate in the checks
 AUCTIONS = 20_000
-#: a simulated mean passes within this many standard errors of the theory
-Z = 5.0
 _SEED = 2024
 
 
@@ -61,14 +58,6 @@ def _number(value: Any, what: str) -> float:
     return float(value)
 
 
-def _within(value: float, mean: float, variance: float, trials: int) -> bool:
-    return abs(value - mean) <= Z * math.sqrt(variance / trials) + 1e-12
-
-
-def _direction(value: float, mean: float) -> str:
-    return "too high" if value > mean else "too low"
-
-
 # -- the tasks ---------------------------------------------------------------------------------
 
 
@@ -78,10 +67,10 @@ def _judge_second_price(f: Any) -> str:
     for n in (2, 3, 5):
         r = _number(call(f, name, n, AUCTIONS, random.Random(_SEED + n)), f"{name}({n}, ...)")
         mean, var = second_price_moments(n)
-        if not _within(r, mean, var, AUCTIONS):
+        if not within(r, mean, var, AUCTIONS):
             raise Wrong(
                 f"with {n} bidders and {AUCTIONS:,} auctions your mean price is {r:.4f}: "
-                f"{_direction(r, mean)} for a second-price auction (more than {Z:g} standard errors off)"
+                f"{too_high_or_low(r, mean)} for a second-price auction (more than {Z:g} standard errors off)"
             )
         seen.append(f"{n} bidders {r:.4f}")
     uses_its_rng(f, name, 3, 1000)
@@ -93,10 +82,10 @@ def _judge_first_price(f: Any) -> str:
     for n, s in ((2, 1.0), (2, 0.5), (4, 0.75), (5, 0.3)):
         r = _number(call(f, name, n, s, AUCTIONS, random.Random(_SEED + n)), f"{name}({n}, {s}, ...)")
         mean, var = first_price_moments(n, s)
-        if not _within(r, mean, var, AUCTIONS):
+        if not within(r, mean, var, AUCTIONS):
             raise Wrong(
                 f"with {n} bidders each bidding {s:g} of his value, your mean price is {r:.4f}: "
-                f"{_direction(r, mean)} (more than {Z:g} standard errors off)"
+                f"{too_high_or_low(r, mean)} (more than {Z:g} standard errors off)"
             )
     uses_its_rng(f, name, 3, 0.5, 1000)
     return "Checked for 2, 4 and 5 bidders and four shading factors."
@@ -107,10 +96,10 @@ def _judge_profit(f: Any) -> str:
     for n, mine, rivals in ((2, 0.5, 0.5), (3, 0.4, 2 / 3), (3, 0.9, 2 / 3), (4, 1.0, 0.75), (4, 0.6, 0.75)):
         r = _number(call(f, name, n, mine, rivals, AUCTIONS, random.Random(_SEED + n)), f"{name}(...)")
         mean, var = profit_moments(n, mine, rivals)
-        if not _within(r, mean, var, AUCTIONS):
+        if not within(r, mean, var, AUCTIONS):
             raise Wrong(
                 f"with {n} bidders, bidder 0 shading to {mine:g} and the rivals to {rivals:.3g}, your mean "
-                f"profit is {r:.4f}: {_direction(r, mean)} (more than {Z:g} standard errors off)"
+                f"profit is {r:.4f}: {too_high_or_low(r, mean)} (more than {Z:g} standard errors off)"
             )
     uses_its_rng(f, name, 3, 0.5, 2 / 3, 1000)
     return "Checked for 2-4 bidders, shading below, at and above the rivals'."
@@ -124,7 +113,7 @@ def _judge_best_shading(f: Any) -> str:
         if not 0 <= s <= 1:
             raise Wrong(f"for {n} bidders your best shading is {s:g}; a shading factor lies between 0 and 1")
         if abs(s - (n - 1) / n) > 0.1:
-            raise Wrong(f"for {n} bidders your best shading factor is {s:.2f}: {_direction(s, (n - 1) / n)}")
+            raise Wrong(f"for {n} bidders your best shading factor is {s:.2f}: {too_high_or_low(s, (n - 1) / n)}")
         found.append(f"{n} bidders {s:.2f}")
     # With only 20 auctions per estimate a simulated best shading varies from seed to seed.
     uses_its_rng(f, name, 2, 20, seeds=range(7, 13))
@@ -141,12 +130,12 @@ def _judge_equivalence(f: Any) -> str:
         second = _number(pair[1], f"{name}({n}, ...)[1]")
         m2, v2 = second_price_moments(n)
         m1, v1 = first_price_moments(n, (n - 1) / n)
-        if not _within(second, m2, v2, AUCTIONS):
-            raise Wrong(f"with {n} bidders your second-price revenue {second:.4f} is {_direction(second, m2)}")
-        if not _within(first, m1, v1, AUCTIONS):
+        if not within(second, m2, v2, AUCTIONS):
+            raise Wrong(f"with {n} bidders your second-price revenue {second:.4f} is {too_high_or_low(second, m2)}")
+        if not within(first, m1, v1, AUCTIONS):
             raise Wrong(
                 f"with {n} bidders bidding (n-1)/n of their values, your first-price revenue {first:.4f} "
-                f"is {_direction(first, m1)}"
+                f"is {too_high_or_low(first, m1)}"
             )
     uses_its_rng(f, name, 3, 1000)
     return "Both formats raise the same revenue, within the noise of the simulation."

@@ -7,7 +7,6 @@ for hidden positions by `ra_core.chance`, the engine's exact analysis. Simulatio
 
 from __future__ import annotations
 
-import math
 import random
 from fractions import Fraction
 from typing import Any
@@ -20,6 +19,7 @@ from ..chance import (
     lot_value_after_draw,
     p_next_disaster,
     p_next_ra,
+    ra_tiles_left,
     tiles_before_ra,
 )
 from ..play import play
@@ -28,13 +28,15 @@ from .checking import (
     Sheet,
     Task,
     Wrong,
+    Z,
     all_close,
-    answer_hash,
     call,
     canonical,
     is_number,
     matches_hash,
+    too_high_or_low,
     uses_its_rng,
+    within,
 )
 
 __all__ = ["EXAMPLE", "HASHES", "SHEET", "TRIALS", "Z", "example_answers", "hidden_positions"]
@@ -70,8 +72,6 @@ HASHES: dict[str, str] = {
 
 #: simulated trials per estimate in the checks
 TRIALS = 10_000
-#: a simulated mean passes within this many standard errors of the exact value
-Z = 5.0
 _SEED = 2025
 
 
@@ -100,7 +100,7 @@ def hidden_positions(count: int = 6, seed: int = 7) -> list[State]:
 def _last_stretch(state: State) -> State:
     """Return `state` with Ra tiles moved from the bag to the Ra track until the next one ends the epoch."""
     data = state.to_dict()
-    moved = min(state.rules.ra_limit - 1 - state.ra_count, data["bag"]["ra"] - 1)
+    moved = min(ra_tiles_left(state) - 1, data["bag"]["ra"] - 1)
     data["ra_count"] += moved
     data["bag"]["ra"] -= moved
     return State.from_dict(data)
@@ -115,11 +115,6 @@ def example_answers() -> dict[str, Any]:
         "tiles_before_ra": expected_tiles_before_ra(s),
         "draw_or_call": (d.call, d.draw),
     }
-
-
-def _fill_hashes() -> dict[str, str]:
-    """Return `HASHES` computed from `example_answers` (used once to write them; tests compare)."""
-    return {k: answer_hash(v) for k, v in example_answers().items()}
 
 
 # -- judges ----------------------------------------------------------------------------------
@@ -167,10 +162,6 @@ def _judge_tiles_before_ra(f: Any) -> str:
     return "Exact for the example and six hidden positions."
 
 
-def _within(value: Any, mean: float, variance: float, trials: int) -> bool:
-    return is_number(value) and abs(float(value) - mean) <= Z * math.sqrt(variance / trials) + 1e-12
-
-
 def _variance(law: dict[int, Fraction]) -> float:
     m = expectation(law)
     return float(sum(p * (v - m) ** 2 for v, p in law.items()))
@@ -190,8 +181,8 @@ def _judge_simulate_bag(f: Any) -> str:
             ("mean number of tiles before the next Ra", got[2], float(expectation(law)), _variance(law)),
         )
         for what, value, mean, var in checks:
-            if not _within(value, mean, var, TRIALS):
-                side = "too high" if value > mean else "too low"
+            if not within(value, mean, var, TRIALS):
+                side = too_high_or_low(float(value), mean)
                 raise Wrong(f"for {label} your {what} is {float(value):.4f}: {side} (more than {Z:g} standard errors)")
     uses_its_rng(f, name, State.from_dict(EXAMPLE), 500)
     return f"All three estimates are within {Z:g} standard errors of the exact values."
@@ -208,7 +199,7 @@ def _judge_draw_or_call(f: Any) -> str:
         d = draw_or_call(s)
         assert d.draw is not None
         if not all_close(got, (d.call, d.draw)):
-            last = " (the next Ra tile ends the epoch)" if s.rules.ra_limit - s.ra_count == 1 else ""
+            last = " (the next Ra tile ends the epoch)" if ra_tiles_left(s) == 1 else ""
             raise Wrong(f"in hidden position {i + 1}{last} your values {canonical(got, 4)} are off")
     return "Exact for the example and six hidden positions, two of them one Ra tile from the end of an epoch."
 
@@ -220,7 +211,7 @@ def _judge_simulate_draw(f: Any) -> str:
         got = call(f, name, s, TRIALS, random.Random(_SEED))
         law = lot_value_after_draw(s, s.turn_player)
         mean = float(expectation(law))
-        if not _within(got, mean, _variance(law), TRIALS):
+        if not within(got, mean, _variance(law), TRIALS):
             shown = f"{float(got):.4f}" if is_number(got) else repr(got)
             raise Wrong(f"for {label} your simulated value of drawing is {shown}: more than {Z:g} standard errors off")
     uses_its_rng(f, name, State.from_dict(EXAMPLE), 500)

@@ -68,10 +68,14 @@ __all__ = [
     "close_to",
     "is_number",
     "matches_hash",
+    "too_high_or_low",
     "uses_its_rng",
+    "within",
 ]
 
 NOT_ATTEMPTED = "not attempted yet"
+#: a simulated mean passes within this many standard errors of the exact (or theoretical) value
+Z = 5.0
 _PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
 
 
@@ -280,6 +284,16 @@ def all_close(values: Iterable[Any], targets: Iterable[float | Fraction], tolera
 def is_number(value: Any) -> bool:
     """Return whether `value` is an int, float or Fraction (not a bool)."""
     return isinstance(value, int | float | Fraction) and not isinstance(value, bool)
+
+
+def within(value: Any, mean: float, variance: float, trials: int) -> bool:
+    """Return whether `value` is a number within `Z` standard errors of `mean` (a mean of `trials` draws)."""
+    return is_number(value) and abs(float(value) - mean) <= Z * math.sqrt(variance / trials) + 1e-12
+
+
+def too_high_or_low(value: float, target: float) -> str:
+    """Return "too high" or "too low": which way `value` misses `target`."""
+    return "too high" if value > target else "too low"
 
 
 def uses_its_rng(function: Any, name: str, *args: Any, seeds: Iterable[int] = (7, 8)) -> None:

@@ -18,7 +18,7 @@ from ..play import play
 from ..scoring import sun_points
 from ..state import Phase, State
 from ..valuation import lot_value
-from .checking import Sheet, Task, Wrong, all_close, answer_hash, call, canonical, is_number, matches_hash
+from .checking import Sheet, Task, Wrong, all_close, call, canonical, is_number, matches_hash
 
 __all__ = [
     "ENDGAME",
@@ -368,8 +368,3 @@ SHEET = Sheet(
         ),
     ),
 )
-
-
-def _fill_hashes() -> dict[str, str]:
-    """Return `HASHES` computed from `example_answers` (used once to write them; tests compare)."""
-    return {k: answer_hash(str(v) if k == "best_bid" else v) for k, v in example_answers().items()}

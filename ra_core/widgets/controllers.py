@@ -26,13 +26,11 @@ from typing import Any, NamedTuple
 from .. import render
 from ..actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod, parse_action
 from ..bots import random_bot
-from ..errors import InvalidStateError
 from ..game import new_game
-from ..narrate import join, narrate, tile_words
+from ..narrate import join, narrate, tiles_words
 from ..play import GameRecord, sample_chance
 from ..rules import Rules
 from ..state import CHANCE, Phase, State
-from ..tiles import NUM_KINDS, Tile
 
 Policy = Callable[[State, random.Random], Action]
 
@@ -63,10 +61,7 @@ def action_label(action: Action, state: State) -> str:
             tile = state.track[slot - 1]
             return f"God: take {render.tile_name(tile) if tile is not None else '?'} (slot {slot})"
         case Discard(tiles):
-            counts = [0] * NUM_KINDS
-            for t in tiles:
-                counts[t] += 1
-            return "Lose " + join([tile_words(Tile(t), n) for t, n in enumerate(counts) if n])
+            return "Lose " + join(tiles_words(tiles))
     return str(action)
 
 
@@ -204,12 +199,7 @@ class PlayController:
             return False
         s = self.state
         if s.to_move == CHANCE:  # only after loading a record that stops mid-draw
-            reveal = sample_chance(s, self.rng)
-            after = s.apply(reveal)
-            self.states.append(after)
-            self.actions.append(str(reveal))
-            self.log.append(narrate(s, reveal, after, you=self.you))
-            self.version += 1
+            self._apply(sample_chance(s, self.rng))
         else:
             seat = s.to_move
             policy = self.policies[seat]
@@ -323,7 +313,7 @@ class PlayController:
                     text = text.decode("utf-8")
                 record = GameRecord.from_json(text)
             states = list(record.states())
-        except (InvalidStateError, ValueError, UnicodeDecodeError) as e:
+        except ValueError as e:  # InvalidStateError and UnicodeDecodeError are ValueErrors
             self.message = f"Could not load that game: {e}. Nothing changed."
             return False
         if record.rules.players != self.rules.players:

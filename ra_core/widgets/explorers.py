@@ -22,12 +22,13 @@ from .. import render
 from ..actions import parse_action
 from ..disasters import discard_options, resolve
 from ..errors import InvalidStateError
-from ..narrate import join, narrate, tile_words
+from ..narrate import join, narrate, tile_words, tiles_words
 from ..play import GameRecord
 from ..rules import EPOCHS, STARTING_FAME, Rules
 from ..scoring import CATEGORIES, score_epoch
 from ..state import Phase, Player, State
 from ..tiles import CIVILIZATIONS, DISASTER_TARGETS, DISASTERS, FULL_BAG, MONUMENTS, NUM_KINDS, Tile
+from ..valuation import lot_values
 
 __all__ = [
     "DISASTER_RULES",
@@ -56,8 +57,9 @@ class ReplayController:
 
     def __init__(self, record: GameRecord | str | Any) -> None:
         self.message = ""
-        self.record = GameRecord(Rules.default(3), tuple(p.suns_up for p in _empty_start().players))
-        self.states: list[State] = [_empty_start()]
+        empty = _empty_start()
+        self.states: list[State] = [empty]
+        self.record = GameRecord(empty.rules, tuple(p.suns_up for p in empty.players))
         self.index = 0
         if not self.load(record):
             self.message = f"Could not read that record: {self.message}"
@@ -212,7 +214,7 @@ class AuctionExplorer:
     def choose(self, action: str) -> bool:
         """Follow `action` from the position shown; a choice that is not legal sets `message`."""
         self.message = ""
-        legal = [a for a, _ in self.options()]
+        legal = [str(a) for a in self.state.legal_actions()] if self.in_auction() else []
         if action not in legal:
             self.message = f"Not a choice here: {action}. Choices: {', '.join(legal) or 'none (the auction is over)'}."
             return False
@@ -247,17 +249,12 @@ class AuctionExplorer:
             f"the winner also takes the center sun {start.center_sun} face down.",
             f"Bidders in order: {', '.join(f'P{q}' for q in a.order)} (P{a.ra_player}, the Ra player, bids last).",
         ]
-        try:
-            from ..valuation import lot_values
-
-            values = lot_values(start)
-            lines.append(
-                "Worth of the lot in fame (ra_core.valuation): "
-                + ", ".join(f"P{q} {v:+d}" for q, v in enumerate(values))
-                + "."
-            )
-        except Exception:  # the valuation module is optional for the explorer  # noqa: BLE001
-            pass
+        values = lot_values(start)
+        lines.append(
+            "Worth of the lot in fame (ra_core.valuation): "
+            + ", ".join(f"P{q} {v:+d}" for q, v in enumerate(values))
+            + "."
+        )
         if self.chosen:
             lines.append("Line explored: " + ", ".join(f"{c}" for c in self.chosen) + ".")
         return lines
@@ -497,10 +494,7 @@ class DisasterExplorer:
             options = out["options"]
             lines.append(f"The player chooses which {n} to lose ({len(options)} ways):")
             for o in options:
-                counts = [0] * NUM_KINDS
-                for t in o:
-                    counts[t] += 1
-                lines.append("  lose " + join([tile_words(Tile(t), c) for t, c in enumerate(counts) if c]))
+                lines.append("  lose " + join(tiles_words(o)))
         return lines
 
     def text(self) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..tiles import Tile
+from ..tiles import DISASTERS, Tile
 from .controllers import PlayController
 from .explorers import SCORED_TILES, AuctionExplorer, DisasterExplorer, ReplayController, ScoringCalculator
 
@@ -250,17 +250,21 @@ class ReplayView(_View):
         self.back_button.on_click(self._guard(lambda _: self._do(controller.back)))
         self.forward_button.on_click(self._guard(lambda _: self._do(controller.forward)))
         self.last_button.on_click(self._guard(lambda _: self._do(controller.end)))
-        self.slider.observe(self._guard(lambda change: self._do(lambda: controller.go(change["new"]))), names="value")
+        self.slider.observe(self._guard(self._slid), names="value")
         buttons = [self.first_button, self.back_button, self.forward_button, self.last_button, self.slider]
         self.widget = w.VBox([w.HBox(buttons, layout=_WRAP), self.message, self.decision, self.board])
         self.refresh()
+
+    def _slid(self, change: dict[str, Any]) -> None:
+        """Go to the step the slider was moved to (not when `refresh` itself moves the slider)."""
+        if change["new"] != self.controller.index:
+            self._do(lambda: self.controller.go(change["new"]))
 
     def refresh(self) -> None:
         """Show the position and the decision taken there."""
         c = self.controller
         self.slider.max = c.last
-        if self.slider.value != c.index:
-            self.slider.value = c.index  # fires the observer, which goes to the same index
+        self.slider.value = c.index  # its observer sees the index already shown and does nothing
         self.message.value = _message_html(c.message)
         self.decision.value = f'<div class="ra-decision" style="font-size:1.1em">{escape(c.decision())}</div>'
         self.board.value = c.board_html()
@@ -360,8 +364,7 @@ class ScoringView(_View):
 
     def set_sun_total(self, player: int, total: int) -> None:
         """Set a player's sun total (what typing in a sun box does)."""
-        self.controller.set_sun_total(player, total)
-        self.refresh()
+        self._do(lambda: self.controller.set_sun_total(player, total))
 
     def refresh(self) -> None:
         """Show the points table and the rules."""
@@ -379,7 +382,7 @@ class DisasterView(_View):
         self.controller = controller
         self.message = w.HTML()
         self.disaster = w.Dropdown(
-            options=[(t.label, t.label) for t in (Tile.FUNERAL, Tile.DROUGHT, Tile.UNREST, Tile.EARTHQUAKE)],
+            options=[(t.label, t.label) for t in DISASTERS],
             value=controller.disaster.label,
             description="Disaster",
         )
@@ -410,13 +413,11 @@ class DisasterView(_View):
 
     def set_how_many(self, n: int) -> None:
         """Set how many of the disaster are taken at once."""
-        self.controller.set_how_many(n)
-        self.refresh()
+        self._do(lambda: self.controller.set_how_many(n))
 
     def set_count(self, tile: Tile, n: int) -> None:
         """Set a count in the display (what a count box does)."""
-        self.controller.set_count(tile, n)
-        self.refresh()
+        self._do(lambda: self.controller.set_count(tile, n))
 
     def refresh(self) -> None:
         """Show what must go and the choices."""
