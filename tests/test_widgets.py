@@ -456,3 +456,17 @@ def test_entry_points_take_their_controllers_options() -> None:
         scoring_calculator(4, rules=Rules.two_player())
     view = disaster_explorer("funeral", display={"pharaoh": 2, "nile": 1})
     assert view.controller.display[Tile.PHARAOH] == 2 and "No choice: 2 pharaohs must go." in view.text()
+
+
+def test_disaster_explorer_never_takes_more_disasters_than_exist() -> None:
+    """4 unrest tiles exist but 2 of each other disaster (R4): switching kind lowers the count to match."""
+    from ra_core.widgets import disaster_explorer
+
+    d = DisasterExplorer("unrest")
+    assert d.set_how_many(4) and d.set_disaster("funeral") and d.how_many == 2
+    assert "2 funerals take 4 tiles" in d.text()
+    view = disaster_explorer("unrest")
+    assert view.how_many.max == 4
+    view.how_many.value = 3
+    view.disaster.value = "drought"
+    assert (view.how_many.max, view.how_many.value, view.controller.how_many) == (2, 2, 2)

@@ -428,6 +428,7 @@ class DisasterExplorer:
             )
             return False
         self.disaster = kind
+        self.how_many = min(self.how_many, FULL_BAG[kind])  # 4 unrest tiles exist, 2 of each other kind
         return True
 
     def set_how_many(self, n: int) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..tiles import DISASTERS, Tile
+from ..tiles import DISASTERS, FULL_BAG, Tile
 from .controllers import PlayController
 from .explorers import SCORED_TILES, AuctionExplorer, DisasterExplorer, ReplayController, ScoringCalculator
 
@@ -386,7 +386,9 @@ class DisasterView(_View):
             value=controller.disaster.label,
             description="Disaster",
         )
-        self.how_many = w.IntSlider(value=controller.how_many, min=1, max=2, description="How many")
+        self.how_many = w.IntSlider(
+            value=controller.how_many, min=1, max=FULL_BAG[controller.disaster], description="How many"
+        )
         self.counts = w.VBox()
         self.result = w.HTML()
         self.disaster.observe(self._guard(lambda change: self.set_disaster(change["new"])), names="value")
@@ -407,7 +409,8 @@ class DisasterView(_View):
     def set_disaster(self, name: str) -> None:
         """Choose the disaster (what the dropdown does)."""
         self.controller.set_disaster(name)
-        self.how_many.max = 4 if self.controller.disaster is Tile.UNREST else 2
+        self.how_many.max = FULL_BAG[self.controller.disaster]
+        self.how_many.value = self.controller.how_many
         self._build_counts()
         self.refresh()
 
