@@ -379,9 +379,8 @@ class ScoringCalculator:
         return "\n".join(lines)
 
     def html(self) -> str:
-        """Return the points table and the rules quoted."""
-        msg = f'<p class="ra-message"><b>{escape(self.message)}</b></p>' if self.message else ""
-        return msg + render.scores_html(self.scores()) + "<h4>The rules</h4>" + _ul(list(SCORING_RULES.values()))
+        """Return the points table and the rules quoted (the view shows `message` above it)."""
+        return render.scores_html(self.scores()) + "<h4>The rules</h4>" + _ul(list(SCORING_RULES.values()))
 
 
 # -- disasters ---------------------------------------------------------------------------------
@@ -506,8 +505,7 @@ class DisasterExplorer:
         return "\n".join(lines)
 
     def html(self) -> str:
-        """Return the outcome, the display as tiles, and the rules quoted."""
-        msg = f'<p class="ra-message"><b>{escape(self.message)}</b></p>' if self.message else ""
+        """Return the outcome, the display as tiles, and the rules quoted (the view shows `message` above it)."""
         kinds = self.targets()
         tiles = "".join(
             render.tile_svg(t, 4 + 46 * i, 4, 40) + render.svg_text(24 + 46 * i, 60, f"\u00d7{self.display[t]}", 13)
@@ -518,4 +516,4 @@ class DisasterExplorer:
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="66" viewBox="0 0 {width} 66" '
             f'font-family="sans-serif" role="group" aria-label="the tiles this disaster can take">{tiles}</svg>'
         )
-        return msg + pic + _ul(self.lines()) + "<h4>The rules</h4>" + _ul(DISASTER_RULES)
+        return pic + _ul(self.lines()) + "<h4>The rules</h4>" + _ul(DISASTER_RULES)
