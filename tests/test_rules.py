@@ -393,7 +393,7 @@ def test_r16_e19_the_highest_sun_holder_starts_epoch_2_not_the_next_player() -> 
 def test_r16_the_centre_sun_belongs_to_nobody() -> None:
     """R16: the centre sun is ignored when finding the start player (centre 13 -> holder of 12)."""
     players = [{"suns_up": [6, 2], "suns_down": [1]}, *S4[1:]]  # centre 13
-    s = scored(players=players, turn_player=1)
+    s = scored(players=players, turn_player=2)  # P2 draws the last Ra tile, so the drawer does not start
     assert s.center_sun == 13 and s.epoch == 2
     assert s.turn_player == 1, "R16: P1 holds 12, the highest sun owned by a player"
 
@@ -1184,7 +1184,7 @@ def epoch1() -> tuple[State, State]:
         2: {"pharaoh": 2, "flood": 2, "agriculture": 2, "gold": 1},
         3: {"art": 1},
     }  # fmt: skip
-    before = last_ra(displays=displays)
+    before = last_ra(displays=displays, turn_player=2)  # P2 draws the last Ra; P0 (13) starts epoch 2 (R61)
     return before, run(before, "draw", "reveal ra")
 
 
