@@ -33,8 +33,7 @@ from ra_core.bots import random_bot
 from ra_core.play import GameRecord, play, sample_chance
 from ra_core.tiles import FULL_BAG
 
-S4 = [{"suns_up": [13, 6, 2]}, {"suns_up": [12, 7, 3]}, {"suns_up": [11, 8, 4]}, {"suns_up": [10, 9, 5]}]
-
+from .positions import S4
 
 # -- notation -------------------------------------------------------------------------------
 

@@ -34,9 +34,9 @@ from ra_core.play import play
 from ra_core.tiles import counts
 from ra_core.valuation import lot_value
 
+from .positions import S4
 from .strategies import seeds
 
-S4 = [{"suns_up": [13, 6, 2]}, {"suns_up": [12, 7, 3]}, {"suns_up": [11, 8, 4]}, {"suns_up": [10, 9, 5]}]
 TINY_MC = MonteCarloBot(rollouts=2)
 
 

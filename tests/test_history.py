@@ -10,9 +10,8 @@ from ra_core.bots import heuristic_bot, random_bot
 from ra_core.history import auctions
 from ra_core.play import play
 
+from .positions import S4
 from .strategies import ALL_RULES, make_rules, seeds
-
-S4 = [{"suns_up": [13, 6, 2]}, {"suns_up": [12, 7, 3]}, {"suns_up": [11, 8, 4]}, {"suns_up": [10, 9, 5]}]
 
 
 def test_a_hand_played_auction() -> None:

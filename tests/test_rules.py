@@ -42,12 +42,14 @@ from ra_core.bots import random_bot
 from ra_core.play import play
 from ra_core.tiles import CIVILIZATIONS, DISASTERS, FULL_BAG, MONUMENTS, as_dict, counts
 
+from .positions import S4_SUNS_UP
+
 # -- helpers -------------------------------------------------------------------------------
 
 #: The starting suns of RULES.md R11, seat by seat (seat i gets group i without a seed).
 S2 = ([9, 6, 5, 2], [8, 7, 4, 3])
 S3 = ([13, 8, 5, 2], [12, 9, 6, 3], [11, 10, 7, 4])
-S4 = ([13, 6, 2], [12, 7, 3], [11, 8, 4], [10, 9, 5])
+S4 = S4_SUNS_UP
 S5 = ([16, 7, 2], [15, 8, 3], [14, 9, 4], [13, 10, 5], [12, 11, 6])
 
 #: The 8 tiles of the full track used by TV-28/TV-29/TV-30.

@@ -45,12 +45,12 @@ from ra_core.scoring import (
 )
 from ra_core.tiles import as_dict, counts
 
+from .positions import S4_SUNS_UP
+
 # ---------------------------------------------------------------------------------------------
 # Helpers: building positions, playing vector actions, reading the result
 # ---------------------------------------------------------------------------------------------
 
-#: The common 4-player start state S4 of §3.4: face-up suns of P0..P3, center sun 1.
-S4_SUNS_UP = ([13, 6, 2], [12, 7, 3], [11, 8, 4], [10, 9, 5])
 
 #: Vector verbs -> engine notation.
 VERBS = {
@@ -498,6 +498,7 @@ TV13_DISPLAYS_AFTER = [
     {"PHARAOH": 1, "NILE": 3, "TEMPLE": 1},
     {"PHARAOH": 3},
 ]
+TV13_DISCARDED = {"GOD": 3, "FLOOD": 3, "ART": 1, "WRITING": 1, "RELIGION": 1, "ASTRONOMY": 2, "GOLD": 3}  # R60
 
 
 def check_tv13_breakdowns(breakdowns: Sequence) -> None:
@@ -523,16 +524,7 @@ def test_tv_13_end_of_epoch_scoring_pure() -> None:
     assert [p.fame for p in after] == TV13_FAME_AFTER
     for seat, p in enumerate(after):
         assert as_dict(p.display) == tiles(TV13_DISPLAYS_AFTER[seat]), f"P{seat} keeps pharaohs, niles, monuments"
-    discarded = {
-        "GOD": 3,
-        "FLOOD": 3,
-        "ART": 1,
-        "WRITING": 1,
-        "RELIGION": 1,
-        "ASTRONOMY": 2,
-        "GOLD": 3,
-    }
-    assert as_dict(box) == tiles(discarded), "the discarded tiles go to the box (R56, R60)"
+    assert as_dict(box) == tiles(TV13_DISCARDED), "the discarded tiles go to the box (R56, R60)"
 
 
 def test_tv_13_end_of_epoch_scoring_in_a_game() -> None:
@@ -550,17 +542,7 @@ def test_tv_13_end_of_epoch_scoring_in_a_game() -> None:
     assert list(s.fame) == TV13_FAME_AFTER
     for seat in range(3):
         assert display(s, seat) == tiles(TV13_DISPLAYS_AFTER[seat]), f"P{seat} display after the epoch"
-    discarded = {
-        "RA": 8,
-        "GOD": 3,
-        "FLOOD": 3,
-        "ART": 1,
-        "WRITING": 1,
-        "RELIGION": 1,
-        "ASTRONOMY": 2,
-        "GOLD": 3,
-    }
-    assert boxed(start, s) == tiles(discarded)
+    assert boxed(start, s) == tiles({**TV13_DISCARDED, "RA": 8})  # R59: the 8 Ra tiles too
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,12 @@
+"""Positions shared by the tests.
+
+S4 is the common 4-player start of RULES.md §3.4: face-up suns P0 13-6-2, P1 12-7-3, P2 11-8-4,
+P3 10-9-5, center sun 1.
+"""
+
+from __future__ import annotations
+
+#: The face-up suns of P0..P3 in S4.
+S4_SUNS_UP = ([13, 6, 2], [12, 7, 3], [11, 8, 4], [10, 9, 5])
+#: S4 as the ``players`` of `State.from_dict`.
+S4 = [{"suns_up": list(suns)} for suns in S4_SUNS_UP]
