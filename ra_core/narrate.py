@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from .actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod, parse_action
 from .disasters import counts_of, resolve
-from .render import player_name, seat_set, signed, tile_name
+from .render import owed_words, player_name, seat_set, signed, tile_name
 from .state import Phase, Trigger
 from .tiles import NUM_KINDS, Tile
 
@@ -73,12 +73,8 @@ def _losses(display: Sequence[int], disasters: list[Tile]) -> str:
     lost = _counted([display[t] - after[t] for t in range(NUM_KINDS)])  # `display` holds no disaster tiles
     text = f"; lost {join(lost)}" if lost else ""
     if owed:
-        text += f"; must choose tiles to lose: {_owed_words(owed)}"
+        text += f"; must choose tiles to lose: {owed_words(owed)}"
     return text
-
-
-def _owed_words(owed: Sequence[tuple[Tile, int]]) -> str:
-    return " and ".join(f"{n} to {tile_name(kind)}" for kind, n in owed)
 
 
 def epoch_summary(s: State, *, you: Collection[int] = (), names: Sequence[str] = ()) -> str:

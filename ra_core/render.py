@@ -48,6 +48,7 @@ __all__ = [
     "facts",
     "html",
     "legend",
+    "owed_words",
     "player_name",
     "scores_html",
     "scores_text",
@@ -176,6 +177,11 @@ KEPT: tuple[Tile, ...] = (Tile.PHARAOH, Tile.NILE, *MONUMENTS)
 SCORED_EACH_EPOCH: tuple[Tile, ...] = (Tile.GOD, Tile.GOLD, Tile.FLOOD, *CIVILIZATIONS)
 
 _NAMES = {Tile.NILE: "Nile", Tile.RA: "Ra"}
+
+
+def owed_words(owed: Sequence[tuple[Tile, int]]) -> str:
+    """Return the discards still owed in words: ``'2 to unrest and 1 to earthquake'`` (R53)."""
+    return " and ".join(f"{n} to {tile_name(kind)}" for kind, n in owed)
 
 
 def tile_name(t: Tile) -> str:
@@ -360,7 +366,7 @@ def facts(s: State, *, you: int | Collection[int] | None = None, names: Sequence
             f"bids so far: {', '.join(done) or 'none'}; still to bid: {_seats(a.still_to_bid)}."
         )
     if s.discard is not None:
-        owed = " and ".join(f"{n} to {tile_name(kind)}" for kind, n in s.discard.owed)
+        owed = owed_words(s.discard.owed)
         lines.append(f"{who(s.discard.player)} must choose tiles to lose: {owed}.")
     for i, p in enumerate(s.players):
         lines.append(
@@ -453,7 +459,7 @@ def _status_lines(s: State) -> list[str]:
         lines.append(f"Auction: {_TRIGGER_WORDS[a.trigger]} (Ra player P{a.ra_player}); {high}")
         lines.append(f"Bids: {done or 'none yet'};  still to bid: {_seats(a.still_to_bid)}")
     if s.discard is not None:
-        owed = " and ".join(f"{n} to {tile_name(kind)}" for kind, n in s.discard.owed)
+        owed = owed_words(s.discard.owed)
         lines.append(f"P{s.discard.player} must choose tiles to lose: {owed}")
     if s.phase is Phase.GAME_OVER:
         w = s.winner() or 0
