@@ -16,8 +16,7 @@ and before every step we check that the seat named in the vector ("P1") is the o
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 
@@ -33,6 +32,8 @@ from ra_core import (
     new_game,
     parse_action,
 )
+from ra_core.bots import random_bot
+from ra_core.play import play
 from ra_core.scoring import (
     civilization_points,
     god_points,
@@ -1012,24 +1013,6 @@ def test_tv_43_two_player_groups_and_first_player() -> None:
     assert swapped.to_move == 1
 
 
-def random_game(n: int, seed: int) -> Iterator[State]:
-    """Yield every state of one game played with random legal choices (deterministic per seed)."""
-    rng = random.Random(seed)
-    s = new_game(n, seed=seed)
-    yield s
-    for _ in range(20_000):
-        if s.is_terminal():
-            return
-        if s.is_chance_node():
-            outcomes = s.chance_outcomes()
-            action = rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
-        else:
-            action = rng.choice(s.legal_actions())
-        s = s.apply(action)
-        yield s
-    raise AssertionError("the random game did not end")
-
-
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_tv_43_invariants_through_a_whole_game(n: int) -> None:
     """TV-43, R48: "(a) every player always owns the same number of suns as at setup (3 or 4);
@@ -1038,7 +1021,7 @@ def test_tv_43_invariants_through_a_whole_game(n: int) -> None:
     auction track, displays, box). Checked in every state of a random game."""
     max_sun = {2: 9, 3: 13, 4: 13, 5: 16}[n]
     states = 0
-    for s in random_game(n, seed=100 + n):
+    for s in play([random_bot] * n, seed=100 + n).states():  # every state of a random game
         states += 1
         suns = [x for p in s.players for x in (*p.suns_up, *p.suns_down)] + [s.center_sun]
         assert sum(suns) == SUN_TOTAL[n], f"sun total in {s!r}"
