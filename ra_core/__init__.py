@@ -6,11 +6,13 @@ rendering use the standard library only.
 
 from __future__ import annotations
 
+from . import render as _render  # noqa: F401  (draws `State._repr_html_`: the board in notebooks)
 from .actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod, parse_action
 from .errors import BotError, IllegalActionError, InvalidActionError, InvalidStateError
-from .game import new_game
+from .records import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, Resume, Trigger
 from .rules import Rules
-from .state import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, State, Trigger
+from .setup import new_game
+from .state import State
 from .tiles import Tile
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "PendingDiscard",
     "Phase",
     "Player",
+    "Resume",
     "Reveal",
     "Rules",
     "State",

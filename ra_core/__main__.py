@@ -14,10 +14,10 @@ from collections.abc import Callable
 from .actions import Action, parse_action
 from .bots import heuristic_bot, random_bot
 from .errors import IllegalActionError, InvalidActionError
-from .game import new_game
 from .narrate import narrate
 from .play import Policy, decide, play, sample_chance
 from .rules import Rules
+from .setup import new_game
 from .state import CHANCE, TERMINAL, State
 
 HELP = "Type the number of a choice or its notation (e.g. 2, draw, bid 9); 'board' shows the board, 'quit' stops."

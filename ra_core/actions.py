@@ -159,6 +159,11 @@ _SIMPLE: dict[str, Action] = {
 }
 
 
+def _is_number(word: str) -> bool:
+    """Return whether `word` is a number in ASCII digits (``int`` alone would also take "٩", "９" and "1_0")."""
+    return word.isascii() and word.isdigit() and len(word) <= 2
+
+
 def parse_action(text: str) -> Action:
     """Return the action written as `text` (case and extra spaces or commas do not matter).
 
@@ -174,11 +179,11 @@ def parse_action(text: str) -> Action:
     if len(words) >= 2:
         verb, args = words[0], words[1:]
         try:
-            if verb == "bid" and len(args) == 1:
+            if verb == "bid" and len(args) == 1 and _is_number(args[0]):
                 sun = int(args[0])
                 if sun in BIDS:
                     return BIDS[sun]
-            elif verb == "god" and len(args) == 1:
+            elif verb == "god" and len(args) == 1 and _is_number(args[0]):
                 slot = int(args[0])
                 if slot in GODS:
                     return GODS[slot]

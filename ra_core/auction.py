@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .actions import BIDS, PASS, Bid, Pass
-from .state import Auction, Player, Trigger
+from .records import Auction, Player, Trigger
 from .tiles import Tile
 
 __all__ = ["bid_actions", "bid_order", "win"]
@@ -64,14 +64,13 @@ def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -
     i = suns_up.index(sun)
     suns_up = suns_up[:i] + suns_up[i + 1 :]
     suns_down = tuple(sorted((*player.suns_down, center_sun)))
-    return _tuple_new(Player, (suns_up, suns_down, tuple(display), player.fame)), disasters
+    return Player(suns_up, suns_down, tuple(display), player.fame), disasters
 
 
 _FUNERAL = Tile.FUNERAL
 _VOLUNTARY = Trigger.CALL_VOLUNTARY
 _PASS_ONLY: tuple[Pass | Bid, ...] = (PASS,)
 _BID_FOR_SUN: tuple[Bid, ...] = tuple(BIDS[max(sun, 1)] for sun in range(17))  # index = sun
-_tuple_new = tuple.__new__
 #: SEATS_AFTER[n][p]: the n seats clockwise from the left of p, ending with p (R20, R38).
 SEATS_AFTER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)) for n in range(6)

@@ -23,9 +23,10 @@ from typing import Any
 
 from .actions import Action, parse_action
 from .errors import BotError, IllegalActionError, InvalidActionError, InvalidStateError
-from .game import REVEALS_BY_INDEX, new_game
+from .game import REVEALS_BY_INDEX
 from .history import AuctionResult, auctions
 from .rules import Rules
+from .setup import new_game
 from .state import CHANCE, TERMINAL, Phase, State
 
 Policy = Callable[[State, random.Random], Action]

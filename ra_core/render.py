@@ -13,12 +13,6 @@ Tiles are told apart three ways, so the board works without colour: a shape per 
 a colour from a colour-blind-safe palette (Okabe and Ito), and a short word on the tile.
 
 >>> from ra_core import new_game
->>> print(new_game(3))
-epoch 1/3  ra 0/8  center sun 1  bag 180  phase ACTION
-auction track: _ _ _ _ _ _ _ _
-> P0  up 2 5 8 13   down -   fame 10  -
-  P1  up 3 6 9 12   down -   fame 10  -
-  P2  up 4 7 10 11  down -   fame 10  -
 >>> for line in facts(new_game(3))[:3]:
 ...     print(line)
 Epoch 1 of 3: P0 takes a turn (draw, call Ra or use a god).
@@ -32,13 +26,16 @@ from collections.abc import Collection, Sequence
 from html import escape
 from typing import TYPE_CHECKING, NamedTuple
 
+from .records import Phase, Trigger
 from .rules import EPOCHS, TRACK_SIZE
-from .state import Phase, Trigger
-from .tiles import CIVILIZATIONS, MONUMENTS, Tile, describe
+from .state import DISPLAYS
+from .textboard import text_board
+from .tiles import CIVILIZATIONS, MONUMENTS, Tile
 
 if TYPE_CHECKING:
+    from .records import Player
     from .scoring import EpochScore
-    from .state import Player, State
+    from .state import State
 
 __all__ = [
     "KEPT",
@@ -60,46 +57,6 @@ __all__ = [
     "tile_name",
     "tile_svg",
 ]
-
-
-def _suns(suns: tuple[int, ...]) -> str:
-    return " ".join(map(str, suns)) or "-"
-
-
-def text_board(s: State) -> str:
-    """Return the board as plain text: epoch, Ra track, auction track, then one line per player.
-
-    ``>`` marks whose turn it is, ``*`` who decides now when that is somebody else (a bidder or
-    a player choosing discards).
-    """
-    lines = [
-        f"epoch {s.epoch}/{EPOCHS}  ra {s.ra_count}/{s.rules.ra_limit}  center sun {s.center_sun}"
-        f"  bag {sum(s.bag)}  phase {s.phase.name}",
-        "auction track: " + " ".join(t.label if t is not None else "_" for t in s.track),
-    ]
-    a = s.auction
-    if a is not None:
-        bids = ", ".join(
-            f"P{p} {'pass' if b is None else 'bid ' + str(b)}" for p, b in zip(a.order, a.bids, strict=False)
-        )
-        high = f"high {a.high_bid} by P{a.high_bidder}" if a.high_bidder >= 0 else "no bid yet"
-        lines.append(f"auction ({a.trigger.value}, Ra player P{a.ra_player}): {bids or 'no one has bid'}; {high}")
-    if s.discard is not None:
-        owed = ", ".join(f"{n} for {kind.label}" for kind, n in s.discard.owed)
-        lines.append(f"P{s.discard.player} chooses tiles to lose: {owed}")
-    up_width = max(len(_suns(p.suns_up)) for p in s.players)
-    down_width = max(len(_suns(p.suns_down)) for p in s.players)
-    for i, p in enumerate(s.players):
-        mark = ">" if i == s.turn_player and s.phase is not Phase.GAME_OVER else " "
-        if i == s.to_move and i != s.turn_player:
-            mark = "*"
-        lines.append(
-            f"{mark} P{i}  up {_suns(p.suns_up):<{up_width}}  down {_suns(p.suns_down):<{down_width}}"
-            f"  fame {p.fame:<3} {describe(p.display)}"
-        )
-    if s.phase is Phase.GAME_OVER:
-        lines.append(f"game over: P{s.winner()} wins")
-    return "\n".join(lines)
 
 
 # -- displayable strings -------------------------------------------------------------------
@@ -653,3 +610,10 @@ def scores_html(scores: Sequence[EpochScore], *, you: int | Collection[int] | No
         f"<caption>Points per epoch and category</caption><thead><tr>{head}</tr></thead>"
         f"<tbody>{''.join(body)}</tbody></table>"
     )
+
+
+def _board_html(s: State) -> str:
+    return str(html(s))
+
+
+DISPLAYS["html"] = _board_html  # `State._repr_html_`: notebooks show the board as this picture

@@ -17,10 +17,9 @@ The rulebook's worked examples are the doctests:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
 
+from .records import Breakdown, EpochScore, Player
 from .rules import EPOCHS, Rules
-from .state import Player
 from .tiles import CIVILIZATIONS, DISCARDED_AFTER_EPOCH, EMPTY, MONUMENTS, Tile, counts
 from .tiles import DISASTERS as DISASTER_KINDS
 
@@ -44,32 +43,6 @@ __all__ = [
 _GOD, _PHARAOH, _NILE, _FLOOD, _GOLD = (int(t) for t in (Tile.GOD, Tile.PHARAOH, Tile.NILE, Tile.FLOOD, Tile.GOLD))
 
 CATEGORIES = ("god", "pharaoh", "river", "civilization", "gold", "monument", "sun")
-
-
-class Breakdown(NamedTuple):
-    """One player's points in one epoch, by category, and the fame before and after (R69)."""
-
-    god: int
-    pharaoh: int
-    river: int
-    civilization: int
-    gold: int
-    monument: int
-    sun: int
-    fame_before: int
-    fame_after: int
-
-    @property
-    def net(self) -> int:
-        """Return the sum of the categories (before the fame floor)."""
-        return sum(self[:7])  # the seven categories, in CATEGORIES order
-
-
-class EpochScore(NamedTuple):
-    """The scoring of one epoch: a `Breakdown` per player."""
-
-    epoch: int
-    players: tuple[Breakdown, ...]
 
 
 def god_points(display: Sequence[int]) -> int:
@@ -104,7 +77,6 @@ def monument_points(display: Sequence[int]) -> int:
     return variety + sets
 
 
-_tuple_new = tuple.__new__
 _SET_POINTS = (0, 0, 0, 5, 10, 15)  # by copies of one monument kind (R70)
 # The civilization and monument kinds are contiguous in `Tile`, so a slice picks them out.
 _CIVS = slice(CIVILIZATIONS[0], CIVILIZATIONS[-1] + 1)
@@ -174,7 +146,7 @@ def score_epoch(
         fame = p.fame + sum(parts)
         if rules.fame_floor and fame < 0:
             fame = 0
-        breakdowns.append(_tuple_new(Breakdown, (*parts, p.fame, fame)))
+        breakdowns.append(Breakdown(*parts, p.fame, fame))
         for t in _DISCARDED:  # R60: gods, gold, civilizations and floods leave the game
             boxed[t] += d[t]
         kept = _kept(d)

@@ -46,13 +46,15 @@ from .auction import bid_order
 from .disasters import CHOOSABLE, leaves_a_choice
 from .errors import InvalidStateError
 from .game import highest_sun_holder
+from .records import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, Resume, Trigger
 from .rules import EPOCHS, STARTING_FAME, TRACK_SIZE, Rules
 from .scoring import Breakdown, EpochScore
-from .state import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, State, Trigger
 from .tiles import DISASTER_TARGETS, FULL_BAG, NUM_KINDS, Tile
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
+
+    from .state import State
 
 SCHEMA = "ra-state/1"
 _KNOWN = {
@@ -73,7 +75,7 @@ def state_to_dict(s: State) -> dict[str, Any]:
     discard = None
     if s.discard is not None:
         d = s.discard
-        discard = {"player": d.player, "owed": [[k.label, n] for k, n in d.owed], "after": d.after}
+        discard = {"player": d.player, "owed": [[k.label, n] for k, n in d.owed], "after": d.after.value}
     return {
         "schema": SCHEMA,
         "rules": s.rules.to_dict(),
@@ -147,7 +149,7 @@ def _suns(data: Any, field: str) -> tuple[int, ...]:
     return tuple(sorted(data))
 
 
-def state_from_dict(data: Any) -> State:
+def state_from_dict(data: Any, cls: type[State]) -> State:
     """Return the position described by `data`, checking that it is possible.
 
     Raises:
@@ -303,19 +305,14 @@ def state_from_dict(data: Any) -> State:
         raise _fail("bag", "a draw needs a tile in the bag")
 
     scores = _scores(data.get("scores", []), len(players_t))
-    to_move = {
-        Phase.ACTION: turn,
-        Phase.GODS: turn,
-        Phase.REVEAL: CHANCE,
-        Phase.GAME_OVER: TERMINAL,
-    }.get(phase)
+    to_move = {Phase.REVEAL: CHANCE, Phase.GAME_OVER: TERMINAL}.get(phase, turn)  # ACTION and GODS: the turn player
     if phase is Phase.BID:
         assert auction is not None
         to_move = auction.order[len(auction.bids)]
     elif phase is Phase.DISCARD:
         assert discard is not None
         to_move = discard.player
-    return State(
+    return cls(
         rules=rules, epoch=epoch, phase=phase, turn_player=turn, to_move=to_move, bag=bag,
         ra_count=ra_count, track=track, center_sun=center, players=players_t, auction=auction,
         discard=discard, box=box, scores=scores,
@@ -387,7 +384,7 @@ def _discard(data: Any, players: tuple[Player, ...]) -> PendingDiscard:
                 field, f"no real choice: player {seat} must lose {n} of {available} tiles of {kinds} kind(s) (R53)"
             )
         owed.append((kind, n))
-    return PendingDiscard(seat, tuple(owed), data["after"])
+    return PendingDiscard(seat, tuple(owed), Resume(data["after"]))
 
 
 def _scores(data: Any, n: int) -> tuple[EpochScore, ...]:

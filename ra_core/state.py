@@ -1,113 +1,49 @@
-"""The immutable game state: `State`, with `Player`, `Auction` and `PendingDiscard`.
+"""A position in a game of Ra: the immutable `State`.
 
 A state never changes: `State.apply` returns a new one, so keeping the parent is "undo" and a
-search can share states freely. `Player`, `Auction` and `PendingDiscard` are named tuples;
-`State` is a frozen record that copies its field dictionary to make a changed copy. Both are
-several times cheaper to build than frozen dataclasses, which keeps the engine fast enough for
-Monte Carlo work in a notebook cell.
+search can share states freely. `State` is a named tuple of typed fields (mypy checks every
+field wherever a state is built); the records it holds (`Player`, `Auction`, `PendingDiscard`)
+are in `ra_core.records`, and how one state leads to the next is in `ra_core.game`.
+
+The interface follows OpenSpiel: `legal_actions()`, `apply()`, `is_chance_node()` with
+`chance_outcomes()` (exact `Fraction` odds), `to_move` (a seat, `CHANCE` or `TERMINAL`),
+`returns()`.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import enum
+from collections.abc import Callable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from . import game, serialize, textboard
+from .records import CHANCE, TERMINAL, Auction, EpochScore, PendingDiscard, Phase, Player, Resume, Trigger
 from .rules import Rules
+from .scoring import winner
 from .tiles import Tile
 
 if TYPE_CHECKING:
     from .actions import Action
-    from .scoring import EpochScore
 
-CHANCE = -1  # `current_player()` at a chance node, as in OpenSpiel
-TERMINAL = -4  # `current_player()` once the game is over, as in OpenSpiel
+__all__ = [
+    "CHANCE",
+    "DISPLAYS",
+    "TERMINAL",
+    "Auction",
+    "PendingDiscard",
+    "Phase",
+    "Player",
+    "Resume",
+    "State",
+    "Trigger",
+]
 
-
-class Phase(enum.Enum):
-    """What the game is waiting for."""
-
-    ACTION = "action"  # the turn player: draw, call Ra, or use a god (R18)
-    REVEAL = "reveal"  # chance: which tile comes out of the bag (R22)
-    GODS = "gods"  # the turn player used a god and may use another, or be done (R26, R29)
-    BID = "bid"  # an auction: the player to move bids a sun or passes (R38-R40)
-    DISCARD = "discard"  # a disaster: the player chooses which tiles to lose (R53)
-    GAME_OVER = "game_over"  # epoch 3 has been scored (R62)
-
-
-class Trigger(enum.Enum):
-    """Why an auction is held; it decides who may pass and what an all-pass does (R35, R40, R42)."""
-
-    RA_TILE = "ra_tile"  # a drawn Ra tile that did not end the epoch
-    CALL_VOLUNTARY = "call_voluntary"  # Ra called with fewer than 8 tiles on the track
-    CALL_FORCED = "call_forced"  # Ra called with the track full
+#: How a state shows itself in a notebook: ``DISPLAYS["html"](state)`` returns HTML. The
+#: presentation layer (`ra_core.svg`) fills this in; the engine itself draws no pictures.
+DISPLAYS: dict[str, Callable[[State], str]] = {}
 
 
-_new = object.__new__
-
-
-class Player(NamedTuple):
-    """One player's holdings (an immutable named tuple).
-
-    Attributes:
-        suns_up: face-up suns, ascending; only these can be bid (R39, R47).
-        suns_down: face-down suns won this epoch, ascending (R41).
-        display: tile counts indexed by `Tile` (R1).
-        fame: the fame total (R6, R13).
-    """
-
-    suns_up: tuple[int, ...]
-    suns_down: tuple[int, ...]
-    display: tuple[int, ...]
-    fame: int
-
-    @property
-    def suns(self) -> tuple[int, ...]:
-        """Return all suns this player owns, face up or down, ascending (R71, R73)."""
-        return tuple(sorted(self.suns_up + self.suns_down))
-
-
-class Auction(NamedTuple):
-    """A running auction (an immutable named tuple).
-
-    Attributes:
-        trigger: why it is held (R35).
-        ra_player: the player whose action started it; bids last (R38).
-        order: the bidders in bidding order, left of the Ra player first (R37, R38).
-        bids: what each bidder in `order` did so far: a sun, or None for a pass.
-        high_bid: the highest sun bid so far, 0 if none (R39).
-        high_bidder: who bid it, -1 if nobody.
-    """
-
-    trigger: Trigger
-    ra_player: int
-    order: tuple[int, ...]
-    bids: tuple[int | None, ...] = ()
-    high_bid: int = 0
-    high_bidder: int = -1
-
-    @property
-    def still_to_bid(self) -> tuple[int, ...]:
-        """Return the players who have not had their one chance to bid yet, in order."""
-        return self.order[len(self.bids) :]
-
-
-class PendingDiscard(NamedTuple):
-    """Tiles a player owes to disasters and chooses himself (R50, R53).
-
-    Attributes:
-        player: who loses the tiles.
-        owed: ``(disaster, how many tiles)`` per disaster kind still to choose, in order.
-        after: "auction" (finish the auction, R45) or "gods" (go on with the god turn, R29).
-    """
-
-    player: int
-    owed: tuple[tuple[Tile, int], ...]
-    after: str
-
-
-class State:
+class State(NamedTuple):
     """A position in a game of Ra. Immutable: `apply` returns a new state.
 
     Attributes:
@@ -125,25 +61,11 @@ class State:
         discard: the `PendingDiscard` being chosen, or None.
         box: tiles out of the game, counts by `Tile` (R56, R59, R60).
         scores: one `EpochScore` per finished epoch.
+        legal: the legal actions, when the step that made this state already knew them; None
+            means "work them out when asked". Not part of the position: equality and hashing
+            leave it out.
     """
 
-    __slots__ = ("__dict__",)  # fields live in the instance dict, copied to make a changed state
-    _fields: ClassVar[tuple[str, ...]] = (
-        "rules",
-        "epoch",
-        "phase",
-        "turn_player",
-        "to_move",
-        "bag",
-        "ra_count",
-        "track",
-        "center_sun",
-        "players",
-        "auction",
-        "discard",
-        "box",
-        "scores",
-    )
     rules: Rules
     epoch: int
     phase: Phase
@@ -158,39 +80,7 @@ class State:
     discard: PendingDiscard | None
     box: tuple[int, ...]
     scores: tuple[EpochScore, ...]
-    _legal: tuple[Action, ...] | None
-
-    def __init__(self, **fields: Any) -> None:
-        if fields.keys() != set(self._fields):
-            missing = [f for f in self._fields if f not in fields]
-            unknown = [f for f in fields if f not in self._fields]
-            raise TypeError(f"State: missing fields {missing}, unknown fields {unknown}")
-        d = self.__dict__
-        for name in self._fields:
-            d[name] = fields[name]
-        d["_legal"] = None  # the cache of legal_actions(), not a field
-
-    def replace(self, **changes: Any) -> State:
-        """Return a copy with `changes` applied; no rules are checked (use `from_dict` for that)."""
-        if not changes.keys() <= set(self._fields):
-            raise TypeError(f"State has no field(s) {sorted(set(changes) - set(self._fields))}")
-        return evolve_state(self, changes)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise dataclasses.FrozenInstanceError(f"cannot assign to {name!r}: State is immutable; use apply()")
-
-    def __delattr__(self, name: str) -> None:
-        raise dataclasses.FrozenInstanceError(f"cannot delete {name!r}: State is immutable")
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not State:
-            return False
-        mine, theirs = self.__dict__, other.__dict__
-        return all(mine[f] == theirs[f] for f in self._fields)
-
-    def __hash__(self) -> int:
-        d = self.__dict__
-        return hash(tuple(d[f] for f in self._fields))
+    legal: tuple[Action, ...] | None = None
 
     # -- the OpenSpiel-style contract ------------------------------------------------------
 
@@ -199,10 +89,8 @@ class State:
 
         At a chance node these are the `Reveal`s of the tiles still in the bag.
         """
-        legal: tuple[Action, ...] | None = self._legal
-        if legal is None:
-            legal = self.__dict__["_legal"] = _game.legal_actions(self)
-        return legal
+        legal = self.legal
+        return legal if legal is not None else game.legal_actions(self)
 
     def apply(self, action: Action | str) -> State:
         """Return the state after `action` (an action or its text); this state is unchanged.
@@ -211,34 +99,32 @@ class State:
             InvalidActionError: `action` is text that does not parse.
             IllegalActionError: `action` is not legal here; the message lists what is.
         """
-        if self.phase is not _REVEAL:
-            # The fast path: the engine hands out shared action objects, and an identity scan is
-            # several times cheaper than `in`, which calls the dataclasses' Python-level __eq__.
-            for legal in self._legal or self.legal_actions():
-                if legal is action:
-                    return _game.HANDLERS[type(action)](self, action)
-        elif type(action) is _Reveal and self.bag[action.tile]:
-            return _game.reveal(self, action.tile)
-        return _game.apply(self, action)  # text, and the error for an illegal action
+        return game.apply(self, action)
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """Return ``(Reveal(tile), probability)`` for each tile that can come out of the bag.
 
         The probabilities are exact and sum to 1. Empty unless this is a chance node.
         """
-        return _game.chance_outcomes(self)
+        return game.chance_outcomes(self)
 
     def is_chance_node(self) -> bool:
         """Return whether the next step is chance (a tile is drawn from the bag)."""
-        return self.phase is _REVEAL
+        return self.phase is Phase.REVEAL
 
     def is_terminal(self) -> bool:
         """Return whether the game is over."""
-        return self.phase is _GAME_OVER
+        return self.phase is Phase.GAME_OVER
 
     def current_player(self) -> int:
         """Return who decides now: a seat, `CHANCE` (-1) or `TERMINAL` (-4)."""
         return self.to_move
+
+    def returns(self) -> tuple[int, ...]:
+        """Return each player's fame, the game's payoff (general-sum, as OpenSpiel's returns)."""
+        return self.fame
+
+    # -- what can be read off the position ---------------------------------------------------
 
     @property
     def num_players(self) -> int:
@@ -250,66 +136,54 @@ class State:
         """Return each player's fame total (R6)."""
         return tuple(p.fame for p in self.players)
 
+    @property
+    def lot(self) -> tuple[Tile, ...]:
+        """Return the tiles on the auction track, left to right: what an auction now would sell (R41)."""
+        return tuple(t for t in self.track if t is not None)
+
     def winner(self) -> int | None:
         """Return the winner after epoch 3, with the rules' tie-break (R73); None before."""
         if self.phase is not Phase.GAME_OVER:
             return None
-        from .scoring import winner
-
         return winner(self.players, self.rules)
 
-    def returns(self) -> tuple[int, ...]:
-        """Return each player's fame, the game's payoff (general-sum, as OpenSpiel's returns)."""
-        return self.fame
+    # -- copies, saving and showing ----------------------------------------------------------
+
+    def replace(self, **changes: Any) -> State:
+        """Return a copy with `changes` applied; no rules are checked (use `from_dict` for that)."""
+        unknown = sorted(set(changes) - set(self._fields[:-1]))
+        if unknown:
+            raise TypeError(f"State has no field(s) {unknown}")
+        return self._replace(legal=None, **changes)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the position as JSON-ready data (schema in `ra_core.serialize`)."""
-        from .serialize import state_to_dict
-
-        return state_to_dict(self)
+        return serialize.state_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> State:
         """Return the position described by `data`; raise `InvalidStateError` naming a bad field."""
-        from .serialize import state_from_dict
+        return serialize.state_from_dict(data, cls)
 
-        return state_from_dict(data)
+    def __eq__(self, other: object) -> bool:
+        return type(other) is State and self[:-1] == other[:-1]  # `legal` is derived, not compared
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self[:-1])
 
     def __str__(self) -> str:
-        from .render import text_board
+        return textboard.text_board(self)
 
-        return text_board(self)
-
-    def _repr_html_(self) -> str:
-        """Return the board as HTML for notebooks: an SVG picture and its text twin."""
-        from .render import html
-
-        return str(html(self))
+    def _repr_html_(self) -> str | None:
+        """Return the board as HTML for notebooks, when a presentation module has registered one."""
+        show = DISPLAYS.get("html")
+        return show(self) if show is not None else None
 
     def __repr__(self) -> str:
         return (
             f"<State epoch={self.epoch} phase={self.phase.name} turn={self.turn_player} "
             f"to_move={self.to_move} bag={sum(self.bag)}>"
         )
-
-
-_REVEAL, _GAME_OVER = Phase.REVEAL, Phase.GAME_OVER  # module constants: enum lookups are slow
-_SET_DICT = State.__dict__["__dict__"].__set__
-
-
-def evolve_state(state: State, changes: dict[str, Any]) -> State:
-    """Return a copy of `state` with `changes` (no checks; for the engine's transitions).
-
-    `changes` may carry ``"_legal"``, the new state's legal actions when the transition
-    already knows them; otherwise they are computed when first asked for.
-    """
-    d = state.__dict__.copy()  # a copy and a few stores: faster than a {**...} merge
-    d["_legal"] = None
-    d.update(changes)
-    out: State = _new(State)
-    _SET_DICT(out, d)
-    return out
-
-
-from . import game as _game  # noqa: E402  (game imports this module; bound last to avoid a cycle)
-from .actions import Reveal as _Reveal  # noqa: E402

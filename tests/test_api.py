@@ -324,3 +324,110 @@ def test_malformed_records_raise_clear_errors(text: str, field: str) -> None:
     with pytest.raises(InvalidStateError) as info:
         GameRecord.from_json(text)
     assert info.value.field == field
+
+
+# -- malformed actions never reach the state (issue: bad input never corrupts a game) -------
+
+MALFORMED_AT_A_DRAW = [Reveal(0), Reveal(-1), Reveal(-23), Reveal("ra"), Reveal(None), Reveal(2.0), Reveal(99)]  # type: ignore[arg-type]
+MALFORMED_AT_A_TURN = [
+    UseGod(1.0),  # type: ignore[arg-type]
+    UseGod(True),
+    Bid(4.0),  # type: ignore[arg-type]
+    Discard(("art", "writing")),  # type: ignore[arg-type]
+    Discard([Tile.ART]),  # type: ignore[arg-type]
+    None,
+    5,
+    b"draw",
+    object(),
+    ("draw",),
+]
+
+
+@pytest.mark.parametrize("action", MALFORMED_AT_A_DRAW, ids=repr)
+def test_malformed_reveals_are_refused_and_change_nothing(action: object) -> None:
+    """A reveal must carry a `Tile` still in the bag: plain ints, strings and floats are refused."""
+    s = new_game(3, seed=2).apply("draw")
+    before = s.to_dict()
+    with pytest.raises(IllegalActionError) as info:
+        s.apply(action)  # type: ignore[arg-type]
+    assert "for chance in phase REVEAL" in str(info.value) and "legal: reveal ra" in str(info.value)
+    assert s.to_dict() == before
+    assert s.apply("reveal gold").track[0] is Tile.GOLD
+
+
+@pytest.mark.parametrize("action", MALFORMED_AT_A_TURN, ids=repr)
+def test_malformed_decisions_are_refused_with_the_full_message(action: object) -> None:
+    """Wrong types are refused as illegal actions that name the player, the phase and what is legal."""
+    s = State.from_dict({"players": S4, "track": ["nile", "flood"], "turn_player": 1})
+    s = s.replace(players=tuple(p._replace(display=(*p.display[:1], 1, *p.display[2:])) for p in s.players))
+    before = s.to_dict()
+    with pytest.raises(IllegalActionError) as info:
+        s.apply(action)  # type: ignore[arg-type]
+    message = str(info.value)
+    assert "is not legal for player 1 in phase ACTION" in message and "legal: draw, ra, god 1, god 2" in message
+    assert info.value.player == 1 and info.value.phase == "ACTION"
+    assert s.to_dict() == before
+
+
+def test_a_float_or_bool_bid_is_refused_and_an_int_bid_is_stored_as_the_engines_own() -> None:
+    """`Bid(4.0) == Bid(4)` in Python, but only an int sun is a bid; the state keeps the engine's object."""
+    s = State.from_dict({"players": S4, "track": ["nile", "flood"], "turn_player": 1}).apply("ra")
+    for bad in (Bid(8.0), Bid(True)):  # type: ignore[arg-type]
+        with pytest.raises(IllegalActionError, match="a bid's sun must be an int"):
+            s.apply(bad)
+    after = s.apply(Bid(8))
+    assert after.auction is not None and type(after.auction.bids[0]) is int
+    assert State.from_dict(after.to_dict()) == after
+
+
+@pytest.mark.parametrize("text", ["bid ９", "bid ٩", "bid 1_0", "god ３", "bid +9", "bid 09999"])
+def test_notation_takes_ascii_digits_only(text: str) -> None:
+    """Only ASCII digits make a number in the notation (Python's int() would also read other scripts)."""
+    with pytest.raises(InvalidActionError):
+        parse_action(text)
+
+
+def test_a_state_cannot_be_changed_in_place() -> None:
+    """A State has no instance dictionary and read-only fields, so nobody (a bot included) can edit it."""
+    s = new_game(3)
+    assert not hasattr(s, "__dict__")
+    with pytest.raises(AttributeError):
+        object.__setattr__(s, "phase", Phase.BID)
+    assert s.phase is Phase.ACTION
+
+
+def test_every_state_of_random_games_has_fields_of_the_declared_types() -> None:
+    """The engine's hot steps build states from plain tuples; every field must still have its declared type."""
+    from ra_core import Auction, PendingDiscard, Player
+    from ra_core.game import legal_actions
+    from ra_core.records import EpochScore
+
+    expected = {
+        "rules": Rules,
+        "epoch": int,
+        "phase": Phase,
+        "turn_player": int,
+        "to_move": int,
+        "bag": tuple,
+        "ra_count": int,
+        "track": tuple,
+        "center_sun": int,
+        "players": tuple,
+        "auction": (Auction, type(None)),
+        "discard": (PendingDiscard, type(None)),
+        "box": tuple,
+        "scores": tuple,
+        "legal": (tuple, type(None)),
+    }
+    assert set(expected) == set(State._fields)
+    rng = random.Random(3)
+    for players in (2, 3, 4, 5):
+        s = new_game(players, seed=players)
+        while not s.is_terminal():
+            for name, kind in expected.items():
+                assert isinstance(getattr(s, name), kind), (name, s)
+            assert all(type(p) is Player for p in s.players) and all(type(e) is EpochScore for e in s.scores)
+            assert all(t is None or type(t) is Tile for t in s.track)
+            assert s.legal is None or s.legal == legal_actions(s)
+            legal = s.legal_actions()
+            s = s.apply(sample_chance(s, rng) if s.is_chance_node() else legal[int(rng.random() * len(legal))])

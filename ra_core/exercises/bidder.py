@@ -17,8 +17,8 @@ from typing import Any
 from ..actions import Action, Bid, CallRa, Draw, Pass
 from ..bots import heuristic_bot, random_bot
 from ..errors import IllegalActionError
-from ..game import new_game
 from ..play import play, sample_chance
+from ..setup import new_game
 from ..state import CHANCE, TERMINAL, Phase, State
 from ..tournament import TournamentResult, versus
 from ..valuation import lot_value

@@ -26,10 +26,10 @@ from typing import Any, NamedTuple
 from .. import render
 from ..actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod, parse_action
 from ..bots import random_bot
-from ..game import new_game
 from ..narrate import join, narrate, tiles_words
 from ..play import GameRecord, sample_chance
 from ..rules import Rules
+from ..setup import new_game
 from ..state import CHANCE, Phase, State
 
 Policy = Callable[[State, random.Random], Action]

@@ -142,7 +142,7 @@ class ReplayController:
 
 
 def _empty_start() -> State:
-    from ..game import new_game
+    from ..setup import new_game
 
     return new_game(3)
 
