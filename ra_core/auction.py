@@ -37,12 +37,17 @@ def bid_actions(auction: Auction, seat: int, player: Player) -> tuple[Pass | Bid
     who called Ra voluntarily may not pass when everyone else passed (R40).
     """
     must_bid = auction.high_bidder < 0 and seat == auction.ra_player and auction.trigger is _VOLUNTARY
-    out: tuple[Pass | Bid, ...] = () if must_bid else _PASS_ONLY
-    high = auction.high_bid
-    for sun in player.suns_up:
-        if sun > high:
-            out += (_BID_FOR_SUN[sun],)
-    return out
+    key = (player.suns_up, auction.high_bid, must_bid)
+    choices = _CHOICES.get(key)
+    if choices is None:
+        bids = tuple(_BID_FOR_SUN[sun] for sun in player.suns_up if sun > auction.high_bid)
+        choices = _CHOICES[key] = bids if must_bid else (PASS, *bids)
+    return choices
+
+
+#: The bid choices by (face-up suns, high bid, must bid): the same few hundred come up in every
+#: game, so they are worked out once (a dictionary look-up is several times cheaper than the loop).
+_CHOICES: dict[tuple[tuple[int, ...], int, bool], tuple[Pass | Bid, ...]] = {}
 
 
 def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -> tuple[Player, list[Tile]]:
@@ -69,7 +74,6 @@ def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -
 
 _FUNERAL = Tile.FUNERAL
 _VOLUNTARY = Trigger.CALL_VOLUNTARY
-_PASS_ONLY: tuple[Pass | Bid, ...] = (PASS,)
 _BID_FOR_SUN: tuple[Bid, ...] = tuple(BIDS[max(sun, 1)] for sun in range(17))  # index = sun
 #: SEATS_AFTER[n][p]: the n seats clockwise from the left of p, ending with p (R20, R38).
 SEATS_AFTER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(

@@ -15,106 +15,36 @@ except the few steps in the marked hot-path section at the end.
 
 from __future__ import annotations
 
-import reprlib
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from .actions import (
-    BIDS,
-    CALL_RA,
-    DONE,
-    DRAW,
-    GODS,
-    REVEALS,
-    Action,
-    Bid,
-    CallRa,
-    Discard,
-    Done,
-    Draw,
-    Pass,
-    Reveal,
-    UseGod,
-    discard,
-    parse_action,
-)
+from .actions import DONE, Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod, parse_action
 from .auction import SEATS_AFTER, bid_actions, bid_order, win
-from .disasters import discard_options, resolve
-from .errors import IllegalActionError
+from .disasters import resolve
 from .records import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, Resume, Trigger
-from .rules import EPOCHS, TRACK_SIZE, Rules
+from .rules import EPOCHS, TRACK_SIZE
 from .scoring import score_epoch
-from .tiles import EMPTY, NUM_KINDS, Tile
+from .tiles import Tile
+from .turns import (
+    REVEALS_BY_INDEX,
+    canonical,
+    chance_outcomes,
+    discard_actions,
+    god_targets,
+    highest_sun_holder,
+    illegal,
+    legal_actions,
+    turn_actions,
+)
 
 if TYPE_CHECKING:
+    from .actions import Action
     from .state import State
 
+# `apply` is this module's own; the others are `ra_core.turns`' names, here for old imports.
 __all__ = ["REVEALS_BY_INDEX", "apply", "chance_outcomes", "highest_sun_holder", "illegal", "legal_actions", "reveal"]
 
 EMPTY_TRACK: tuple[Tile | None, ...] = (None,) * TRACK_SIZE
-REVEALS_BY_INDEX: tuple[Reveal, ...] = tuple(REVEALS[t] for t in Tile)  # Reveal of tile i, by plain int
-
-
-def highest_sun_holder(players: Sequence[Player]) -> int:
-    """Return the seat holding the highest sun; it starts every epoch (R16)."""
-    best, holder = 0, 0
-    for seat, p in enumerate(players):
-        top = max(p.suns_up + p.suns_down)
-        if top > best:
-            best, holder = top, seat
-    return holder
-
-
-# -- legal actions -------------------------------------------------------------------------
-
-
-def god_targets(track: tuple[Tile | None, ...], rules: Rules) -> tuple[UseGod, ...]:
-    """Return `UseGod` for each slot a god may take: any tile but a god (R27), disasters only by option (R28)."""
-    limit = NUM_KINDS if rules.god_can_take_disaster else _FUNERAL
-    return tuple([GODS[i + 1] for i, t in enumerate(track) if t is not None and t is not _GOD and t < limit])
-
-
-def turn_actions(player: Player, track: tuple[Tile | None, ...], rules: Rules) -> tuple[Action, ...]:
-    """Return the turn player's choices: draw (not on a full track, R19), call Ra (R36), gods (R26)."""
-    if player.display[_GOD_INDEX]:
-        gods = god_targets(track, rules)
-        return (DRAW, CALL_RA, *gods) if None in track else (CALL_RA, *gods)
-    return _DRAW_OR_RA if None in track else _RA_ONLY
-
-
-def discard_actions(player: Player, pending: PendingDiscard) -> tuple[Action, ...]:
-    """Return the ways to pay the first disaster still owed (R53)."""
-    kind, n = pending.owed[0]
-    return tuple([discard(o) for o in discard_options(player.display, kind, n)])
-
-
-def legal_actions(s: State) -> tuple[Action, ...]:
-    """Return the legal actions in `s`, sorted; empty only when the game is over.
-
-    Most steps already know the next state's legal actions and store them in `State.legal`;
-    this works them out from the position (for chance nodes, loaded positions and copies).
-    """
-    phase = s.phase
-    if phase is _BID and s.auction is not None:
-        return bid_actions(s.auction, s.to_move, s.players[s.to_move])
-    if phase is _ACTION:
-        return turn_actions(s.players[s.turn_player], s.track, s.rules)
-    if phase is _REVEAL:
-        return tuple([REVEALS_BY_INDEX[t] for t, n in enumerate(s.bag) if n])
-    if phase is _GODS:
-        return (DONE, *god_targets(s.track, s.rules))
-    if phase is _DISCARD and s.discard is not None:
-        return discard_actions(s.players[s.discard.player], s.discard)
-    return ()
-
-
-def chance_outcomes(s: State) -> list[tuple[Action, Fraction]]:
-    """Return each tile that can be drawn with its exact probability (R14, R22); [] if not a chance node."""
-    if s.phase is not _REVEAL:
-        return []
-    total = sum(s.bag)
-    return [(REVEALS_BY_INDEX[t], Fraction(n, total)) for t, n in enumerate(s.bag) if n]
 
 
 # -- applying an action --------------------------------------------------------------------
@@ -138,79 +68,13 @@ def apply(s: State, action: Action | str) -> State:
         legal = legal_actions(s)
     for candidate in legal:  # the engine hands out shared action objects: usually found by identity
         if candidate is action:
-            return _step(s, candidate)
-    own = _canonical(action)
-    if own is not None and own in legal:
-        return _step(s, legal[legal.index(own)])
-    raise illegal(s, action)
-
-
-def _canonical(action: object) -> Action | None:
-    """Return the engine's own action equal to `action` if its values have the right types, else None."""
-    match action:
-        case Bid(sun) if type(sun) is int:
-            return BIDS.get(sun)
-        case UseGod(slot) if type(slot) is int:
-            return GODS.get(slot)
-        case Discard(tiles) if type(tiles) is tuple and all(type(t) is Tile for t in tiles):
-            return discard(tiles)
-        case Draw() | CallRa() | Done() | Pass():
-            return action
-    return None
-
-
-def _malformed(action: object) -> str:
-    """Return why `action` can never be legal, or "" if it is a well-formed action."""
-    match action:
-        case Bid(sun) if type(sun) is not int:
-            return f"a bid's sun must be an int, got {type(sun).__name__}"
-        case UseGod(slot) if type(slot) is not int:
-            return f"a god's slot must be an int from 1 to {TRACK_SIZE}, got {type(slot).__name__}"
-        case Discard(tiles) if type(tiles) is not tuple or not all(type(t) is Tile for t in tiles):
-            return "a discard's tiles must be a tuple of Tile values"
-        case Reveal(tile) if type(tile) is not Tile:
-            return f"a reveal's tile must be a Tile, got {type(tile).__name__}"
-        case Draw() | CallRa() | Done() | Pass() | Bid() | UseGod() | Discard() | Reveal():
-            return ""
-    return "not an action: expected Draw, CallRa, UseGod, Done, Bid, Pass, Discard, Reveal or their text"
-
-
-def _describe(action: object) -> str:
-    """Return the action's notation, or a short safe repr when it has none (a malformed action)."""
-    try:
-        text = str(action)
-    except Exception:  # a malformed action's __str__ may fail (e.g. a discard of plain strings)
-        return reprlib.repr(action)
-    return text if len(text) <= 60 else reprlib.repr(action)
-
-
-def illegal(s: State, action: object) -> IllegalActionError:
-    """Return the error for `action` in `s`, naming the action, the player, the phase and what is legal."""
-    legal = legal_actions(s)
-    what = _describe(action)
-    who = "chance" if s.to_move == CHANCE else f"player {s.to_move}"
-    if s.phase is _OVER:
-        msg = f"{what} is not legal: the game is over (epoch {EPOCHS} scored); no actions are legal"
+            break
     else:
-        context = _malformed(action)
-        if context:
-            context = f" ({context})"
-        elif s.phase is _BID and s.auction is not None:
-            a = s.auction
-            context = f" (high bid {a.high_bid} by player {a.high_bidder})" if a.high_bidder >= 0 else " (no bid yet)"
-        elif s.phase is _DISCARD and s.discard is not None:
-            kind, n = s.discard.owed[0]
-            context = f" (owes {n} tiles to {kind.label})"
-        elif s.phase is _REVEAL:
-            context = " (a chance node: only a reveal of a tile still in the bag)"
-        listed = ", ".join(map(str, legal))
-        msg = f"{what} is not legal for {who} in phase {s.phase.name}{context}; legal: {listed}"
-    return IllegalActionError(msg, action=action, player=s.to_move, phase=s.phase.name, legal=list(legal))
-
-
-def _step(s: State, action: Action) -> State:
-    """Apply a legal decision (the order puts the most frequent first)."""
-    match action:
+        own = canonical(action)
+        if own is None or own not in legal:
+            raise illegal(s, action)
+        candidate = legal[legal.index(own)]  # go on with the engine's own object
+    match candidate:  # the most frequent first
         case Bid(sun):
             return _bid(s, sun)
         case Pass():
@@ -225,7 +89,7 @@ def _step(s: State, action: Action) -> State:
             return _pass_turn(s, s.turn_player)
         case Discard(tiles):
             return _discard(s, tiles)
-    raise AssertionError(f"no transition for {action!r}")  # Reveal is applied by `reveal`
+    raise AssertionError(f"no transition for {candidate!r}")  # a Reveal is legal only at a chance node
 
 
 def reveal(s: State, tile: Tile) -> State:
@@ -329,8 +193,11 @@ def _pass_turn(s: State, after: int) -> State:
 def _end_epoch(s: State) -> State:
     """Clean up, score, discard, and start the next epoch or end the game (R57-R62)."""
     players, score, boxed = score_epoch(s.players, s.epoch, s.rules)
-    box = list(_add(_add_counts(s.box, boxed), s.track))  # R60: the discards after scoring; R59: the track
-    box[_RA] += s.ra_count  # and the Ra tiles go to the box
+    box = [x + y for x, y in zip(s.box, boxed, strict=True)]  # R60: the discards after scoring
+    for t in s.track:  # R59: the tiles left on the auction track
+        if t is not None:
+            box[t] += 1
+    box[_RA] += s.ra_count  # and the epoch's Ra tiles
     s = s._replace(track=EMPTY_TRACK, ra_count=0, auction=None, discard=None, box=tuple(box), scores=(*s.scores, score))
     if s.epoch == EPOCHS:
         return s._replace(players=players, phase=_OVER, to_move=TERMINAL, legal=())
@@ -359,8 +226,8 @@ def _add_counts(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 
 # == The hot path ===========================================================================
 # A random game spends most of its time in four steps: a draw, the next turn, an auction's start,
-# and a bid or pass. They build the next State with `tuple.__new__` and the fields in declared
-# order (`State` is a named tuple), which skips State's generated __new__: 0.35 us instead of
+# and a bid or pass. They build the next State (and a bid's Auction) with `tuple.__new__` and the
+# fields in declared order (both are named tuples), which skips the generated __new__: 0.35 us instead of
 # 0.6 us positionally or 1 us by keyword (`_replace`: 0.9 us), at almost every step of a game.
 # mypy cannot check these tuples, so tests/test_api.py checks the type of every field of every
 # state in many random games.
@@ -440,7 +307,7 @@ def _next_turn(
 def _start_auction(s: State, bag: tuple[int, ...], ra_count: int, trigger: Trigger) -> State:
     """Open an auction for the track (R35): the players left of the turn player bid first, he bids last (R38)."""
     ra_player = s.turn_player
-    a = Auction(trigger, ra_player, bid_order(s.players, ra_player))
+    a = _tuple_new(Auction, (trigger, ra_player, bid_order(s.players, ra_player), (), 0, -1))  # no bid yet
     first = a.order[0]
     legal = bid_actions(a, first, s.players[first])
     rules, epoch, _, turn, _, _, _, track, center, players, _, pending, box, scores, _ = s
@@ -455,7 +322,7 @@ def _bid(s: State, sun: int | None) -> State:
     trigger, ra_player, order, bids, high_bid, high_bidder = s.auction  # type: ignore[misc]
     if sun is not None:
         high_bid, high_bidder = sun, s.to_move
-    a = Auction(trigger, ra_player, order, (*bids, sun), high_bid, high_bidder)
+    a = _tuple_new(Auction, (trigger, ra_player, order, (*bids, sun), high_bid, high_bidder))
     done = len(a.bids)
     if done == len(order):
         return _resolve_auction(s, a)
@@ -479,6 +346,3 @@ _ACTION, _REVEAL, _GODS, _BID, _DISCARD, _OVER = (  # module constants: enum att
 _RA, _GOD, _FUNERAL = Tile.RA, Tile.GOD, Tile.FUNERAL
 _GOD_INDEX = int(_GOD)  # indexing a tuple with a plain int is cheaper than with an IntEnum
 _VOLUNTARY, _FORCED, _RA_TILE = Trigger.CALL_VOLUNTARY, Trigger.CALL_FORCED, Trigger.RA_TILE
-_DRAW_OR_RA: tuple[Action, ...] = (DRAW, CALL_RA)
-_RA_ONLY: tuple[Action, ...] = (CALL_RA,)
-assert EMPTY == (0,) * NUM_KINDS

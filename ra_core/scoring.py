@@ -127,30 +127,25 @@ def score_epoch(
     final = epoch == EPOCHS
     penalties = rules.penalties_apply(epoch)
     pharaoh = pharaoh_points([p.display[_PHARAOH] for p in players], penalties)
-    if final:
-        sun = sun_points([sum(p.suns_up) + sum(p.suns_down) for p in players], penalties)
+    sums = [sum(p.suns_up) + sum(p.suns_down) for p in players]
+    sun = sun_points(sums, penalties) if final else [0] * len(players)  # R71: suns only after epoch 3
+    floor = rules.fame_floor
     after: list[Player] = []
     breakdowns: list[Breakdown] = []
-    boxed = [0] * len(EMPTY)
-    for i, p in enumerate(players):
+    for p, pharaohs, suns in zip(players, pharaoh, sun, strict=True):
         d = p.display
-        parts = (
-            god_points(d),
-            pharaoh[i],
-            river_points(d),
-            civilization_points(d),
-            gold_points(d),
-            monument_points(d) if final else 0,  # R68: monuments only after epoch 3
-            sun[i] if final else 0,  # R71: suns only after epoch 3
-        )
-        fame = p.fame + sum(parts)
-        if rules.fame_floor and fame < 0:
+        god, river, civ, gold = god_points(d), river_points(d), civilization_points(d), gold_points(d)
+        monument = monument_points(d) if final else 0  # R68: monuments only after epoch 3
+        fame = p.fame + god + pharaohs + river + civ + gold + monument + suns
+        if floor and fame < 0:  # R69, D4
             fame = 0
-        breakdowns.append(Breakdown(*parts, p.fame, fame))
-        for t in _DISCARDED:  # R60: gods, gold, civilizations and floods leave the game
+        breakdowns.append(Breakdown(god, pharaohs, river, civ, gold, monument, suns, p.fame, fame))
+        after.append(Player(p.suns_up, p.suns_down, _kept(d), fame))
+    boxed = [0] * len(EMPTY)
+    for p in players:  # R60: gods, gold, civilizations and floods leave the game
+        d = p.display
+        for t in _DISCARDED:
             boxed[t] += d[t]
-        kept = _kept(d)
-        after.append(Player(p.suns_up, p.suns_down, kept, fame))
     return tuple(after), EpochScore(epoch, tuple(breakdowns)), tuple(boxed)
 
 

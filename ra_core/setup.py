@@ -11,11 +11,12 @@ import random
 from collections.abc import Sequence
 from types import MappingProxyType
 
-from .game import EMPTY_TRACK, highest_sun_holder, turn_actions
+from .game import EMPTY_TRACK
 from .records import Phase, Player
 from .rules import CENTER_SUN_START, STARTING_FAME, Rules
 from .state import State
 from .tiles import EMPTY, FULL_BAG
+from .turns import highest_sun_holder, turn_actions
 
 __all__ = ["deal", "new_game"]
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from . import game, serialize, textboard
+from . import game, serialize, textboard, turns
 from .records import CHANCE, TERMINAL, Auction, EpochScore, PendingDiscard, Phase, Player, Resume, Trigger
 from .rules import Rules
 from .scoring import winner
@@ -90,14 +90,15 @@ class State(NamedTuple):
         At a chance node these are the `Reveal`s of the tiles still in the bag.
         """
         legal = self.legal
-        return legal if legal is not None else game.legal_actions(self)
+        return legal if legal is not None else turns.legal_actions(self)
 
     def apply(self, action: Action | str) -> State:
         """Return the state after `action` (an action or its text); this state is unchanged.
 
         Raises:
             InvalidActionError: `action` is text that does not parse.
-            IllegalActionError: `action` is not legal here; the message lists what is.
+            IllegalActionError: `action` is not legal here; the message names the action, the
+                player, the phase and what is legal.
         """
         return game.apply(self, action)
 
@@ -106,7 +107,7 @@ class State(NamedTuple):
 
         The probabilities are exact and sum to 1. Empty unless this is a chance node.
         """
-        return game.chance_outcomes(self)
+        return turns.chance_outcomes(self)
 
     def is_chance_node(self) -> bool:
         """Return whether the next step is chance (a tile is drawn from the bag)."""

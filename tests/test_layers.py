@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "ra_core"
 
 LAYERS: dict[str, tuple[str, ...]] = {
     "engine": (
-        "tiles", "errors", "actions", "rules", "records", "auction", "disasters", "scoring", "game",
+        "tiles", "errors", "actions", "rules", "records", "auction", "disasters", "scoring", "turns", "game",
         "textboard", "invariants", "serialize", "state", "setup", "positions", "play", "history",
     ),
     "analysis": (
