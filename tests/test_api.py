@@ -402,7 +402,7 @@ def test_every_state_of_random_games_has_fields_of_the_declared_types() -> None:
     from ra_core.game import legal_actions
     from ra_core.records import EpochScore
 
-    expected = {
+    expected: dict[str, type | tuple[type, ...]] = {
         "rules": Rules,
         "epoch": int,
         "phase": Phase,

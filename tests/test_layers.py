@@ -50,14 +50,14 @@ def layer_of(module: str) -> int:
 
 def runtime_imports(path: Path) -> set[str]:
     """Return the `ra_core` modules that `path` imports when it runs (not under TYPE_CHECKING)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree: ast.AST = ast.parse(path.read_text(encoding="utf-8"))
     package = list(path.parent.relative_to(PACKAGE).parts)  # where relative imports start
     found: set[str] = set()
 
     def visit(node: ast.AST) -> None:
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for child in node.orelse:
-                visit(child)
+            for branch in node.orelse:
+                visit(branch)
             return
         if isinstance(node, ast.ImportFrom):
             if node.level:

@@ -25,8 +25,10 @@ import pytest
 from ra_core import (
     CHANCE,
     TERMINAL,
+    Auction,
     IllegalActionError,
     InvalidStateError,
+    PendingDiscard,
     Phase,
     Reveal,
     Rules,
@@ -64,6 +66,18 @@ LONE_P1 = (
 )
 
 
+def running(s: State) -> Auction:
+    """Return the auction running in `s` (the test fails if there is none)."""
+    assert s.auction is not None, f"no auction is running in {s!r}"
+    return s.auction
+
+
+def owing(s: State) -> PendingDiscard:
+    """Return the discard pending in `s` (the test fails if there is none)."""
+    assert s.discard is not None, f"no discard is pending in {s!r}"
+    return s.discard
+
+
 def position(
     *,
     players: Any = None,
@@ -78,7 +92,7 @@ def position(
     maps a seat to its display, e.g. ``{1: {"god": 1}}``; every other keyword is a field of
     the ``ra-state/1`` schema (``track``, ``ra_count``, ``turn_player``, ``epoch``, ...).
     """
-    seats = [dict(p) if isinstance(p, dict) else {"suns_up": list(p)} for p in (players or S4)]
+    seats: list[dict[str, Any]] = [dict(p) if isinstance(p, dict) else {"suns_up": list(p)} for p in (players or S4)]
     for seat, shown_tiles in (displays or {}).items():
         seats[seat]["display"] = shown_tiles
     data: dict[str, Any] = {"players": seats, **fields}
@@ -248,9 +262,9 @@ def test_r7_board_has_8_auction_spaces_and_10_ra_spaces() -> None:
 def test_r8_ra_figure_marks_the_ra_player_of_the_current_auction() -> None:
     """R8: the Ra figure marks the Ra player; the engine records `auction.ra_player`."""
     called = run(position(turn_player=1), "ra")
-    assert called.auction.ra_player == 1
+    assert running(called).ra_player == 1
     drawn = run(position(turn_player=2, ra_count=1), "draw", "reveal ra")
-    assert drawn.auction.ra_player == 2
+    assert running(drawn).ra_player == 2
     done = run(drawn, "pass", "pass", "pass", "pass")
     assert done.auction is None, "the figure is put away when the auction is over"
 
@@ -360,7 +374,7 @@ def test_r15_the_epoch_ends_on_the_nth_ra_tile(rules: Rules, limit: int, unused:
         s = run(s, "draw", "reveal ra")
         if s.epoch == 2:
             break
-        assert s.phase is Phase.BID and s.auction.trigger is Trigger.RA_TILE
+        assert s.phase is Phase.BID and running(s).trigger is Trigger.RA_TILE
         auctions += 1
         while s.phase is Phase.BID:
             s = s.apply("pass")
@@ -420,7 +434,7 @@ def test_r17_r37_a_player_without_face_up_suns_is_not_in_the_auction() -> None:
     """R17 / R37: participants are the players with at least one face-up sun."""
     players = [S4[0], S4[1], {"suns_down": [11, 8, 4]}, S4[3]]
     s = run(position(players=players, track=["gold"], turn_player=1), "ra")
-    assert s.auction.order == (3, 0, 1)
+    assert running(s).order == (3, 0, 1)
     assert s.to_move == 3
 
 
@@ -502,7 +516,7 @@ def test_r21_e6_lone_player_takes_every_turn() -> None:
 def test_r21_e6_lone_player_calling_ra_must_bid() -> None:
     """R21 / E6: a lone player who calls Ra (voluntarily) is the only bidder and must bid."""
     s = run(position(players=LONE_P1, track=["gold"], turn_player=1), "ra")
-    assert s.auction.order == (1,)
+    assert running(s).order == (1,)
     assert legal(s) == ["bid 3", "bid 7", "bid 12"]
     s = run(s, "bid 7")
     assert display(s, 1) == {"gold": 1} and s.turn_player == 1
@@ -519,7 +533,7 @@ def test_r21_e6_lone_player_may_pass_on_a_drawn_ra() -> None:
 def test_r21_e6_lone_player_may_pass_on_a_forced_call() -> None:
     """R21 / E6: on a full track the lone player's Ra call is forced; he may pass, tiles are boxed."""
     s = run(position(players=LONE_P1, track=FULL_TRACK, turn_player=1), "ra")
-    assert s.auction.trigger is Trigger.CALL_FORCED
+    assert running(s).trigger is Trigger.CALL_FORCED
     assert legal(s)[0] == "pass"
     s = run(s, "pass")
     assert s.track == (None,) * 8 and s.turn_player == 1
@@ -561,7 +575,7 @@ def test_r24_a_ra_tile_counts_and_starts_an_auction_without_entering_the_lot() -
     s = run(position(track=["gold"], turn_player=1, ra_count=2), "draw", "reveal ra")
     assert s.ra_count == 3
     assert track(s)[:2] == ["gold", None]
-    assert s.auction.trigger is Trigger.RA_TILE and s.auction.ra_player == 1
+    assert running(s).trigger is Trigger.RA_TILE and running(s).ra_player == 1
     s = run(s, "bid 8", "pass", "pass", "pass")
     assert display(s, 2) == {"gold": 1}, "the lot is the auction track only, no Ra tile"
     assert s.ra_count == 3, "R24: the Ra tile stays on the Ra track until the epoch ends"
@@ -654,7 +668,7 @@ def test_r28_r29_a_god_taken_disaster_with_a_choice_then_more_gods() -> None:
     """R28 / R29 / R53: a God-taken Unrest asks for the discard choice, then the God turn goes on."""
     s = position(displays={0: {"god": 2, "art": 1, "writing": 1, "religion": 1}}, track=["unrest", "gold"])
     s = run(s, "god 1")
-    assert s.phase is Phase.DISCARD and s.to_move == 0 and s.discard.after == "gods"
+    assert s.phase is Phase.DISCARD and s.to_move == 0 and owing(s).after == "gods"
     assert legal(s) == ["discard art religion", "discard art writing", "discard religion writing"]
     s = run(s, "discard art writing")
     assert s.phase is Phase.GODS and legal(s) == ["done", "god 2"]
@@ -744,21 +758,21 @@ def test_r34_a_lone_player_may_use_gods() -> None:
 def test_r35_a_drawn_ra_tile_starts_a_ra_tile_auction() -> None:
     """R35: a drawn Ra tile that does not end the epoch starts a RA_TILE auction."""
     s = run(position(track=FULL_TRACK[:7], turn_player=1), "draw", "reveal ra")
-    assert s.auction.trigger is Trigger.RA_TILE
+    assert running(s).trigger is Trigger.RA_TILE
 
 
 def test_r35_calling_ra_on_fewer_than_8_tiles_is_voluntary() -> None:
     """R35: calling Ra with fewer than 8 tiles on the track is CALL_VOLUNTARY."""
     s = run(position(track=FULL_TRACK[:7], turn_player=1), "ra")
-    assert s.auction.trigger is Trigger.CALL_VOLUNTARY
+    assert running(s).trigger is Trigger.CALL_VOLUNTARY
 
 
 def test_r35_e4_calling_ra_on_a_full_track_is_forced_even_with_gods() -> None:
     """R35 / E4: calling Ra on a full track is CALL_FORCED, whether or not the caller owns Gods."""
     without = run(position(track=FULL_TRACK, turn_player=1), "ra")
     with_god = run(position(track=FULL_TRACK, turn_player=1, displays={1: {"god": 1}}), "ra")
-    assert without.auction.trigger is Trigger.CALL_FORCED
-    assert with_god.auction.trigger is Trigger.CALL_FORCED
+    assert running(without).trigger is Trigger.CALL_FORCED
+    assert running(with_god).trigger is Trigger.CALL_FORCED
 
 
 def test_r36_e5_ra_may_be_called_on_an_empty_track_for_the_centre_sun() -> None:
@@ -785,7 +799,7 @@ def test_r38_bid_order_starts_left_of_the_ra_player_and_ends_with_him() -> None:
     """R38: once around the table from the Ra player's left neighbour, the Ra player last,
     one chance each."""
     s = run(position(turn_player=1, ra_count=1), "draw", "reveal ra")
-    assert s.auction.order == (2, 3, 0, 1)
+    assert running(s).order == (2, 3, 0, 1)
     seen = []
     while s.phase is Phase.BID:
         seen.append(s.to_move)
@@ -797,9 +811,9 @@ def test_r38_bid_order_starts_left_of_the_ra_player_and_ends_with_him() -> None:
 def test_r38_bid_order_with_five_and_two_players() -> None:
     """R38: 5 players, Ra player P3: P4, P0, P1, P2, P3; 2 players, Ra player P0: P1, P0."""
     five = run(position(players=S5, turn_player=3), "ra")
-    assert five.auction.order == (4, 0, 1, 2, 3)
+    assert running(five).order == (4, 0, 1, 2, 3)
     two = run(position(players=S2, turn_player=0), "ra")
-    assert two.auction.order == (1, 0)
+    assert running(two).order == (1, 0)
     assert bid_order(new_game(5).players, 4) == (0, 1, 2, 3, 4)
 
 
@@ -1431,7 +1445,7 @@ TIED_FAME = (20, 15, 15, 10)
 
 def tied_final(players: list[Any], rules: Rules | None = None) -> State:
     """Return the end of a game whose 4 players all finish on 10 fame."""
-    seats = [dict(p) if isinstance(p, dict) else {"suns_up": list(p)} for p in players]
+    seats: list[dict[str, Any]] = [dict(p) if isinstance(p, dict) else {"suns_up": list(p)} for p in players]
     for seat, fame in zip(seats, TIED_FAME, strict=True):
         seat["fame"] = fame
     s = scored(epoch=3, players=seats, rules=rules)

@@ -17,23 +17,28 @@ and before every step we check that the seat named in the vector ("P1") is the o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
 from ra_core import (
+    Auction,
     Discard,
     IllegalActionError,
+    PendingDiscard,
     Phase,
     Player,
     Rules,
     State,
     Tile,
     Trigger,
+    UseGod,
     new_game,
     parse_action,
 )
 from ra_core.bots import random_bot
 from ra_core.play import play
+from ra_core.records import Breakdown
 from ra_core.scoring import (
     civilization_points,
     god_points,
@@ -51,6 +56,18 @@ from .positions import S4_SUNS_UP
 # ---------------------------------------------------------------------------------------------
 # Helpers: building positions, playing vector actions, reading the result
 # ---------------------------------------------------------------------------------------------
+
+
+def running(s: State) -> Auction:
+    """Return the auction running in `s` (the test fails if there is none)."""
+    assert s.auction is not None, f"no auction is running in {s!r}"
+    return s.auction
+
+
+def owing(s: State) -> PendingDiscard:
+    """Return the discard pending in `s` (the test fails if there is none)."""
+    assert s.discard is not None, f"no discard is pending in {s!r}"
+    return s.discard
 
 
 #: Vector verbs -> engine notation.
@@ -93,7 +110,7 @@ def padded(slots: Sequence[str]) -> list[str]:
 
 
 def position(
-    players: list[dict],
+    players: list[dict[str, Any]],
     *,
     track: Sequence[str] = (),
     ra_count: int = 0,
@@ -101,7 +118,7 @@ def position(
     rules: Rules | None = None,
 ) -> State:
     """Return a position built with `State.from_dict` (bag = every tile not placed elsewhere)."""
-    data: dict = {
+    data: dict[str, Any] = {
         "players": players,
         "track": [None if t == "_" else t for t in track],
         "ra_count": ra_count,
@@ -199,7 +216,7 @@ def win_lot(before: dict[str, int], lot: list[str]) -> tuple[State, State]:
     return start, run(start, "P1 CALL_RA", "P2 PASS", "P3 PASS", "P0 PASS", "P1 BID 3")
 
 
-def reachable_displays(state: State, seat: int) -> list[tuple]:
+def reachable_displays(state: State, seat: int) -> list[tuple[tuple[Tile, int], ...]]:
     """Return every display `seat` can end up with.
 
     That is one display per legal discard choice (R53), or the one forced result.
@@ -502,7 +519,7 @@ TV13_DISPLAYS_AFTER = [
 TV13_DISCARDED = {"GOD": 3, "FLOOD": 3, "ART": 1, "WRITING": 1, "RELIGION": 1, "ASTRONOMY": 2, "GOLD": 3}  # R60
 
 
-def check_tv13_breakdowns(breakdowns: Sequence) -> None:
+def check_tv13_breakdowns(breakdowns: Sequence[Breakdown]) -> None:
     """Check the TV-13 breakdown of every player (any epoch-1 scoring of the TV-13 displays)."""
     for seat, b in enumerate(breakdowns):
         got = (b.god, b.pharaoh, b.river, b.civilization, b.gold, b.monument, b.net)
@@ -669,8 +686,8 @@ def test_tv_25_drawn_ra_everybody_passes() -> None:
     of the Ra player"."""
     start = s4(track=["PHARAOH", "GOLD"], ra_count=3, to_act=1)
     s = run(start, "P1 DRAW RA")
-    assert s.phase is Phase.BID and s.auction.trigger is Trigger.RA_TILE
-    assert s.auction.order == (2, 3, 0, 1), "bidding starts left of the Ra player and ends with him"
+    assert s.phase is Phase.BID and running(s).trigger is Trigger.RA_TILE
+    assert running(s).order == (2, 3, 0, 1), "bidding starts left of the Ra player and ends with him"
     s = run(s, "P2 PASS", "P3 PASS", "P0 PASS", "P1 PASS")
     assert track(s) == padded(["PHARAOH", "GOLD"])
     assert s.center_sun == 1
@@ -685,7 +702,7 @@ def test_tv_26_voluntary_call_all_pass_ra_player_must_bid() -> None:
     auction track"; R46 "winner's bid sun -> centre (face up) ...; old centre sun -> winner
     (face down)"."""
     s = run(s4(track=["GOLD"], to_act=1), "P1 CALL_RA")
-    assert s.auction.trigger is Trigger.CALL_VOLUNTARY
+    assert running(s).trigger is Trigger.CALL_VOLUNTARY
     s = run(s, "P2 PASS", "P3 PASS", "P0 PASS")
     assert_legal(s, 1, ["BID 3", "BID 7", "BID 12"])  # PASS illegal
     with pytest.raises(IllegalActionError):
@@ -730,7 +747,7 @@ def test_tv_28_forced_call_everybody_passes() -> None:
     start = s4(track=FULL_TRACK, to_act=1, displays={1: {"GOD": 0}})
     assert_legal(start, 1, ["CALL_RA"])  # DRAW illegal, no gods
     s = run(start, "P1 CALL_RA")
-    assert s.auction.trigger is Trigger.CALL_FORCED
+    assert running(s).trigger is Trigger.CALL_FORCED
     s = run(s, "P2 PASS", "P3 PASS", "P0 PASS")
     assert_legal(s, 1, ["PASS", "BID 3", "BID 7", "BID 12"])  # the forced caller may pass
     s = run(s, "P1 PASS")
@@ -767,7 +784,7 @@ def test_tv_30_full_track_god_owner_calls_ra_still_forced() -> None:
     Gods)" is CALL_FORCED; R40 everybody may pass; R42 "all 8 go to the box; centre sun stays"."""
     start = s4(track=FULL_TRACK, to_act=1, displays={1: {"GOD": 1}})
     s = run(start, "P1 CALL_RA")
-    assert s.auction.trigger is Trigger.CALL_FORCED
+    assert running(s).trigger is Trigger.CALL_FORCED
     s = run(s, "P2 PASS", "P3 PASS", "P0 PASS", "P1 PASS")
     assert track(s) == padded([])
     assert boxed(start, s) == {Tile[t]: FULL_TRACK.count(t) for t in FULL_TRACK}
@@ -781,7 +798,7 @@ def test_tv_31_voluntary_call_with_an_empty_track() -> None:
     auction track; then the auction is for the centre sun alone"; R40 the voluntary caller must bid
     when all others passed."""
     s = run(s4(track=[], to_act=1), "P1 CALL_RA")
-    assert s.auction.trigger is Trigger.CALL_VOLUNTARY
+    assert running(s).trigger is Trigger.CALL_VOLUNTARY
     s = run(s, "P2 PASS", "P3 PASS", "P0 PASS")
     assert_legal(s, 1, ["BID 3", "BID 7", "BID 12"])
     s = run(s, "P1 BID 3")
@@ -869,7 +886,7 @@ def test_tv_37_ra_track_lengths(rules: Rules, limit: int) -> None:
     s = new_game(rules.players, rules=rules)
     for k in range(1, limit):
         s = s.apply("draw").apply("reveal ra")
-        assert s.phase is Phase.BID and s.auction.trigger is Trigger.RA_TILE, f"Ra tile {k} starts an auction"
+        assert s.phase is Phase.BID and running(s).trigger is Trigger.RA_TILE, f"Ra tile {k} starts an auction"
         assert s.ra_count == k and s.epoch == 1
         while s.phase is Phase.BID:  # everybody passes: the tiles stay (R42)
             s = s.apply("pass")
@@ -916,7 +933,7 @@ def test_tv_40_god_targets(gods: int, slots: list[str], slot: int, legal: bool) 
     """TV-40, R27: "A God can never take a God tile"; R26 "each target is a distinct tile
     currently on the track. The action is illegal if no legal target exists"."""
     start = s4(track=slots, to_act=0, displays={0: {"GOD": gods}})
-    god_slots = [a.slot for a in start.legal_actions() if str(a).startswith("god")]
+    god_slots = [a.slot for a in start.legal_actions() if isinstance(a, UseGod)]
     assert god_slots == [i + 1 for i, t in enumerate(slots) if t != "GOD"], "gods may target non-god tiles only"
     if legal:
         s = start.apply(f"god {slot}")
@@ -947,7 +964,7 @@ def test_tv_40_player_without_face_up_suns_gets_no_turn() -> None:
     s = run(start, "P3 DRAW NILE")
     assert_next(s, 1)  # P0 skipped
     s = run(s, "P1 DRAW PHARAOH", "P2 DRAW ART", "P3 CALL_RA")
-    assert s.auction.order == (1, 2, 3), "P0 does not take part in the auction"
+    assert running(s).order == (1, 2, 3), "P0 does not take part in the auction"
     s = run(s, "P1 PASS", "P2 PASS", "P3 BID 5")
     assert_next(s, 1)  # the left neighbour P0 of the Ra player P3 is skipped
     assert display(s, 0) == tiles({"GOD": 1}), "P0 never got to use his god"
