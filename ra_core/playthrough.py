@@ -1,4 +1,7 @@
-"""Golden playthroughs: a seeded random game written as actions and the board after each.
+"""Golden playthroughs: a seeded random game written as the board, what could be done, and what was.
+
+As OpenSpiel's playthroughs do, each step lists the board, then either the legal actions of
+the player to move or the chance outcomes with their exact odds, then the action taken.
 
 The files in ``tests/golden`` are regenerated only on purpose, and diffed in review:
 
@@ -12,17 +15,25 @@ import argparse
 from .bots import random_bot
 from .play import play
 from .rules import Rules
+from .state import State
 
 
 def playthrough(players: int, seed: int, rules: Rules | None = None) -> str:
     """Return the text of a seeded random game: the rules, then each action and the board after it."""
     record = play([random_bot] * players, seed=seed, rules=rules or Rules.default(players))
     lines = [f"# playthrough: {players} players, seed {seed}, random_bot in every seat", str(record.rules), ""]
-    states = record.states()
-    lines += [str(next(states)), ""]
-    for text, state in zip(record.actions, states, strict=True):
-        lines += [f"action: {text}", str(state), ""]
+    states = list(record.states())
+    for text, state in zip(record.actions, states, strict=False):
+        lines += [str(state), _choices(state), f"action: {text}", ""]
+    lines += [str(states[-1]), ""]
     return "\n".join(lines)
+
+
+def _choices(state: State) -> str:
+    """Return the line that lists what can happen next: the chance odds or the legal actions."""
+    if state.is_chance_node():
+        return "chance: " + ", ".join(f"{str(a).removeprefix('reveal ')} {p}" for a, p in state.chance_outcomes())
+    return f"legal (P{state.to_move}): " + ", ".join(map(str, state.legal_actions()))
 
 
 def main(argv: list[str] | None = None) -> None:
