@@ -17,10 +17,14 @@ The rulebook's worked examples are the doctests:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from .records import Breakdown, EpochScore, Player
 from .rules import EPOCHS, Rules
 from .tiles import CIVILIZATIONS, DISCARDED_AFTER_EPOCH, EMPTY, MONUMENTS, Tile, counts
+
+if TYPE_CHECKING:
+    from .state import State
 from .tiles import DISASTERS as DISASTER_KINDS
 
 __all__ = [
@@ -35,6 +39,7 @@ __all__ = [
     "pharaoh_points_over",
     "river_points",
     "score_epoch",
+    "score_now",
     "sun_points",
     "winner",
 ]
@@ -168,6 +173,15 @@ assert {t for t in Tile if t not in DISCARDED_AFTER_EPOCH} == {
     *MONUMENTS,
     *DISASTER_KINDS,
 }
+
+
+def score_now(state: State) -> EpochScore:
+    """Return the scoring `state` would get if its epoch ended now (R63-R72).
+
+    What each display is worth at this moment, by category: the tiles on the auction track do not
+    count (R59), and in epoch 3 monuments and suns count too (R68, R71). Fame is not changed.
+    """
+    return score_epoch(state.players, state.epoch, state.rules)[1]
 
 
 def winner(players: Sequence[Player], rules: Rules) -> int:

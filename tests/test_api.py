@@ -431,3 +431,22 @@ def test_every_state_of_random_games_has_fields_of_the_declared_types() -> None:
             assert s.legal is None or s.legal == legal_actions(s)
             legal = s.legal_actions()
             s = s.apply(sample_chance(s, rng) if s.is_chance_node() else legal[int(rng.random() * len(legal))])
+
+
+def test_score_now_is_what_the_epoch_end_scores() -> None:
+    """`scoring.score_now` of the position before the last Ra tile is that epoch's recorded score."""
+    from ra_core.scoring import score_now
+
+    rng = random.Random(4)
+    checked = 0
+    for seed in range(6):
+        s = new_game(3, seed=seed)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            after = s.apply(sample_chance(s, rng) if s.is_chance_node() else legal[int(rng.random() * len(legal))])
+            if len(after.scores) > len(s.scores) and s.is_chance_node():  # the last Ra tile: nothing else changes
+                assert after.scores[-1] == score_now(s)
+                checked += 1
+            s = after
+    assert checked >= 6
+    assert score_now(new_game(4)).players[0].net == -5  # an empty display: only "no civilization" (R66)
