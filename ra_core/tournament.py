@@ -386,6 +386,7 @@ class NamedBot:
     spec: str = ""
 
     def __call__(self, state: State, rng: random.Random) -> Any:
+        """Return the wrapped policy's action."""
         return self.policy(state, rng)
 
     def __reduce__(self) -> tuple[Any, ...]:

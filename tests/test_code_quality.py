@@ -24,7 +24,7 @@ def run(tool: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_lint_is_clean() -> None:
-    """ruff check: pyflakes, pycodestyle, import order, bugbear, pyupgrade and simplify rules."""
+    """ruff check: pyflakes, pycodestyle, import order, bugbear, pyupgrade, simplify and docstring rules."""
     result = run("ruff", "check", "--no-cache", *PYTHON_SOURCES)
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -1,5 +1,7 @@
-"""The ipywidgets views: thin layers that turn a controller's choices into buttons and show its
-pure renderings. All game logic and all text live in the controllers.
+"""The ipywidgets views: thin layers over the controllers.
+
+They turn a controller's choices into buttons and show its pure renderings. All game logic and
+all text live in the controllers.
 
 Every callback goes through `_guard`, so a failure shows a message in the widget instead of a
 traceback in the notebook.
