@@ -25,7 +25,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "textboard", "invariants", "serialize", "state", "setup", "positions", "play", "history",
     ),
     "analysis": (
-        "chance", "valuation", "bots", "montecarlo", "tournament", "stats", "progress", "drawcall", "endgame",
+        "odds", "chance", "valuation", "bots", "montecarlo", "tournament", "stats", "progress", "drawcall", "endgame",
         "auctions", "playthrough",
     ),
     "presentation": ("words", "svg", "render", "narrate", "plots"),
