@@ -36,18 +36,24 @@ def bid_actions(auction: Auction, seat: int, player: Player) -> tuple[Pass | Bid
     The first bid may be any sun: it is not compared with the center sun (R39). The Ra player
     who called Ra voluntarily may not pass when everyone else passed (R40).
     """
-    must_bid = auction.high_bidder < 0 and seat == auction.ra_player and auction.trigger is _VOLUNTARY
-    key = (player.suns_up, auction.high_bid, must_bid)
+    if seat == auction.ra_player and auction.high_bidder < 0 and auction.trigger is _VOLUNTARY:
+        return _BIDS_ONLY.get(player.suns_up) or _BIDS_ONLY.setdefault(player.suns_up, _bids(player.suns_up, 0))
+    key = (player.suns_up, auction.high_bid)
     choices = _CHOICES.get(key)
     if choices is None:
-        bids = tuple(_BID_FOR_SUN[sun] for sun in player.suns_up if sun > auction.high_bid)
-        choices = _CHOICES[key] = bids if must_bid else (PASS, *bids)
+        choices = _CHOICES[key] = (PASS, *_bids(*key))
     return choices
 
 
-#: The bid choices by (face-up suns, high bid, must bid): the same few hundred come up in every
-#: game, so they are worked out once (a dictionary look-up is several times cheaper than the loop).
-_CHOICES: dict[tuple[tuple[int, ...], int, bool], tuple[Pass | Bid, ...]] = {}
+def _bids(suns_up: tuple[int, ...], high_bid: int) -> tuple[Bid, ...]:
+    return tuple(_BID_FOR_SUN[sun] for sun in suns_up if sun > high_bid)
+
+
+#: The bid choices by (face-up suns, high bid), and by face-up suns for a Ra player who must bid:
+#: the same few hundred come up in every game, so each is worked out once (a dictionary look-up
+#: is several times cheaper than the loop, and this runs at every bid).
+_CHOICES: dict[tuple[tuple[int, ...], int], tuple[Pass | Bid, ...]] = {}
+_BIDS_ONLY: dict[tuple[int, ...], tuple[Pass | Bid, ...]] = {}
 
 
 def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -> tuple[Player, list[Tile]]:

@@ -15,96 +15,51 @@ except the few steps in the marked hot-path section at the end.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
-from .actions import DONE, Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod, parse_action
+from .actions import DONE, Bid, CallRa, Discard, Done, Draw, Pass, UseGod
 from .auction import SEATS_AFTER, bid_actions, bid_order, win
 from .disasters import resolve
 from .records import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, Resume, Trigger
 from .rules import EPOCHS, TRACK_SIZE
 from .scoring import score_epoch
 from .tiles import Tile
-from .turns import (
-    REVEALS_BY_INDEX,
-    canonical,
-    chance_outcomes,
-    discard_actions,
-    god_targets,
-    highest_sun_holder,
-    illegal,
-    legal_actions,
-    turn_actions,
-)
+from .turns import discard_actions, god_targets, highest_sun_holder, turn_actions
 
 if TYPE_CHECKING:
-    from .actions import Action
     from .state import State
 
-# `apply` is this module's own; the others are `ra_core.turns`' names, here for old imports.
-__all__ = ["REVEALS_BY_INDEX", "apply", "chance_outcomes", "highest_sun_holder", "illegal", "legal_actions", "reveal"]
+__all__ = ["EMPTY_TRACK", "TRANSITIONS", "reveal"]
 
 EMPTY_TRACK: tuple[Tile | None, ...] = (None,) * TRACK_SIZE
 
 
-# -- applying an action --------------------------------------------------------------------
+# -- the transitions, in the order of a turn ----------------------------------------------
 
 
-def apply(s: State, action: Action | str) -> State:
-    """Return the state after `action`; raise `IllegalActionError` (and change nothing) if it is not legal.
+def _call_ra(s: State, _: CallRa) -> State:
+    """The turn player calls Ra (R35, R36): a voluntary auction, or a forced one on a full track."""
+    return _start_auction(s, s.bag, s.ra_count, _VOLUNTARY if None in s.track else _FORCED)
 
-    `action` is an action or its text. An action is legal when it equals one of `legal_actions`
-    with values of the right type (``Bid(4.0)`` and ``UseGod(True)`` are refused); the engine then
-    goes on with its own copy of the action, so nothing the caller passed ends up in the state.
-    """
-    if type(action) is str:
-        action = parse_action(action)
-    if s.phase is _REVEAL:
-        if type(action) is Reveal and type(action.tile) is Tile and s.bag[action.tile]:
-            return reveal(s, action.tile)
-        raise illegal(s, action)
-    legal = s.legal
-    if legal is None:
-        legal = legal_actions(s)
-    for candidate in legal:  # the engine hands out shared action objects: usually found by identity
-        if candidate is action:
-            break
-    else:
-        own = canonical(action)
-        if own is None or own not in legal:
-            raise illegal(s, action)
-        candidate = legal[legal.index(own)]  # go on with the engine's own object
-    match candidate:  # the most frequent first
-        case Bid(sun):
-            return _bid(s, sun)
-        case Pass():
-            return _bid(s, None)
-        case Draw():
-            return _draw(s)
-        case CallRa():
-            return _start_auction(s, s.bag, s.ra_count, _VOLUNTARY if None in s.track else _FORCED)  # R35, R36
-        case UseGod(slot):
-            return _use_god(s, slot)
-        case Done():  # R29: the turn player stops using gods
-            return _pass_turn(s, s.turn_player)
-        case Discard(tiles):
-            return _discard(s, tiles)
-    raise AssertionError(f"no transition for {candidate!r}")  # a Reveal is legal only at a chance node
+
+def _done(s: State, _: Done) -> State:
+    """The turn player stops using gods (R29); the turn passes on."""
+    return _pass_turn(s, s.turn_player)
 
 
 def reveal(s: State, tile: Tile) -> State:
     """Return the state after `tile` comes out of the bag (R22-R24); `tile` must be in the bag."""
-    counts = list(s.bag)
-    counts[tile] -= 1
-    bag = tuple(counts)
+    bag = s.bag[:tile] + (s.bag[tile] - 1,) + s.bag[tile + 1 :]
     if tile is _RA:
         ra_count = s.ra_count + 1
         if ra_count == s.rules.ra_limit:  # R24, R57: the epoch ends at once, no auction
             return _end_epoch(s._replace(bag=bag, ra_count=ra_count))
         return _start_auction(s, bag, ra_count, _RA_TILE)
-    slots = list(s.track)
-    slots[slots.index(None)] = tile  # R23: the leftmost empty slot (a draw needs one, R19)
-    return _next_turn(s, s.turn_player, s.players, tuple(slots), bag, s.box, s.center_sun)
+    i = s.track.index(None)  # R23: the leftmost empty slot (a draw needs one, R19)
+    track = s.track[:i] + (tile,) + s.track[i + 1 :]
+    return _next_turn(s, s.turn_player, s.players, track, bag, s.box, s.center_sun)
 
 
 def _resolve_auction(s: State, a: Auction) -> State:
@@ -135,8 +90,9 @@ def _disasters(s: State, seat: int, player: Player, disasters: list[Tile], then:
     return _resume(s._replace(players=players, box=box, legal=None), then)
 
 
-def _discard(s: State, tiles: tuple[Tile, ...]) -> State:
+def _discard(s: State, action: Discard) -> State:
     """The player loses the tiles he chose for the first disaster he owes (R53)."""
+    tiles = action.tiles
     pending = s.discard
     assert pending is not None  # phase DISCARD always has one
     seat = pending.player
@@ -158,9 +114,9 @@ def _resume(s: State, then: Resume) -> State:
     return _after_god(s)
 
 
-def _use_god(s: State, slot: int) -> State:
+def _use_god(s: State, action: UseGod) -> State:
     """Return a god to the box and take the tile on the chosen slot (R26-R30)."""
-    seat = s.turn_player
+    seat, slot = s.turn_player, action.slot
     tile = s.track[slot - 1]
     assert tile is not None  # `god_targets` offers only filled slots
     display = list(s.players[seat].display)
@@ -235,7 +191,7 @@ def _add_counts(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 _tuple_new = tuple.__new__
 
 
-def _draw(s: State) -> State:
+def _draw(s: State, action: Draw) -> State:
     """The turn player draws (R22): chance decides which tile comes out (see `reveal`)."""
     rules, epoch, _, turn, _, bag, ra_count, track, center, players, auction, pending, box, scores, _ = s
     return _tuple_new(
@@ -317,9 +273,10 @@ def _start_auction(s: State, bag: tuple[int, ...], ra_count: int, trigger: Trigg
     )
 
 
-def _bid(s: State, sun: int | None) -> State:
-    """The bidder to move bids `sun` or passes (None) (R39, R40); then the next bidder, or the auction ends."""
+def _bid(s: State, action: Bid | Pass) -> State:
+    """The bidder to move bids a sun or passes (R39, R40); then the next bidder, or the auction ends."""
     trigger, ra_player, order, bids, high_bid, high_bidder = s.auction  # type: ignore[misc]
+    sun = action.sun if type(action) is Bid else None
     if sun is not None:
         high_bid, high_bidder = sun, s.to_move
     a = _tuple_new(Auction, (trigger, ra_player, order, (*bids, sun), high_bid, high_bidder))
@@ -346,3 +303,10 @@ _ACTION, _REVEAL, _GODS, _BID, _DISCARD, _OVER = (  # module constants: enum att
 _RA, _GOD, _FUNERAL = Tile.RA, Tile.GOD, Tile.FUNERAL
 _GOD_INDEX = int(_GOD)  # indexing a tuple with a plain int is cheaper than with an IntEnum
 _VOLUNTARY, _FORCED, _RA_TILE = Trigger.CALL_VOLUNTARY, Trigger.CALL_FORCED, Trigger.RA_TILE
+
+
+#: Which transition each kind of decision goes to (`State.apply` checks the decision is legal
+#: first; a chance outcome goes to `reveal`). Each transition is typed with its action's class.
+TRANSITIONS: Mapping[type, Callable[[State, Any], State]] = MappingProxyType(
+    {Bid: _bid, Pass: _bid, Draw: _draw, CallRa: _call_ra, UseGod: _use_god, Done: _done, Discard: _discard}
+)

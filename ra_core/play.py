@@ -23,11 +23,11 @@ from typing import Any
 
 from .actions import Action, parse_action
 from .errors import BotError, IllegalActionError, InvalidActionError, InvalidStateError
-from .game import REVEALS_BY_INDEX
 from .history import AuctionResult, auctions
 from .rules import Rules
 from .setup import new_game
 from .state import CHANCE, TERMINAL, Phase, State
+from .turns import REVEALS_BY_INDEX
 
 Policy = Callable[[State, random.Random], Action]
 RECORD_SCHEMA = "ra-record/1"

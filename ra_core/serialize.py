@@ -45,11 +45,11 @@ from typing import TYPE_CHECKING, Any
 from .auction import bid_order
 from .disasters import CHOOSABLE, leaves_a_choice
 from .errors import InvalidStateError
-from .game import highest_sun_holder
 from .records import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, Resume, Trigger
 from .rules import EPOCHS, STARTING_FAME, TRACK_SIZE, Rules
 from .scoring import Breakdown, EpochScore
 from .tiles import DISASTER_TARGETS, FULL_BAG, NUM_KINDS, Tile
+from .turns import highest_sun_holder
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

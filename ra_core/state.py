@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import game, serialize, textboard, turns
+from .actions import Reveal, parse_action
 from .records import CHANCE, TERMINAL, Auction, EpochScore, PendingDiscard, Phase, Player, Resume, Trigger
 from .rules import Rules
 from .scoring import winner
@@ -95,12 +96,31 @@ class State(NamedTuple):
     def apply(self, action: Action | str) -> State:
         """Return the state after `action` (an action or its text); this state is unchanged.
 
+        An action is legal when it equals one of `legal_actions()` with values of the right type
+        (``Bid(4.0)`` and ``UseGod(True)`` are refused); the engine then goes on with its own
+        copy of the action, so nothing the caller passed ends up in the state.
+
         Raises:
             InvalidActionError: `action` is text that does not parse.
             IllegalActionError: `action` is not legal here; the message names the action, the
                 player, the phase and what is legal.
         """
-        return game.apply(self, action)
+        if type(action) is str:
+            action = parse_action(action)
+        if self.phase is _REVEAL:  # chance: any tile still in the bag (R22)
+            if type(action) is Reveal and type(action.tile) is Tile and self.bag[action.tile]:
+                return game.reveal(self, action.tile)
+            raise turns.illegal(self, action)
+        legal = self.legal
+        if legal is None:
+            legal = turns.legal_actions(self)
+        for candidate in legal:  # the engine hands out shared action objects: usually found by identity
+            if candidate is action:
+                return game.TRANSITIONS[type(candidate)](self, candidate)
+        own = turns.canonical(action)
+        if own is None or own not in legal:
+            raise turns.illegal(self, action)
+        return game.TRANSITIONS[type(own)](self, legal[legal.index(own)])
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """Return ``(Reveal(tile), probability)`` for each tile that can come out of the bag.
@@ -188,3 +208,6 @@ class State(NamedTuple):
             f"<State epoch={self.epoch} phase={self.phase.name} turn={self.turn_player} "
             f"to_move={self.to_move} bag={sum(self.bag)}>"
         )
+
+
+_REVEAL = Phase.REVEAL  # a module constant: an enum attribute lookup at every step is slow

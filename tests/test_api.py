@@ -399,8 +399,8 @@ def test_a_state_cannot_be_changed_in_place() -> None:
 def test_every_state_of_random_games_has_fields_of_the_declared_types() -> None:
     """The engine's hot steps build states from plain tuples; every field must still have its declared type."""
     from ra_core import Auction, PendingDiscard, Player
-    from ra_core.game import legal_actions
     from ra_core.records import EpochScore
+    from ra_core.turns import legal_actions
 
     expected: dict[str, type | tuple[type, ...]] = {
         "rules": Rules,

@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 
-from ra_core import CHANCE, TERMINAL, Phase, State, game, new_game
+from ra_core import CHANCE, TERMINAL, Phase, State, new_game, turns
 from ra_core.actions import sort_key
 from ra_core.bots import random_bot
 from ra_core.play import GameRecord, play, sample_chance
@@ -55,7 +55,7 @@ def check_invariants(s: State) -> None:
     if s.rules.fame_floor:
         assert all(p.fame >= 0 for p in s.players), "R69: fame floor"
     legal = s.legal_actions()
-    assert legal == game.legal_actions(s), "legal actions a transition computed ahead agree with a fresh computation"
+    assert legal == turns.legal_actions(s), "legal actions a transition computed ahead agree with a fresh computation"
     assert list(legal) == sorted(legal, key=sort_key), "legal actions are sorted"
     assert len(set(legal)) == len(legal), "legal actions are unique"
     if s.is_terminal():
