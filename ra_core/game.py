@@ -16,6 +16,7 @@ except the few steps in the marked hot-path section at the end.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from operator import add
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -149,7 +150,7 @@ def _pass_turn(s: State, after: int) -> State:
 def _end_epoch(s: State) -> State:
     """Clean up, score, discard, and start the next epoch or end the game (R57-R62)."""
     players, score, boxed = score_epoch(s.players, s.epoch, s.rules)
-    box = [x + y for x, y in zip(s.box, boxed, strict=True)]  # R60: the discards after scoring
+    box = list(map(add, s.box, boxed))  # R60: the discards after scoring
     for t in s.track:  # R59: the tiles left on the auction track
         if t is not None:
             box[t] += 1
