@@ -23,12 +23,13 @@ Each function says what else it assumes.
 * Draw or call Ra: `draw_or_call`, a stated teaching model of a stopping problem.
 * Simulation to compare with: `sample_draws`.
 
-The examples use a bag of four tiles:
+The examples use a bag of four tiles (a teaching position no real game reaches, hence
+``strict=False``):
 
 >>> from ra_core import State, Tile
 >>> s = State.from_dict({"players": [{"suns_up": [13, 8, 5, 2]}, {"suns_up": [12, 9, 6, 3]},
 ...                                  {"suns_up": [11, 10, 7, 4]}],
-...                      "ra_count": 6, "bag": {"ra": 2, "gold": 1, "nile": 1}})
+...                      "ra_count": 6, "bag": {"ra": 2, "gold": 1, "nile": 1}}, strict=False)
 >>> p_next_ra(s), p_next_tile(s, Tile.GOLD), p_next_disaster(s)
 (Fraction(1, 2), Fraction(1, 4), Fraction(0, 1))
 >>> tiles_before_ra(s)                      # non-Ra tiles drawn before the next Ra tile

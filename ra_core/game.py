@@ -161,7 +161,7 @@ def _end_epoch(s: State) -> State:
     # R49: every sun is turned face up; R16, R61: the holder of the highest sun starts.
     players = tuple([Player(p.suns, (), p.display, p.fame) for p in players])
     first = highest_sun_holder(players)
-    legal = turn_actions(players[first], EMPTY_TRACK, s.rules)
+    legal = turn_actions(players[first], EMPTY_TRACK, s.bag, s.rules)
     return s._replace(players=players, epoch=s.epoch + 1, phase=_ACTION, turn_player=first, to_move=first, legal=legal)
 
 
@@ -234,7 +234,7 @@ def _next_turn(
     """
     for q in SEATS_AFTER[len(players)][after]:
         if players[q].suns_up:
-            legal = turn_actions(players[q], track, s.rules)
+            legal = turn_actions(players[q], track, bag, s.rules)
             return _tuple_new(
                 type(s),
                 (

@@ -181,7 +181,8 @@ def tiles_in_next_lot(state: State, which: TileQuery, *, cap: int | None = None)
 
     >>> from ra_core import State, Tile
     >>> s = State.from_dict({"players": [{"suns_up": [13, 8, 5, 2]}, {"suns_up": [12, 9, 6, 3]},
-    ...                                  {"suns_up": [11, 10, 7, 4]}], "bag": {"ra": 1, "gold": 1, "nile": 1}})
+    ...                                  {"suns_up": [11, 10, 7, 4]}], "bag": {"ra": 1, "gold": 1, "nile": 1}},
+    ...                     strict=False)    # a teaching position: a bag of three tiles
     >>> tiles_in_next_lot(s, Tile.GOLD)    # the gold tile comes before the Ra tile half the time
     {0: Fraction(1, 2), 1: Fraction(1, 2)}
     """

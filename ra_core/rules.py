@@ -78,6 +78,7 @@ class Rules:
     no_penalty_scope: str = "final"
 
     def __post_init__(self) -> None:
+        self._check_types()
         groups = tuple(tuple(sorted(g, reverse=True)) for g in self.sun_groups)
         object.__setattr__(self, "sun_groups", groups)
         n = len(groups)
@@ -104,6 +105,24 @@ class Rules:
             )
         if self.no_penalty_scope not in NO_PENALTY_SCOPES:
             raise ValueError(f"no_penalty_scope: must be one of {NO_PENALTY_SCOPES}, got {self.no_penalty_scope!r}")
+
+    def _check_types(self) -> None:
+        """Raise TypeError for a field of the wrong type (a bool is not a number, a number not a bool)."""
+        if type(self.name) is not str or not 0 < len(self.name) <= 40:
+            raise TypeError(f"name: expected a text of 1-40 characters, got {self.name!r:.60}")
+        groups = self.sun_groups
+        if not isinstance(groups, (tuple, list)) or not all(
+            isinstance(g, (tuple, list)) and all(type(s) is int for s in g) for g in groups
+        ):
+            raise TypeError(f"sun_groups: expected groups of integer suns, got {groups!r:.80}")
+        if type(self.ra_limit) is not int:
+            raise TypeError(f"ra_limit: expected an integer, got {self.ra_limit!r:.40}")
+        for flag in ("god_can_take_disaster", "fame_floor", "no_penalty"):
+            if type(getattr(self, flag)) is not bool:
+                raise TypeError(f"{flag}: expected true or false, got {getattr(self, flag)!r:.40}")
+        for text in ("tie_break", "no_penalty_scope"):
+            if type(getattr(self, text)) is not str:
+                raise TypeError(f"{text}: expected a text, got {getattr(self, text)!r:.40}")
 
     @property
     def players(self) -> int:

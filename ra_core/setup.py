@@ -80,5 +80,5 @@ def new_game(
         discard=None,
         box=EMPTY,
         scores=(),
-        legal=turn_actions(seats[first], EMPTY_TRACK, rules),
+        legal=turn_actions(seats[first], EMPTY_TRACK, FULL_BAG, rules),
     )

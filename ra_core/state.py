@@ -182,9 +182,14 @@ class State(NamedTuple):
         return serialize.state_to_dict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> State:
-        """Return the position described by `data`; raise `InvalidStateError` naming a bad field."""
-        return serialize.state_from_dict(data, cls)
+    def from_dict(cls, data: dict[str, Any], *, strict: bool = True) -> State:
+        """Return the position described by `data`; raise `InvalidStateError` naming a bad field.
+
+        Every field's type and every invariant of a real game is checked (`ra_core.invariants`).
+        ``strict=False`` allows teaching positions no real game reaches, such as a bag of four
+        tiles with the rest in the box; they are still sound to play.
+        """
+        return serialize.state_from_dict(data, cls, strict=strict)
 
     def __eq__(self, other: object) -> bool:
         return type(other) is State and self[:-1] == other[:-1]  # `legal` is derived, not compared

@@ -74,12 +74,15 @@ def god_targets(track: tuple[Tile | None, ...], rules: Rules) -> tuple[UseGod, .
     return tuple([GODS[i + 1] for i, t in enumerate(track) if t is not None and t is not _GOD and t < limit])
 
 
-def turn_actions(player: Player, track: tuple[Tile | None, ...], rules: Rules) -> tuple[Action, ...]:
-    """Return the turn player's choices: draw (not on a full track, R19), call Ra (R36), gods (R26)."""
+def turn_actions(
+    player: Player, track: tuple[Tile | None, ...], bag: tuple[int, ...], rules: Rules
+) -> tuple[Action, ...]:
+    """Return the turn player's choices: draw (R19: a free slot and a tile to draw), call Ra (R36), gods (R26)."""
+    can_draw = None in track and any(bag)  # in a real game the bag never runs dry while an epoch lasts
     if player.display[_GOD_INDEX]:
         gods = god_targets(track, rules)
-        return (DRAW, CALL_RA, *gods) if None in track else (CALL_RA, *gods)
-    return _DRAW_OR_RA if None in track else _RA_ONLY
+        return (DRAW, CALL_RA, *gods) if can_draw else (CALL_RA, *gods)
+    return _DRAW_OR_RA if can_draw else _RA_ONLY
 
 
 def discard_actions(player: Player, pending: PendingDiscard) -> tuple[Action, ...]:
@@ -98,7 +101,7 @@ def legal_actions(s: State) -> tuple[Action, ...]:
     if phase is _BID and s.auction is not None:
         return bid_actions(s.auction, s.to_move, s.players[s.to_move])
     if phase is _ACTION:
-        return turn_actions(s.players[s.turn_player], s.track, s.rules)
+        return turn_actions(s.players[s.turn_player], s.track, s.bag, s.rules)
     if phase is _REVEAL:
         return tuple([REVEALS_BY_INDEX[t] for t, n in enumerate(s.bag) if n])
     if phase is _GODS:
