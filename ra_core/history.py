@@ -9,9 +9,9 @@ replays the actions once and returns one `AuctionResult` per auction, in order.
 >>> record = play([heuristic_bot] * 3, seed=4)
 >>> a = record.auctions()[3]
 >>> a.trigger.name, a.ra_player, a.order, a.bids, a.winner, a.sun, a.center_sun
-('CALL_VOLUNTARY', 1, (2, 0, 1), (2, 3, 4), 1, 4, 6)
+('CALL_VOLUNTARY', 0, (1, 2, 0), (7, None, 9), 0, 9, 8)
 >>> [t.label for t in a.lot]
-['nile', 'nile', 'temple', 'palace', 'obelisk', 'pharaoh', 'flood']
+['drought', 'fortress', 'religion', 'step-pyramid', 'fortress', 'religion', 'nile']
 >>> list(record.states())[a.step] == a.opening
 True
 """

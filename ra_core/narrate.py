@@ -120,7 +120,7 @@ def narrate(
     """Return what `action` did in `before` (leading to `after`) as one or two plain sentences.
 
     >>> from ra_core import new_game
-    >>> s = new_game(3)
+    >>> s = new_game(3, suns="table")
     >>> narrate(s, "draw", s.apply("draw"))
     'P0 draws a tile.'
     >>> s = s.apply("draw")

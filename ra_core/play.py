@@ -1,8 +1,14 @@
-"""Playing and recording games: chance sampling, a seeded driver, and game records.
+"""Playing and recording games: chance sampling, the one game loop, seeded drivers, game records.
+
+Chance and the players are kept apart. A game's seed derives separate random streams: one
+deals the sun groups, one draws the tiles (`chance_stream`), and one per seat is handed to that
+seat's policy (`bot_stream`). So the tiles of a seeded game are a function of the seed alone,
+whatever the players do, and no bot can read the next tile off the random numbers it is given.
 
 A `GameRecord` holds the rules, the seats' starting suns, the seed and every action,
 chance reveals included, so replaying it needs no random numbers at all (as OpenSpiel's
-playthroughs store ``action:`` lines).
+playthroughs store ``action:`` lines); with the seed, a record's deal and tiles are checked
+against the seed when it is loaded.
 
 >>> from ra_core.bots import random_bot
 >>> record = play([random_bot] * 3, seed=7)
@@ -17,6 +23,7 @@ import dataclasses
 import json
 import random
 from bisect import bisect_right
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from itertools import accumulate
 from typing import Any
@@ -25,13 +32,34 @@ from .actions import Action, parse_action
 from .errors import BotError, IllegalActionError, InvalidActionError, InvalidStateError
 from .history import AuctionResult, auctions
 from .rules import Rules
+from .serialize import check_shape, load_json
 from .setup import new_game
 from .state import CHANCE, TERMINAL, Phase, State
+from .timer import DecisionTimeout, time_limit_for
 from .turns import REVEALS_BY_INDEX
 
-Policy = Callable[[State, random.Random], Action]
-RECORD_SCHEMA = "ra-record/1"
+#: A player: given the position and its own random stream, it returns its action (or its text).
+Policy = Callable[[State, random.Random], "Action | str"]
+_MAX_ACTIONS = 5000  # a game has a few hundred actions
+RECORD_SCHEMA = "ra-record/2"  # /2: the tiles follow the seed's chance stream; /1 records are not checked
+_OLD_SCHEMA = "ra-record/1"
 _REVEAL = Phase.REVEAL
+Seed = int | str
+
+
+def fresh_seed() -> int:
+    """Return a new seed from the operating system's randomness: a game without a seed is by chance (R11)."""
+    return random.SystemRandom().randrange(2**32)
+
+
+def chance_stream(seed: Seed) -> random.Random:
+    """Return the random stream that draws the tiles of the game with this `seed`."""
+    return random.Random(f"ra-chance:{seed!r}")
+
+
+def bot_stream(seed: Seed, seat: int) -> random.Random:
+    """Return the random stream handed to the policy of `seat` in the game with this `seed`."""
+    return random.Random(f"ra-seat-{seat}:{seed!r}")
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
@@ -51,8 +79,10 @@ class GameRecord:
         rules: the rules in force.
         suns: each seat's starting suns.
         actions: every action's text, chance reveals included.
-        seed: the seed the game was played with (information only; replay does not need it).
+        seed: the seed the game was played with; the deal and the tiles follow from it.
         names: a name per seat, e.g. the bots' names.
+        schema: ``"ra-record/2"``; a record read from an older ``"ra-record/1"`` file keeps that
+            schema, and its tiles are not checked against its seed.
     """
 
     rules: Rules
@@ -60,20 +90,32 @@ class GameRecord:
     actions: tuple[str, ...] = ()
     seed: int | str | None = None
     names: tuple[str, ...] = ()
+    schema: str = RECORD_SCHEMA
 
     def start(self) -> State:
         """Return the state before the first action."""
         return new_game(self.rules.players, rules=self.rules, suns=self.suns)
 
     def states(self) -> Iterator[State]:
-        """Yield the start state and the state after every action."""
+        """Yield the start state and the state after every action.
+
+        Raises:
+            InvalidStateError: an action cannot be replayed, or (for a seeded record) a revealed
+                tile is not the one the seed draws; the field names the step.
+        """
         state = self.start()
         yield state
+        chance = chance_stream(self.seed) if self.seed is not None and self.schema == RECORD_SCHEMA else None
         for i, text in enumerate(self.actions):
             try:
-                state = state.apply(parse_action(text))
+                action = parse_action(text)
+                if chance is not None and state.phase is _REVEAL:
+                    drawn = sample_chance(state, chance)
+                    if action != drawn:
+                        raise ValueError(f"the seed {self.seed!r} draws {drawn} here: the record was edited")
+                state = state.apply(action)
             except ValueError as e:
-                raise InvalidStateError(f"actions[{i}]", f"{text!r} cannot be replayed: {e}") from None
+                raise InvalidStateError(f"actions[{i}]", f"{text!r:.40} cannot be replayed: {e}") from None
             yield state
 
     def replay(self) -> State:
@@ -88,7 +130,7 @@ class GameRecord:
     def to_dict(self) -> dict[str, Any]:
         """Return the record as JSON-ready data (schema ``ra-record/1``)."""
         return {
-            "schema": RECORD_SCHEMA,
+            "schema": self.schema,
             "rules": self.rules.to_dict(),
             "suns": [list(s) for s in self.suns],
             "seed": self.seed,
@@ -102,42 +144,53 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
-        """Return the record in `data`; raise `InvalidStateError` naming a malformed field."""
+        """Return the record in `data`, replayed and checked; raise `InvalidStateError` naming the field.
+
+        Types are strict, the sizes bounded (see `ra_core.serialize.check_shape`), every action
+        must replay, and for a seeded record the deal and the tiles must follow from the seed.
+        """
+        check_shape(data, "record", max_items=_MAX_ACTIONS)
         if not isinstance(data, dict):
             raise InvalidStateError("record", f"expected an object, got {type(data).__name__}")
-        if data.get("schema") != RECORD_SCHEMA:
-            raise InvalidStateError("schema", f"expected {RECORD_SCHEMA!r}, got {data.get('schema')!r}")
+        unknown = sorted(set(data) - {"schema", "rules", "suns", "seed", "names", "actions"})
+        if unknown:
+            raise InvalidStateError(unknown[0], "unknown field; known: schema, rules, suns, seed, names, actions")
+        schema = data.get("schema")
+        if schema not in (RECORD_SCHEMA, _OLD_SCHEMA):
+            raise InvalidStateError("schema", f"expected {RECORD_SCHEMA!r}, got {schema!r:.40}")
         try:
             rules = Rules.from_dict(data.get("rules"))
         except (ValueError, TypeError) as e:
-            raise InvalidStateError("rules", str(e)) from None
+            raise InvalidStateError("rules", str(e)[:200]) from None
         suns = data.get("suns")
-        if not isinstance(suns, list) or not all(isinstance(s, list) for s in suns):
-            raise InvalidStateError("suns", f"expected a list of each seat's suns, got {suns!r}")
+        if not isinstance(suns, list) or not all(isinstance(g, list) and all(type(x) is int for x in g) for g in suns):
+            raise InvalidStateError("suns", "expected a list of each seat's suns (lists of integers)")
         actions = data.get("actions", [])
-        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        if not isinstance(actions, list) or not all(isinstance(a, str) and len(a) <= 60 for a in actions):
             raise InvalidStateError("actions", "expected a list of action texts")
-        record = cls(
-            rules,
-            tuple(tuple(s) for s in suns),
-            tuple(actions),
-            data.get("seed"),
-            tuple(data.get("names") or ()),
-        )
+        seed = data.get("seed")
+        if seed is not None and type(seed) not in (int, str):
+            raise InvalidStateError("seed", f"expected an integer, a text or null, got {type(seed).__name__}")
+        names = data.get("names") or []
+        if not isinstance(names, list) or not all(isinstance(n, str) and len(n) <= 80 for n in names):
+            raise InvalidStateError("names", "expected a list of seat names (texts)")
+        record = cls(rules, tuple(tuple(g) for g in suns), tuple(actions), seed, tuple(names), schema)
         try:
-            record.start()
+            start = record.start()
         except ValueError as e:
-            raise InvalidStateError("suns", str(e)) from None
+            raise InvalidStateError("suns", str(e)[:200]) from None
+        if names and len(names) != rules.players:
+            raise InvalidStateError("names", f"expected one name per seat ({rules.players}), got {len(names)}")
+        if seed is not None and schema == RECORD_SCHEMA and start != new_game(rules.players, seed=seed, rules=rules):
+            raise InvalidStateError("suns", f"the seed {seed!r:.40} deals other sun groups: the record was edited")
+        for _ in record.states():  # every action replays, and the tiles follow the seed
+            pass
         return record
 
     @classmethod
-    def from_json(cls, text: str) -> GameRecord:
-        """Return the record in the JSON string `text`."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise InvalidStateError("record", f"not valid JSON: {e}") from None
-        return cls.from_dict(data)
+    def from_json(cls, text: str | bytes) -> GameRecord:
+        """Return the record in the JSON text `text` (see `from_dict`)."""
+        return cls.from_dict(load_json(text, "record"))
 
 
 def bot_name(bot: Any) -> str:
@@ -149,16 +202,31 @@ def bot_name(bot: Any) -> str:
 
 
 def decide(
-    policy: Policy, state: State, rng: random.Random, *, seed: Any = None, move: int = 0
+    policy: Policy,
+    state: State,
+    rng: random.Random,
+    *,
+    seed: Any = None,
+    move: int = 0,
+    time_limit: float | None = None,
 ) -> tuple[Action, State]:
     """Ask `policy` for its action in `state`; return the action and the state after it.
 
-    A policy that raises, or returns an action that is not legal (or text that is no action),
-    raises `BotError` instead, naming the bot, its seat, the game's `seed` and the `move`.
+    A policy that raises (`SystemExit` included), returns an action that is not legal (or text
+    that is no action), or takes longer than `time_limit` seconds raises `BotError` instead,
+    naming the bot, its seat, the game's `seed` and the `move`. A bot that never returns is
+    stopped at the limit where the operating system allows it (see `ra_core.timer`).
     """
     try:
-        action = policy(state, rng)
-    except Exception as e:  # whatever the bot raised is reported as the bot's failure
+        with time_limit_for(time_limit):
+            action = policy(state, rng)
+        if isinstance(action, str):
+            action = parse_action(action)
+    except DecisionTimeout:
+        raise _bot_error(policy, state, seed, move, f"took longer than {time_limit} s", None) from None
+    except (IllegalActionError, InvalidActionError) as e:
+        raise _bot_error(policy, state, seed, move, "chose an illegal action", e) from e
+    except (Exception, SystemExit) as e:  # whatever the bot raised is reported as the bot's failure
         raise _bot_error(policy, state, seed, move, f"raised {type(e).__name__}", e) from e
     try:
         return action, state.apply(action)
@@ -166,62 +234,83 @@ def decide(
         raise _bot_error(policy, state, seed, move, "chose an illegal action", e) from e
 
 
-def _bot_error(policy: Policy, state: State, seed: Any, move: int, what: str, cause: Exception) -> BotError:
-    """Return the error for `policy` failing at `move`: who, what, where, and the cause's message."""
+def _bot_error(policy: Policy, state: State, seed: Any, move: int, what: str, cause: BaseException | None) -> BotError:
+    """Return the error for `policy` failing at `move`, in one line: who, what, where, and the cause."""
     name, seat = bot_name(policy), state.to_move
     where = f"in the game with seed {seed!r}, move {move}"
     if not isinstance(cause, IllegalActionError):  # its message names the phase already
         where += f" (phase {state.phase.name})"
-    return BotError(f"bot {name!r} (seat {seat}) {what} {where}: {cause}", name, seat, seed, move)
+    detail = "" if cause is None else ": " + " ".join(str(cause).split())[:300]
+    return BotError(f"bot {name!r} (seat {seat}) {what} {where}{detail}", name, seat, seed, move)
 
 
 def play(
     policies: Sequence[Policy],
     *,
-    seed: int | str | None = None,
+    seed: Seed | None = None,
     rules: Rules | None = None,
     names: Sequence[str] | None = None,
 ) -> GameRecord:
     """Play a whole game, seat i moved by ``policies[i]``, and return its record.
 
-    One `random.Random(seed)` drives the chance draws and is handed to every policy; the
-    seed also decides the sun groups (see `new_game`). The same seed gives the same game.
-    A policy that fails raises `BotError` (see `decide`).
+    The seed decides the deal (see `new_game`), the tiles (`chance_stream`) and each seat's own
+    random stream (`bot_stream`); the same seed gives the same game. Without a seed a fresh one
+    is drawn (`fresh_seed`) and kept in the record. A policy that fails raises `BotError`.
     """
+    seed = fresh_seed() if seed is None else seed
     start = new_game(len(policies), seed=seed, rules=rules)
-    actions: list[str] = []
-    _play_out(start, policies, seed, actions)
-    names = tuple(names) if names else tuple(getattr(p, "__name__", type(p).__name__) for p in policies)
+    actions = [str(action) for _, action, _ in steps(start, policies, seed)]
+    names = tuple(names) if names else tuple(bot_name(p) for p in policies)
     return GameRecord(start.rules, tuple(p.suns_up for p in start.players), tuple(actions), seed, names)
 
 
-def play_to_end(policies: Sequence[Policy], seed: int | str | None, rules: Rules | None = None) -> State:
+def play_to_end(
+    policies: Sequence[Policy], seed: Seed, rules: Rules | None = None, *, time_limit: float | None = None
+) -> State:
     """Return the final state of ``play(policies, seed=seed, rules=rules)``, without writing a record.
 
-    The same game as `play` (one `random.Random(seed)` for chance and policies): a tournament
-    needs only the end. A policy that fails raises `BotError`.
+    `time_limit`: the seconds each decision may take (see `decide`); None for no limit.
     """
-    return _play_out(new_game(len(policies), seed=seed, rules=rules), policies, seed)
+    start = new_game(len(policies), seed=seed, rules=rules)
+    last = deque(steps(start, policies, seed, time_limit=time_limit), maxlen=1)
+    return last[0][2] if last else start
 
 
-def _play_out(
-    state: State, policies: Sequence[Policy], seed: int | str | None, actions: list[str] | None = None
-) -> State:
-    """Play from `state` to the end with ``random.Random(seed)``; append each action's text to `actions`."""
-    rng = random.Random(seed)
+def steps(
+    state: State, policies: Sequence[Policy], seed: Seed, *, time_limit: float | None = None
+) -> Iterator[tuple[State, Action, State]]:
+    """Yield ``(state, action, next state)`` for every step from `state` to the end: the one game loop.
+
+    Chance draws from ``chance_stream(seed)``; seat i's policy gets ``bot_stream(seed, i)``. A
+    policy that fails raises `BotError` (see `decide`).
+    """
+    chance = chance_stream(seed)
+    streams = [bot_stream(seed, seat) for seat in range(len(policies))]
     move = 0
     while True:
         who = state.to_move
         if who == TERMINAL:
-            return state
+            return
         if who == CHANCE:
-            action = sample_chance(state, rng)
-            state = state.apply(action)
+            action = sample_chance(state, chance)
+            after = state.apply(action)
         else:
-            action, state = decide(policies[who], state, rng, seed=seed, move=move)
-        if actions is not None:
-            actions.append(str(action))
+            action, after = decide(policies[who], state, streams[who], seed=seed, move=move, time_limit=time_limit)
+        yield state, action, after
+        state = after
         move += 1
 
 
-__all__ = ["GameRecord", "Policy", "bot_name", "decide", "play", "play_to_end", "sample_chance"]
+__all__ = [
+    "GameRecord",
+    "Policy",
+    "bot_name",
+    "bot_stream",
+    "chance_stream",
+    "decide",
+    "fresh_seed",
+    "play",
+    "play_to_end",
+    "sample_chance",
+    "steps",
+]

@@ -13,7 +13,7 @@ Tiles are told apart three ways, so the board works without colour: a shape per 
 a colour from a colour-blind-safe palette (Okabe and Ito), and a short word on the tile.
 
 >>> from ra_core import new_game
->>> for line in facts(new_game(3))[:3]:
+>>> for line in facts(new_game(3, suns="table"))[:3]:
 ...     print(line)
 Epoch 1 of 3: P0 takes a turn (draw, call Ra or use a god).
 Ra track: 0 of 8 Ra tiles drawn; the 8th ends the epoch.

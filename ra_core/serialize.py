@@ -25,8 +25,8 @@ key                value
 =================  ==========================================================================
 
 Types are strict (a count is an int, never a bool or a float; a flag is a bool), the data may
-nest at most 12 levels with at most 200 items in a list or object and integers of at most 9
-digits, and the position must be one a real game can have: `ra_core.invariants.check` runs on
+nest at most 12 levels with at most 200 items in a list or object and integers within
++-2**63, and the position must be one a real game can have: `ra_core.invariants.check` runs on
 it. Anything else raises `InvalidStateError` naming the field at fault, and nothing else.
 
 >>> from ra_core import State
@@ -61,7 +61,7 @@ __all__ = ["SCHEMA", "check_shape", "load_json", "state_from_dict", "state_to_di
 SCHEMA = "ra-state/1"
 MAX_DEPTH = 12  # saved positions nest 4 levels; records 5
 MAX_ITEMS = 200  # the longest list in a saved position has 8 entries; a record's actions are read elsewhere
-MAX_INT = 10**9
+MAX_INT = 2**63  # seeds are up to 64-bit; every other number of a position is small
 _KNOWN = {
     "schema", "rules", "epoch", "phase", "turn_player", "ra_count", "center_sun", "track",
     "players", "auction", "discard", "bag", "box", "scores",
@@ -139,7 +139,7 @@ def check_shape(data: Any, field: str = "", *, max_items: int = MAX_ITEMS) -> No
             continue  # a float is JSON, but no field of a position is one: the field's reader says so
         elif isinstance(value, int):
             if abs(value) > MAX_INT:
-                raise _fail(where or "state", f"a number of more than {len(str(MAX_INT)) - 1} digits")
+                raise _fail(where or "state", f"a number beyond +-2**63 ({value.bit_length()} bits)")
             continue
         else:
             raise _fail(

@@ -1,6 +1,6 @@
 """Setting up a game (R9-R16): the rules, the sun groups dealt to the seats, the first player.
 
->>> s = new_game(4)
+>>> s = new_game(4, suns="table")     # the rulebook's table order; a seed or nothing deals by chance
 >>> [p.suns_up for p in s.players], s.to_move
 ([(2, 6, 13), (3, 7, 12), (4, 8, 11), (5, 9, 10)], 0)
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from types import MappingProxyType
+from typing import Literal
 
 from .game import EMPTY_TRACK
 from .records import Phase, Player
@@ -41,28 +42,34 @@ def new_game(
     *,
     seed: int | str | None = None,
     rules: Rules | None = None,
-    suns: Sequence[Sequence[int]] | None = None,
+    suns: Sequence[Sequence[int]] | Literal["table"] | None = None,
 ) -> State:
     """Return the start of a game (R9-R16).
 
     Args:
         players: 2 to 5.
-        seed: decides which player gets which sun group (R11). Without a seed (and
-            without `suns`) player i gets group i of the rules' table.
+        seed: decides which player gets which sun group (R11); without a seed (and without
+            `suns`) the groups are dealt by chance, from the operating system's randomness.
         rules: the rules in force; the default is `Rules.default(players)`.
         suns: the suns of each seat, overriding `seed`; each must be one of the rules' groups.
+            ``"table"``: seat i gets group i of the rules' table, as in the rulebook's examples.
     """
     rules = rules or _DEFAULT_RULES.get(players) or Rules.default(players)  # the last one raises a clear error
     if rules.players != players:
         raise ValueError(f"rules {rules.name!r} are for {rules.players} players, not {players}")
     groups = [tuple(sorted(g)) for g in rules.sun_groups]
-    if suns is not None:
+    if isinstance(suns, str):
+        if suns != "table":
+            raise ValueError(f"suns: expected each seat's suns or 'table', got {suns!r:.40}")
+    elif suns is not None:
         chosen = [tuple(sorted(g)) for g in suns]
         if sorted(chosen) != sorted(groups):
             raise ValueError(f"suns: each seat needs one of the sun groups {rules.sun_groups}, got {list(suns)}")
         groups = chosen
-    elif seed is not None:
-        groups = deal(rules, random.Random(seed))
+    else:
+        if seed is not None and type(seed) not in (int, str):
+            raise TypeError(f"seed: expected an integer or a text, got {type(seed).__name__}")
+        groups = deal(rules, random.Random(seed if seed is not None else random.SystemRandom().random()))
     seats = tuple(Player(suns_up=g, suns_down=(), display=EMPTY, fame=STARTING_FAME) for g in groups)
     first = highest_sun_holder(seats)
     return State(

@@ -4,7 +4,7 @@ Compact and byte-stable, for terminals, doctests and golden files. (Pictures and
 are the presentation layer's: `ra_core.svg`, `ra_core.words`.)
 
 >>> from ra_core import new_game
->>> print(new_game(3))
+>>> print(new_game(3, suns="table"))
 epoch 1/3  ra 0/8  center sun 1  bag 180  phase ACTION
 auction track: _ _ _ _ _ _ _ _
 > P0  up 2 5 8 13   down -   fame 10  -

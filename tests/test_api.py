@@ -115,7 +115,7 @@ def test_equal_action_objects_work_like_the_engines_own() -> None:
 
 def test_reveal_outside_a_chance_node_and_decisions_at_one() -> None:
     """A chance outcome is refused where a player decides, and a decision where chance decides."""
-    s = new_game(4)
+    s = new_game(4, suns="table")
     with pytest.raises(IllegalActionError, match="player 0 in phase ACTION"):
         s.apply(Reveal(Tile.GOLD))
     chance = s.apply("draw")
@@ -143,7 +143,7 @@ def test_game_over_refuses_everything() -> None:
 
 def test_chance_outcomes_are_exact_bag_odds() -> None:
     """Each tile comes out with probability count / tiles left, as a Fraction (R14, R22)."""
-    s = new_game(3).apply("draw")
+    s = new_game(3, suns="table").apply("draw")
     odds = dict(s.chance_outcomes())
     assert odds[Reveal(Tile.RA)] == Fraction(30, 180)
     assert odds[Reveal(Tile.FUNERAL)] == Fraction(2, 180)
@@ -153,7 +153,7 @@ def test_chance_outcomes_are_exact_bag_odds() -> None:
 
 def test_forced_chance_outcome_keeps_the_bag_exact() -> None:
     """Forcing 'the next tile is a funeral' removes exactly one funeral from the bag."""
-    s = new_game(3).apply("draw").apply("reveal funeral")
+    s = new_game(3, suns="table").apply("draw").apply("reveal funeral")
     assert s.bag[Tile.FUNERAL] == FULL_BAG[Tile.FUNERAL] - 1
     assert sum(s.bag) == 179
     assert dict(s.apply("draw").chance_outcomes())[Reveal(Tile.FUNERAL)] == Fraction(1, 179)
@@ -161,7 +161,7 @@ def test_forced_chance_outcome_keeps_the_bag_exact() -> None:
 
 def test_sample_chance_follows_the_odds() -> None:
     """sample_chance draws Ra about 1/6 of the time from a full bag (seeded, within 4 standard errors)."""
-    s = new_game(3).apply("draw")
+    s = new_game(3, suns="table").apply("draw")
     rng = random.Random(1)
     n = 6000
     hits = sum(sample_chance(s, rng) == Reveal(Tile.RA) for _ in range(n))
@@ -174,7 +174,7 @@ def test_sample_chance_follows_the_odds() -> None:
 
 def test_state_is_immutable() -> None:
     """Fields cannot be assigned; apply returns a new state and the parent is unchanged."""
-    s = new_game(3)
+    s = new_game(3, suns="table")
     with pytest.raises(AttributeError):
         s.epoch = 2  # type: ignore[misc]
     child = s.apply("draw")
@@ -183,7 +183,7 @@ def test_state_is_immutable() -> None:
 
 def test_states_are_hashable_values() -> None:
     """Equal positions are equal and hash alike, whatever path led to them."""
-    a = new_game(4).apply("draw").apply("reveal gold")
+    a = new_game(4, suns="table").apply("draw").apply("reveal gold")
     b = State.from_dict(a.to_dict())
     assert a == b and hash(a) == hash(b) and len({a, b}) == 1
 
@@ -389,7 +389,7 @@ def test_notation_takes_ascii_digits_only(text: str) -> None:
 
 def test_a_state_cannot_be_changed_in_place() -> None:
     """A State has no instance dictionary and read-only fields, so nobody (a bot included) can edit it."""
-    s = new_game(3)
+    s = new_game(3, suns="table")
     assert not hasattr(s, "__dict__")
     with pytest.raises(AttributeError):
         object.__setattr__(s, "phase", Phase.BID)
@@ -449,4 +449,4 @@ def test_score_now_is_what_the_epoch_end_scores() -> None:
             continue
         last_ra = s.replace(ra_count=s.rules.ra_limit - 1).apply("draw")
         assert last_ra.apply("reveal ra").scores[-1] == score_now(s) == score_now(last_ra)
-    assert score_now(new_game(4)).players[0].net == -5  # an empty display: only "no civilization" (R66)
+    assert score_now(new_game(4, suns="table")).players[0].net == -5  # an empty display: only "no civilization" (R66)

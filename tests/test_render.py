@@ -49,7 +49,10 @@ def _labels(doc: ET.Element) -> list[str]:
 
 def test_text_board_is_unchanged() -> None:
     """The text board of a new game is the one in the doctests and golden files."""
-    assert text_board(new_game(3)).splitlines()[0] == "epoch 1/3  ra 0/8  center sun 1  bag 180  phase ACTION"
+    assert (
+        text_board(new_game(3, suns="table")).splitlines()[0]
+        == "epoch 1/3  ra 0/8  center sun 1  bag 180  phase ACTION"
+    )
 
 
 def test_svg_parses_and_shows_every_part() -> None:

@@ -169,7 +169,7 @@ def test_r1_supply_is_exactly_180_tiles() -> None:
     assert as_dict(FULL_BAG) == expected
     assert sum(FULL_BAG) == 180
     for n in (2, 3, 4, 5):
-        s = new_game(n)
+        s = new_game(n, suns="table")
         assert s.bag == FULL_BAG, f"R1: a {n}-player game starts with all 180 tiles in the bag"
         assert sum(s.box) == 0 and not any(s.track)
 
@@ -249,7 +249,7 @@ def test_r6_fame_is_an_uncapped_integer() -> None:
 
 def test_r7_board_has_8_auction_spaces_and_10_ra_spaces() -> None:
     """R7: a Ra track of 10 spaces, an auction track of 8 spaces, and a centre sun space."""
-    s = new_game(4)
+    s = new_game(4, suns="table")
     assert len(s.track) == 8 and s.track == (None,) * 8
     assert s.center_sun == 1
     assert max(Rules.classic(n).ra_limit for n in (3, 4, 5)) == 10
@@ -275,10 +275,10 @@ def test_r8_ra_figure_marks_the_ra_player_of_the_current_auction() -> None:
 def test_r9_two_to_five_players_classic_is_three_to_five() -> None:
     """R9: original game 3-5 players; 2 players only through the community variant."""
     for n in (2, 3, 4, 5):
-        assert new_game(n).num_players == n
+        assert new_game(n, suns="table").num_players == n
     for n in (1, 6):
         with pytest.raises(ValueError):
-            new_game(n)
+            new_game(n, suns="table")
     with pytest.raises(ValueError):
         Rules.classic(2)
     assert Rules.default(2).name == "two-player"
@@ -288,7 +288,7 @@ def test_r9_two_to_five_players_classic_is_three_to_five() -> None:
 @pytest.mark.parametrize(("n", "top"), [(2, 9), (3, 13), (4, 13), (5, 16)])
 def test_r10_suns_in_play_by_player_count(n: int, top: int) -> None:
     """R10: 3 or 4 players use suns 1-13, 5 players 1-16, 2 players 1-9."""
-    s = new_game(n)
+    s = new_game(n, suns="table")
     assert s.rules.max_sun == top
     owned = [x for p in s.players for x in p.suns_up + p.suns_down]
     assert sorted([s.center_sun, *owned]) == list(range(1, top + 1))
@@ -300,7 +300,7 @@ def test_r10_suns_in_play_by_player_count(n: int, top: int) -> None:
 )
 def test_r11_starting_sun_groups_face_up(groups: tuple[list[int], ...], sums: list[int]) -> None:
     """R11: the sun groups of the table (2p default 2-5-6-9 / 3-4-7-8), dealt face up."""
-    s = new_game(len(groups))
+    s = new_game(len(groups), suns="table")
     for seat, group in enumerate(groups):
         assert s.players[seat].suns_up == tuple(sorted(group)), f"R11: seat {seat} gets group {seat + 1}"
         assert s.players[seat].suns_down == (), "R11: suns start face up"
@@ -321,19 +321,19 @@ def test_r11_groups_are_assigned_at_random() -> None:
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_r12_the_centre_sun_starts_as_sun_1(n: int) -> None:
     """R12: the sun 1 starts face up on the centre space."""
-    assert new_game(n).center_sun == 1
-    assert all(1 not in p.suns_up + p.suns_down for p in new_game(n).players)
+    assert new_game(n, suns="table").center_sun == 1
+    assert all(1 not in p.suns_up + p.suns_down for p in new_game(n, suns="table").players)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_r13_starting_fame_is_10(n: int) -> None:
     """R13: every player starts with 10 fame (two face-down 5-point tablets)."""
-    assert new_game(n).fame == (10,) * n
+    assert new_game(n, suns="table").fame == (10,) * n
 
 
 def test_r14_r22_a_draw_is_uniform_and_without_replacement() -> None:
     """R14 / R22: each draw is uniformly random without replacement from the remaining supply."""
-    s = run(new_game(4), "draw")
+    s = run(new_game(4, suns="table"), "draw")
     assert s.is_chance_node() and s.current_player() == CHANCE
     odds = dict(s.chance_outcomes())
     assert len(odds) == 23
@@ -814,7 +814,7 @@ def test_r38_bid_order_with_five_and_two_players() -> None:
     assert running(five).order == (4, 0, 1, 2, 3)
     two = run(position(players=S2, turn_player=0), "ra")
     assert running(two).order == (1, 0)
-    assert bid_order(new_game(5).players, 4) == (0, 1, 2, 3, 4)
+    assert bid_order(new_game(5, suns="table").players, 4) == (0, 1, 2, 3, 4)
 
 
 def test_r39_e12_the_first_bid_is_not_compared_with_the_centre_sun() -> None:
@@ -1538,7 +1538,7 @@ def test_d3_after_an_all_pass_the_left_neighbour_moves_not_the_ra_player() -> No
 )
 def test_d5_two_player_sun_group_options(groups: str, suns: list[tuple[int, ...]], sums: list[int]) -> None:
     """D5: 2-player sun groups (a) 2-4-6-9 / 3-5-7-8, (b) 2-5-6-9 / 3-4-7-8 (default), (c) 3-4-6-9 / 2-5-7-8."""
-    s = new_game(2, rules=Rules.two_player(groups=groups))
+    s = new_game(2, rules=Rules.two_player(groups=groups), suns="table")
     assert [p.suns_up for p in s.players] == suns
     assert [sum(p.suns_up) for p in s.players] == sums
     assert s.turn_player == 0, "R16: the holder of 9 starts"
@@ -1611,7 +1611,7 @@ def test_d10_two_player_discards_are_the_same_as_classic() -> None:
 def test_r9_r10_r16_two_player_game_setup() -> None:
     """R9 / R10 / R11 / R16 (TV-43): 2 players: suns 1-9, 4 each, sum 45 with the centre,
     Ra limit 7, the holder of 9 starts."""
-    s = new_game(2)
+    s = new_game(2, suns="table")
     assert s.rules.max_sun == 9 and s.rules.ra_limit == 7
     assert [len(p.suns_up) for p in s.players] == [4, 4]
     assert s.center_sun + sum(sum(p.suns_up) for p in s.players) == 45
@@ -1621,7 +1621,7 @@ def test_r9_r10_r16_two_player_game_setup() -> None:
 def test_r9_r10_r16_five_player_game_setup() -> None:
     """R9 / R10 / R11 / R15 / R16: 5 players: suns 1-16, 3 each, sum 136, Ra limit 10 (no unused
     Ra space), the holder of 16 starts."""
-    s = new_game(5)
+    s = new_game(5, suns="table")
     assert s.rules.max_sun == 16 and s.rules.ra_limit == 10
     assert [len(p.suns_up) for p in s.players] == [3] * 5
     assert s.center_sun + sum(sum(p.suns_up) for p in s.players) == 136
@@ -1649,7 +1649,7 @@ def perft(state: State, depth: int) -> list[int]:
 
 
 def test_perft_from_the_3_player_start() -> None:
-    """Perft to depth 3 from new_game(3), counted by hand from R16, R18, R22-R24, R35-R40.
+    """Perft to depth 3 from new_game(3, suns="table"), counted by hand from R16, R18, R22-R24, R35-R40.
 
     Depth 1 (2): P0 holds 13 and starts (R16); no gods, empty track: "draw" or "ra" (R18).
     Depth 2 (28):
@@ -1664,7 +1664,7 @@ def test_perft_from_the_3_player_start() -> None:
         P1 passed -> 5, P1 bid 3 -> 5, bid 6 -> 4 (7, 10, 11), bid 9 -> 3, bid 12 -> 1 (pass
         only): 18.  44 + 5 + 18 = 67.
     """
-    assert perft(new_game(3), 3) == [1, 2, 28, 67]
+    assert perft(new_game(3, suns="table"), 3) == [1, 2, 28, 67]
 
 
 def test_perft_from_a_mid_game_position() -> None:

@@ -131,6 +131,10 @@ def test_json_junk_is_refused_cleanly() -> None:
             State.from_dict(load_json(junk))  # type: ignore[arg-type]
 
 
+def test_a_five_thousand_digit_number_is_refused_cleanly() -> None:
+    assert refused({"players": S4, "epoch": 10**4999}).field == "epoch"
+
+
 def test_deep_nesting_is_refused_without_recursion() -> None:
     deep: Any = 0
     for _ in range(10_000):

@@ -1008,7 +1008,7 @@ SUNS_PER_PLAYER = {2: 4, 3: 4, 4: 3, 5: 3}
 def test_tv_43_setup(n: int) -> None:
     """TV-43, R1 "Tile supply: exactly 180 tiles" (table of counts); R10 suns 1-9 / 1-13 / 1-16;
     R11 starting sun groups; R12 centre sun 1; R13 "Starting fame = 10"."""
-    s = new_game(n)
+    s = new_game(n, suns="table")
     assert sum(s.bag) == 180
     assert as_dict(s.bag) == tiles(TV43_COUNTS)
     assert s.center_sun == 1
@@ -1021,7 +1021,7 @@ def test_tv_43_two_player_groups_and_first_player() -> None:
     """TV-43, R11 2-player default groups 2-5-6-9 / 3-4-7-8 (D5 option b); R16 "the player holding
     the highest sun takes the first turn" (in a 2-player game the holder of 9)."""
     assert Rules.two_player().sun_groups == ((9, 6, 5, 2), (8, 7, 4, 3))
-    assert [list(p.suns_up) for p in new_game(2).players] == [[2, 5, 6, 9], [3, 4, 7, 8]]
+    assert [list(p.suns_up) for p in new_game(2, suns="table").players] == [[2, 5, 6, 9], [3, 4, 7, 8]]
     for seed in range(10):
         s = new_game(2, seed=seed)
         holder = next(i for i, p in enumerate(s.players) if 9 in p.suns_up)

@@ -177,7 +177,7 @@ def test_new_game_save_and_load() -> None:
     for bad, why in [
         ("{not json", "not valid JSON"),
         ('{"schema": "other"}', "schema"),
-        (json.dumps({**json.loads(saved), "actions": ["draw", "reveal gold", "bid 99"]}), "actions[2]"),
+        (json.dumps({**json.loads(saved), "actions": ["draw", "reveal gold", "bid 99"]}), "actions[1]"),  # edited tile
         (b"\xff\xfe", "Could not load"),
     ]:
         assert not c.load(bad)
@@ -198,7 +198,7 @@ def test_a_broken_bot_pauses_the_game() -> None:
 
         return Bid(99)
 
-    for bot, why in ((broken, "out of coffee"), (cheat, "bid 99, which is not legal")):
+    for bot, why in ((broken, "out of coffee"), (cheat, "bid 99 is not legal")):
         c = PlayController(3, you=0, bots=bot, seed=1)
         if c.is_your_turn():
             c.click(c.choices()[0].action)

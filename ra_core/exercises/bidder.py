@@ -162,7 +162,7 @@ def _judge_bot(f: Any) -> str:
 
 
 def _tournament(f: Any, opponent: Policy, games: int, seed: int) -> TournamentResult:
-    call(f, "my_bot", new_game(3), random.Random(0))  # the stub: not attempted yet
+    call(f, "my_bot", new_game(3, suns="table"), random.Random(0))  # the stub: not attempted yet
     try:
         return versus(f, opponent, players=3, games=games, seed=seed, progress=False)
     except NotImplementedError:

@@ -26,8 +26,9 @@ from typing import Any, NamedTuple
 from .. import render
 from ..actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod, parse_action
 from ..bots import random_bot
+from ..errors import BotError
 from ..narrate import join, narrate, tiles_words
-from ..play import GameRecord, sample_chance
+from ..play import GameRecord, bot_stream, chance_stream, decide, fresh_seed, sample_chance
 from ..rules import Rules
 from ..setup import new_game
 from ..state import CHANCE, Phase, State
@@ -122,8 +123,10 @@ class PlayController:
     # -- the game ----------------------------------------------------------------------------
 
     def _start(self, seed: int | str | None, record: GameRecord | None = None) -> None:
+        seed = fresh_seed() if seed is None else seed
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.chance = chance_stream(seed)  # the tiles: a function of the seed alone, as in `play`
+        self.bot_rngs = [bot_stream(seed, seat) for seat in range(self.rules.players)]
         start = new_game(self.rules.players, seed=seed, rules=self.rules) if record is None else record.start()
         self.states: list[State] = [start]
         self.actions: list[str] = []
@@ -169,7 +172,7 @@ class PlayController:
         self.states.append(after)
         self.actions.append(str(action))
         if isinstance(action, Draw):  # a draw and the tile it brings are one visible step
-            reveal = sample_chance(after, self.rng)
+            reveal = sample_chance(after, self.chance)
             drawn = after.apply(reveal)
             self.states.append(drawn)
             self.actions.append(str(reveal))
@@ -182,7 +185,16 @@ class PlayController:
         """Remember this decision of yours, so that undo can come back to it."""
         n = len(self.actions)
         if not self._marks or self._marks[-1][0] != n:
-            self._marks.append((n, len(self.log), self.rng.getstate()))
+            self._marks.append((n, len(self.log), self._dice()))
+
+    def _dice(self) -> tuple[Any, ...]:
+        """Return the state of every random stream (chance's and the bots'), for undo."""
+        return (self.chance.getstate(), *(r.getstate() for r in self.bot_rngs))
+
+    def _set_dice(self, dice: tuple[Any, ...]) -> None:
+        self.chance.setstate(dice[0])
+        for r, state in zip(self.bot_rngs, dice[1:], strict=True):
+            r.setstate(state)
 
     def _settle(self) -> None:
         """Run the bots now unless they go step by step; mark your decision when it comes."""
@@ -199,19 +211,16 @@ class PlayController:
             return False
         s = self.state
         if s.to_move == CHANCE:  # only after loading a record that stops mid-draw
-            self._apply(sample_chance(s, self.rng))
+            self._apply(sample_chance(s, self.chance))
         else:
             seat = s.to_move
-            policy = self.policies[seat]
             t0 = time.perf_counter()
-            try:
-                action = policy(s, self.rng)
-            except Exception as e:  # a broken bot must not break the notebook
-                return self._halt(f"P{seat}'s bot ({self.names[seat]}) failed: {type(e).__name__}: {e}")
+            try:  # a broken bot must not break the notebook: its failure pauses the game
+                action, _ = decide(self.policies[seat], s, self.bot_rngs[seat], seed=self.seed, move=len(self.actions))
+            except BotError as e:
+                return self._halt(f"P{seat}'s bot ({self.names[seat]}) failed: {e}")
             finally:
                 self.bot_seconds += time.perf_counter() - t0
-            if action not in s.legal_actions():
-                return self._halt(f"P{seat}'s bot ({self.names[seat]}) chose {action}, which is not legal here")
             self._apply(action)
         if self.is_your_turn():
             self._mark()
@@ -269,20 +278,28 @@ class PlayController:
         del self._marks[earlier[-1] + 1 :]
         k, lines, rng_state = self._marks[-1]
         del self.states[k + 1 :], self.actions[k:], self.log[lines:]
-        self.rng.setstate(rng_state)
+        self._set_dice(rng_state)
         self.halted = False
         self.version += 1
         self.log.append("(undone: back to your decision)")
         self._marks[-1] = (k, len(self.log), rng_state)
         return True
 
-    def new_game(self, seed: int | str | None = None) -> None:
-        """Start a new game with the same seats and bots; the default seed is the next one."""
+    def new_game(self, seed: int | str | None = None) -> bool:
+        """Start a new game with the same seats and bots; the default seed is the next one.
+
+        A seed must be an integer or a text; anything else sets `message` and changes nothing.
+        """
+        self.message = ""
         if seed is None:
             seed = self.seed + 1 if isinstance(self.seed, int) else f"{self.seed}+1"
+        if type(seed) not in (int, str) or (type(seed) is str and len(seed) > 100):
+            self.message = f"A seed is an integer or a short text, not {type(seed).__name__}. Nothing changed."
+            return False
         version = self.version
         self._start(seed)
         self.version = version + 1
+        return True
 
     def set_step_by_step(self, flag: bool) -> None:
         """Switch the bots between moving at once and one step at a time."""
@@ -303,18 +320,16 @@ class PlayController:
         return self.record().to_json()
 
     def load(self, text: str | bytes | GameRecord) -> bool:
-        """Load a saved game record (JSON, or a `GameRecord`); a malformed one sets `message` and changes nothing."""
+        """Load a saved game record (JSON, or a `GameRecord`); all or nothing.
+
+        A malformed or edited record (see `GameRecord.from_dict`) sets `message` and changes nothing.
+        """
         self.message = ""
         try:
-            if isinstance(text, GameRecord):
-                record = text
-            else:
-                if isinstance(text, bytes):
-                    text = text.decode("utf-8")
-                record = GameRecord.from_json(text)
+            record = text if isinstance(text, GameRecord) else GameRecord.from_json(text)
             states = list(record.states())
-        except ValueError as e:  # InvalidStateError and UnicodeDecodeError are ValueErrors
-            self.message = f"Could not load that game: {e}. Nothing changed."
+        except ValueError as e:  # InvalidStateError is a ValueError
+            self.message = f"Could not load that game: {str(e)[:300]}. Nothing changed."
             return False
         if record.rules.players != self.rules.players:
             self.message = (
@@ -328,9 +343,13 @@ class PlayController:
         self.version = version + 1
         self.states = states
         self.actions = list(record.actions)
-        self.rng = random.Random(f"{record.seed}/{len(record.actions)}")  # the bots' dice from here on
-        self.log = [f"Loaded a game of {len(record.actions)} actions (seed {record.seed})."]
-        mark = self.rng.getstate()
+        for action in record.actions:  # the chance stream goes on where the record's draws end
+            if action.startswith("reveal"):
+                self.chance.random()
+        n = len(record.actions)
+        self.bot_rngs = [random.Random(f"ra-seat-{i}:{record.seed!r}/{n}") for i in range(self.rules.players)]
+        self.log = [f"Loaded a game of {n} actions (seed {record.seed})."]
+        mark = self._dice()
         self._marks = [(i, 1, mark) for i, s in enumerate(states) if s.to_move in self.you]
         self._settle()
         return True

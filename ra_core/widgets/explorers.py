@@ -144,7 +144,7 @@ class ReplayController:
 def _empty_start() -> State:
     from ..setup import new_game
 
-    return new_game(3)
+    return new_game(3, suns="table")
 
 
 # -- auctions -------------------------------------------------------------------------------------
