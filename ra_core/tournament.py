@@ -39,6 +39,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
+from html import escape
 from typing import Any, NamedTuple
 
 from .errors import BotError
@@ -65,6 +66,10 @@ __all__ = [
 ]
 
 Progress = Callable[[int, int], Any]
+
+
+#: The default seconds one decision of a bot may take in a tournament.
+TIME_LIMIT = 5.0
 
 
 def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -186,24 +191,26 @@ class TournamentResult:
 
     def _repr_html_(self) -> str:
         rows = "".join(
-            f"<tr><td>{s.name}</td><td>{s.seat_games}</td><td>{s.wins}</td>"
+            f"<tr><td>{escape(s.name)}</td><td>{s.seat_games}</td><td>{s.wins}</td>"
             f"<td>{s.win_rate:.1%} [{s.win_low:.1%}, {s.win_high:.1%}]</td>"
             f"<td>{s.mean_fame:.1f} [{s.fame_low:.1f}, {s.fame_high:.1f}]</td></tr>"
             for s in self.stats()
         )
         level = f"{self.confidence:.0%}"
         return (
-            f"<p>{self.title or f'{len(self.games)} games, {self.players} players, seed {self.seed}'}"
+            f"<p>{escape(self.title or f'{len(self.games)} games, {self.players} players, seed {self.seed}')}"
             f" (baseline {1 / self.players:.1%})</p><table><tr><th>bot</th><th>seats</th><th>wins</th>"
             f"<th>win rate [{level} Wilson]</th><th>mean fame [{level}]</th></tr>{rows}</table>"
         )
 
 
-def _play_games(bots: Sequence[Policy], rules: Rules, jobs: Sequence[tuple[int, tuple[int, ...]]]) -> list[GameResult]:
+def _play_games(
+    bots: Sequence[Policy], rules: Rules, jobs: Sequence[tuple[int, tuple[int, ...]]], time_limit: float | None = None
+) -> list[GameResult]:
     """Play the games `jobs` (seed, lineup) and return their results (runs in a worker)."""
     out = []
     for seed, lineup in jobs:
-        final = play_to_end([bots[b] for b in lineup], seed, rules)
+        final = play_to_end([bots[b] for b in lineup], seed, rules, time_limit=time_limit)
         winner = final.winner()
         assert winner is not None
         out.append(GameResult(seed, lineup, final.fame, winner))
@@ -219,8 +226,15 @@ def run_games(
     executor: Executor | None = None,
     chunk_size: int | None = None,
     progress: Progress | bool | None = None,
+    time_limit: float | None = TIME_LIMIT,
 ) -> list[GameResult]:
-    """Play one game per lineup (bot index per seat) with seeds from `seed`; return them in order."""
+    """Play one game per lineup (bot index per seat) with seeds from `seed`; return them in order.
+
+    `time_limit` is the seconds one decision of a bot may take (None: no limit); a bot over it
+    raises `BotError` naming it. In this process's main thread and in a process pool's workers a
+    bot that never returns is interrupted at the limit (Unix; see `ra_core.timer`); in a thread
+    pool it is refused only when it returns.
+    """
     players = len(lineups[0]) if lineups else 2
     rules = rules or Rules.default(players)
     jobs = list(zip(game_seeds(seed, len(lineups)), (tuple(x) for x in lineups), strict=True))
@@ -230,10 +244,10 @@ def run_games(
     results: list[GameResult] = []
     if executor is None:
         for chunk in chunks:
-            results.extend(_play_games(bots, rules, chunk))
+            results.extend(_play_games(bots, rules, chunk, time_limit))
             report(len(results), len(jobs))
     else:
-        futures = [executor.submit(_play_games, bots, rules, chunk) for chunk in chunks]
+        futures = [executor.submit(_play_games, bots, rules, chunk, time_limit) for chunk in chunks]
         for future in futures:  # in order: the results never depend on finishing order
             results.extend(future.result())
             report(len(results), len(jobs))
@@ -262,6 +276,7 @@ def tournament(
     chunk_size: int | None = None,
     progress: Progress | bool | None = None,
     confidence: float = 0.95,
+    time_limit: float | None = TIME_LIMIT,
 ) -> TournamentResult:
     """Play `games` seeded games between `bots` with rotated seats; return the table.
 
@@ -276,12 +291,20 @@ def tournament(
         progress: a callable ``(done, total)``, True for a text bar on stderr, False for none;
             None (default) shows the text bar when stderr is a terminal.
         confidence: the confidence level of the intervals.
+        time_limit: the seconds one decision may take (see `run_games`); None for no limit.
     """
     names, policies = _named(bots)
     k = len(policies)
     lineups = [tuple((g + i) % k for i in range(players)) for g in range(games)]
     results = run_games(
-        policies, lineups, seed=seed, rules=rules, executor=executor, chunk_size=chunk_size, progress=progress
+        policies,
+        lineups,
+        seed=seed,
+        rules=rules,
+        executor=executor,
+        chunk_size=chunk_size,
+        progress=progress,
+        time_limit=time_limit,
     )
     title = f"{games} games, {players} players, seed {seed}: " + " / ".join(names)
     return TournamentResult(tuple(names), players, seed, tuple(results), confidence, title)
@@ -299,6 +322,7 @@ def versus(
     chunk_size: int | None = None,
     progress: Progress | bool | None = None,
     confidence: float = 0.95,
+    time_limit: float | None = TIME_LIMIT,
 ) -> TournamentResult:
     """Play one copy of `a` against ``players - 1`` copies of `b`; `a` sits in seat ``g % players``.
 
@@ -308,7 +332,14 @@ def versus(
     names, policies = _named([a, b])
     lineups = [tuple(0 if i == g % players else 1 for i in range(players)) for g in range(games)]
     results = run_games(
-        policies, lineups, seed=seed, rules=rules, executor=executor, chunk_size=chunk_size, progress=progress
+        policies,
+        lineups,
+        seed=seed,
+        rules=rules,
+        executor=executor,
+        chunk_size=chunk_size,
+        progress=progress,
+        time_limit=time_limit,
     )
     title = f"{names[0]} vs {players - 1} x {names[1]}: {games} games, {players} players, seed {seed}"
     return TournamentResult(tuple(names), players, seed, tuple(results), confidence, title)
@@ -467,6 +498,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="the master seed (default 0)")
     parser.add_argument("--rollouts", type=int, default=200, help="Monte Carlo rollouts per candidate (default 200)")
     parser.add_argument("--workers", type=int, default=0, help="processes in a pool (default 0: this process)")
+    parser.add_argument(
+        "--time-limit", type=float, default=TIME_LIMIT, help=f"seconds per decision (default {TIME_LIMIT})"
+    )
     args = parser.parse_args(argv)
     pool: dict[str, Policy] = {
         "random": random_bot,
@@ -481,7 +515,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.versus and len(bots) != 2:
         parser.error("--versus takes exactly two bots")
     executor = ProcessPoolExecutor(args.workers) if args.workers else None
-    options: dict[str, Any] = {"players": args.players, "games": args.games, "seed": args.seed, "executor": executor}
+    options: dict[str, Any] = {
+        "players": args.players,
+        "games": args.games,
+        "seed": args.seed,
+        "executor": executor,
+        "time_limit": args.time_limit,
+    }
     try:
         result = module.versus(*bots, **options) if args.versus else module.tournament(bots, **options)
     except BotError as e:  # a bot failed: say which, where, and how; no traceback
