@@ -171,7 +171,8 @@ def parse_action(text: str) -> Action:
         InvalidActionError: the text is not the notation of any action.
     """
     if not isinstance(text, str):
-        raise InvalidActionError(f"cannot parse {text!r}: an action's text must be a str; {_EXAMPLES}")
+        kind = type(text).__name__
+        raise InvalidActionError(f"cannot parse a {kind}: an action's text must be a str; {_EXAMPLES}")
     words = text.replace(",", " ").lower().split()
     simple = _SIMPLE.get(" ".join(words))
     if simple is not None:
@@ -193,4 +194,4 @@ def parse_action(text: str) -> Action:
                 return REVEALS[Tile.from_label(args[0])]
         except ValueError:
             pass
-    raise InvalidActionError(f"cannot parse {text!r}; {_EXAMPLES}")
+    raise InvalidActionError(f"cannot parse {text[:40]!r}; {_EXAMPLES}")

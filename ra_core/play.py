@@ -188,7 +188,7 @@ class GameRecord:
         return record
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> GameRecord:
+    def from_json(cls, text: str | bytes | bytearray) -> GameRecord:
         """Return the record in the JSON text `text` (see `from_dict`)."""
         return cls.from_dict(load_json(text, "record"))
 

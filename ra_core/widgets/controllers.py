@@ -32,6 +32,7 @@ from ..play import GameRecord, bot_stream, chance_stream, decide, fresh_seed, sa
 from ..rules import Rules
 from ..setup import new_game
 from ..state import CHANCE, Phase, State
+from .inputs import describe_value
 
 Policy = Callable[[State, random.Random], Action]
 
@@ -261,7 +262,7 @@ class PlayController:
             chosen = None
         legal = s.legal_actions()
         if chosen is None or chosen not in legal:
-            self.message = f"Not legal now: {action}. Your choices: {', '.join(map(str, legal))}."
+            self.message = f"Not legal now: {describe_value(action)}. Your choices: {', '.join(map(str, legal))}."
             return False
         self._apply(chosen)
         self._settle()

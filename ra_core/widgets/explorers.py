@@ -29,6 +29,7 @@ from ..scoring import CATEGORIES, score_epoch
 from ..state import Phase, Player, State
 from ..tiles import CIVILIZATIONS, DISASTER_TARGETS, DISASTERS, FULL_BAG, MONUMENTS, NUM_KINDS, Tile
 from ..valuation import lot_values
+from .inputs import describe_value, tile_kind, whole_number
 
 __all__ = [
     "DISASTER_RULES",
@@ -67,15 +68,17 @@ class ReplayController:
     def load(self, record: GameRecord | str | Any) -> bool:
         """Load a record (or its JSON); a malformed one sets `message` and changes nothing."""
         try:
-            if isinstance(record, str):
+            if isinstance(record, (str, bytes, bytearray)):
                 record = GameRecord.from_json(record)
+            elif isinstance(record, dict):
+                record = GameRecord.from_dict(record)
             elif not isinstance(record, GameRecord) and hasattr(record, "record"):
                 record = record.record()
             if not isinstance(record, GameRecord):
                 raise InvalidStateError("record", f"expected a GameRecord or its JSON, got {type(record).__name__}")
             states = list(record.states())
         except ValueError as e:
-            self.message = str(e)
+            self.message = str(e)[:300]
             return False
         self.record, self.states, self.index, self.message = record, states, 0, ""
         return True
@@ -90,10 +93,16 @@ class ReplayController:
         """Return the position shown."""
         return self.states[self.index]
 
-    def go(self, index: int) -> None:
-        """Show position `index` (clamped to 0..last)."""
+    def go(self, index: int) -> bool:
+        """Show position `index` (clamped to 0..last); anything but a whole number sets `message`."""
         self.message = ""
-        self.index = max(0, min(self.last, int(index)))
+        try:
+            index = whole_number(index, "the step", -(2**63), 2**63)
+        except ValueError as e:
+            self.message = f"Not changed: {e}."
+            return False
+        self.index = max(0, min(self.last, index))
+        return True
 
     def first(self) -> None:
         """Show the start."""
@@ -216,7 +225,8 @@ class AuctionExplorer:
         self.message = ""
         legal = [str(a) for a in self.state.legal_actions()] if self.in_auction() else []
         if action not in legal:
-            self.message = f"Not a choice here: {action}. Choices: {', '.join(legal) or 'none (the auction is over)'}."
+            choices = ", ".join(legal) or "none (the auction is over)"
+            self.message = f"Not a choice here: {describe_value(action)}. Choices: {choices}."
             return False
         self.path.append(self.state.apply(action))
         self.chosen.append(action)
@@ -323,15 +333,13 @@ class ScoringCalculator:
         """Set how many `tile`s `player` has at the end of `epoch`; a bad value sets `message`."""
         self.message = ""
         try:
-            kind = Tile.from_label(tile) if isinstance(tile, str) else Tile(tile)
+            kind = tile_kind(tile)
             if kind not in SCORED_TILES:
                 raise ValueError(f"{kind.label} tiles are not scored")
-            if not 1 <= epoch <= EPOCHS or not 0 <= player < self.players:
-                raise ValueError(f"epoch is 1..{EPOCHS} and player 0..{self.players - 1}")
-            n = int(n)
-            if not 0 <= n <= FULL_BAG[kind]:
-                raise ValueError(f"a player can have 0 to {FULL_BAG[kind]} {kind.label} tiles (R1), not {n}")
-        except (ValueError, TypeError) as e:
+            epoch = whole_number(epoch, "the epoch", 1, EPOCHS)
+            player = whole_number(player, "the player", 0, self.players - 1)
+            n = whole_number(n, f"the number of {kind.label} tiles (R1)", 0, FULL_BAG[kind])
+        except ValueError as e:
             self.message = f"Not changed: {e}."
             return False
         self.counts[epoch - 1][player][kind] = n
@@ -341,10 +349,9 @@ class ScoringCalculator:
         """Set the sum of all `player`'s suns at the end of the game (for R71)."""
         self.message = ""
         try:
-            total = int(total)
-            if not 0 <= total <= 200 or not 0 <= player < self.players:
-                raise ValueError(f"a sun total is 0..200 and the player 0..{self.players - 1}")
-        except (ValueError, TypeError) as e:
+            player = whole_number(player, "the player", 0, self.players - 1)
+            total = whole_number(total, "a sun total", 0, 200)
+        except ValueError as e:
             self.message = f"Not changed: {e}."
             return False
         self.sun_totals[player] = total
@@ -417,7 +424,7 @@ class DisasterExplorer:
         """Choose the disaster: funeral, drought, unrest or earthquake."""
         self.message = ""
         try:
-            kind = Tile.from_label(disaster) if isinstance(disaster, str) else Tile(disaster)
+            kind = tile_kind(disaster)
         except ValueError as e:
             self.message = f"Not changed: {e}."
             return False
@@ -434,8 +441,10 @@ class DisasterExplorer:
         """Set how many of this disaster the player takes at once (1 or 2; R54)."""
         self.message = ""
         limit = FULL_BAG[self.disaster]
-        if not isinstance(n, int) or not 1 <= n <= limit:
-            self.message = f"Not changed: there are {limit} {self.disaster.label} tiles, so 1 to {limit}."
+        try:
+            n = whole_number(n, f"how many {self.disaster.label} tiles ({limit} exist)", 1, limit)
+        except ValueError as e:
+            self.message = f"Not changed: {e}."
             return False
         self.how_many = n
         return True
@@ -444,13 +453,11 @@ class DisasterExplorer:
         """Set how many `tile`s the display holds."""
         self.message = ""
         try:
-            kind = Tile.from_label(tile) if isinstance(tile, str) else Tile(tile)
-            n = int(n)
+            kind = tile_kind(tile)
             if kind is Tile.RA or kind.is_disaster:
                 raise ValueError(f"{kind.label} tiles are never in a display")
-            if not 0 <= n <= FULL_BAG[kind]:
-                raise ValueError(f"0 to {FULL_BAG[kind]} {kind.label} tiles exist (R1), not {n}")
-        except (ValueError, TypeError) as e:
+            n = whole_number(n, f"the number of {kind.label} tiles (R1)", 0, FULL_BAG[kind])
+        except ValueError as e:
             self.message = f"Not changed: {e}."
             return False
         self.display[kind] = n
