@@ -17,10 +17,11 @@ from hypothesis import given
 from ra_core import CHANCE, TERMINAL, Phase, State, new_game, turns
 from ra_core.actions import sort_key
 from ra_core.bots import random_bot
+from ra_core.invariants import check
 from ra_core.play import GameRecord, play, sample_chance
 from ra_core.tiles import FULL_BAG, NUM_KINDS, TOTAL_TILES, Tile
 
-from .strategies import ALL_RULES, make_rules, seeds
+from .strategies import ALL_RULES, RARE, make_rules, rare_position, rare_positions, seeds
 
 MAX_STEPS = 5000  # far above any real game: each epoch ends after at most 3*ra_limit draws of Ra
 
@@ -138,3 +139,36 @@ def test_games_do_not_share_state() -> None:
     b = new_game(4, seed=1)
     assert a.to_dict() == snapshot == b.to_dict()
     assert a == b and hash(a) == hash(b)
+
+
+@given(start=rare_positions, seed=seeds)
+def test_invariants_from_rare_positions(start: State, seed: int) -> None:
+    """From god turns, disaster choices, full tracks, lone players and the last sun of epoch 3,
+    random play keeps every invariant to the end (`ra_core.invariants.check`)."""
+    check(start)
+    rng = random.Random(seed)
+    s = start
+    for _ in range(MAX_STEPS):
+        if s.is_terminal():
+            break
+        legal = s.legal_actions()
+        assert legal, s
+        s = s.apply(sample_chance(s, rng) if s.is_chance_node() else legal[int(rng.random() * len(legal))])
+        check(s, history=False)
+    assert s.is_terminal()
+
+
+@pytest.mark.parametrize("kind", RARE)
+def test_rare_positions_are_what_they_say(kind: str) -> None:
+    s = rare_position(kind, 7)
+    check(s)
+    if kind == "gods_on_track":
+        assert s.players[s.turn_player].display[Tile.GOD] == 2 and any(a for a in s.legal_actions() if "god" in str(a))
+    elif kind == "disaster_choice":
+        assert s.phase is Phase.DISCARD and s.discard is not None and s.discard.after == "gods"
+    elif kind == "full_track":
+        assert None not in s.track and "draw" not in [str(a) for a in s.legal_actions()]
+    elif kind == "lone_player":
+        assert sum(bool(p.suns_up) for p in s.players) == 1
+    else:
+        assert s.epoch == 3 and sum(len(p.suns_up) for p in s.players) == 1

@@ -201,3 +201,22 @@ def test_an_empty_bag_offers_no_draw() -> None:
     s = State.from_dict({"players": S4, "bag": {}}, strict=False)
     assert [str(a) for a in s.legal_actions()] == ["ra"]
     assert s.apply("ra").legal_actions()
+
+
+RECORDS = [json.loads(play([random_bot] * p, seed=p).to_json()) for p in (2, 4)]
+
+
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_mutated_records_raise_only_invalid_state_error(seed: int) -> None:
+    """An edited record (a value replaced, a key deleted) is refused cleanly or is still a real game."""
+    from ra_core.play import GameRecord
+
+    rng = random.Random(seed)
+    data = _mutate(RECORDS[seed % len(RECORDS)], rng)
+    try:
+        record = GameRecord.from_dict(data)
+    except InvalidStateError as err:
+        assert err.field and len(str(err)) < 400
+    else:
+        final = record.replay()
+        assert final.is_terminal() or record.actions != tuple(RECORDS[seed % len(RECORDS)]["actions"])
