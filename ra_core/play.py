@@ -212,7 +212,9 @@ def decide(
 ) -> tuple[Action, State]:
     """Ask `policy` for its action in `state`; return the action and the state after it.
 
-    A policy that raises (`SystemExit` included), returns an action that is not legal (or text
+    A policy that raises (anything: `SystemExit` and `KeyboardInterrupt` too, so that a bot cannot
+    end a tournament; a Ctrl-C during a decision then also stops the game as this bot's failure),
+    returns an action that is not legal (or text
     that is no action), or takes longer than `time_limit` seconds raises `BotError` instead,
     naming the bot, its seat, the game's `seed` and the `move`. A bot that never returns is
     stopped at the limit where the operating system allows it (see `ra_core.timer`).
@@ -226,7 +228,7 @@ def decide(
         raise _bot_error(policy, state, seed, move, f"took longer than {time_limit} s", None) from None
     except (IllegalActionError, InvalidActionError) as e:
         raise _bot_error(policy, state, seed, move, "chose an illegal action", e) from e
-    except (Exception, SystemExit) as e:  # whatever the bot raised is reported as the bot's failure
+    except BaseException as e:  # whatever the bot raised (SystemExit, KeyboardInterrupt too) is its failure
         raise _bot_error(policy, state, seed, move, f"raised {type(e).__name__}", e) from e
     try:
         return action, state.apply(action)

@@ -103,6 +103,10 @@ def leave(state: State, rng: random.Random) -> Any:
     raise SystemExit(3)
 
 
+def interrupt(state: State, rng: random.Random) -> Any:
+    raise KeyboardInterrupt
+
+
 def float_bidder(state: State, rng: random.Random) -> Any:
     bids = [a for a in state.legal_actions() if isinstance(a, Bid)]
     return Bid(float(bids[0].sun)) if bids else random_bot(state, rng)  # type: ignore[arg-type]
@@ -117,6 +121,7 @@ def chatty(state: State, rng: random.Random) -> Any:
     [
         (hang, "took longer than 0.2 s"),
         (leave, "raised SystemExit"),
+        (interrupt, "raised KeyboardInterrupt"),
         (float_bidder, "a bid's sun must be an int"),
         (chatty, "line one line two line three"),
     ],
