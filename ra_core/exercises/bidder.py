@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
 from typing import Any
 
 from ..actions import Action, Bid, CallRa, Draw, Pass
 from ..bots import heuristic_bot, random_bot
 from ..errors import IllegalActionError
-from ..play import play, sample_chance
+from ..play import Policy, play, sample_chance
 from ..setup import new_game
 from ..state import CHANCE, TERMINAL, Phase, State
 from ..tournament import TournamentResult, versus
@@ -43,8 +42,6 @@ RANDOM_GAMES, RANDOM_SEED, RANDOM_WIN_RATE = 60, 41, 2 / 3
 HEURISTIC_GAMES, HEURISTIC_SEED, HEURISTIC_WIN_RATE = 300, 44, 0.40
 #: Task 3: a bot slower than this on average would make Task 4 and 5 take too long.
 MAX_MS_PER_DECISION = 5.0
-
-Policy = Callable[[State, random.Random], Action]
 
 
 def decision_positions(phase: Phase, games: int = 12, seed: int = 300) -> list[State]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from html import escape
 from typing import Any, NamedTuple
 
@@ -28,13 +28,11 @@ from ..actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod, pa
 from ..bots import random_bot
 from ..errors import BotError
 from ..narrate import join, narrate, tiles_words
-from ..play import GameRecord, bot_stream, chance_stream, decide, fresh_seed, sample_chance
+from ..play import GameRecord, Policy, bot_name, bot_stream, chance_stream, decide, fresh_seed, sample_chance
 from ..rules import Rules
 from ..setup import new_game
 from ..state import CHANCE, Phase, State
 from .inputs import describe_value
-
-Policy = Callable[[State, random.Random], Action]
 
 __all__ = ["Choice", "PlayController", "action_label"]
 
@@ -113,10 +111,7 @@ class PlayController:
                 self.policies[q] = bots.get(q, random_bot)
             else:
                 self.policies[q] = bots[q] if q < len(bots) and bots[q] is not None else random_bot
-        self.names = tuple(
-            "you" if q in self.you else getattr(self.policies[q], "__name__", type(self.policies[q]).__name__)
-            for q in range(n)
-        )
+        self.names = tuple("you" if q in self.you else bot_name(self.policies[q]) for q in range(n))
         self.step_by_step = step_by_step
         self.bot_seconds = 0.0  # time spent inside bot policies (the benchmark leaves it out)
         self._start(seed)
