@@ -34,30 +34,28 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-import statistics
 import sys
-import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from html import escape
 from typing import Any, NamedTuple
 
+from .entrants import NamedBot, load_bot
 from .errors import BotError
 from .play import Policy, bot_name, play_to_end
+from .progress import Progress, progress_bar
 from .rules import Rules
-from .state import State
+from .stats import mean_interval, wilson_interval
 
 __all__ = [
     "BotStats",
     "GameResult",
     "NamedBot",
-    "TextProgress",
     "TournamentResult",
     "bot_name",
     "game_seeds",
     "load_bot",
     "mean_interval",
-    "notebook_progress",
     "play_to_end",
     "run_games",
     "tournament",
@@ -65,46 +63,9 @@ __all__ = [
     "wilson_interval",
 ]
 
-Progress = Callable[[int, int], Any]
-
 
 #: The default seconds one decision of a bot may take in a tournament.
 TIME_LIMIT = 5.0
-
-
-def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Return the Wilson score interval for a proportion of `successes` in `trials`.
-
-    >>> [round(x, 4) for x in wilson_interval(50, 100)]
-    [0.4038, 0.5962]
-    >>> wilson_interval(0, 0)
-    (0.0, 1.0)
-    """
-    if trials == 0:
-        return (0.0, 1.0)
-    z = statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    center = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, center - half), min(1.0, center + half))
-
-
-def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
-    """Return the mean of `values` and its normal confidence interval: (mean, low, high).
-
-    >>> mean_interval([10, 12, 14, 16])
-    (13.0, 10.46..., 15.53...)
-    """
-    m = len(values)
-    if m == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = statistics.fmean(values)
-    if m == 1:
-        return (mean, -math.inf, math.inf)
-    z = statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
-    half = z * statistics.stdev(values) / math.sqrt(m)
-    return (mean, mean - half, mean + half)
 
 
 def game_seeds(seed: int | str | None, games: int) -> list[int]:
@@ -240,7 +201,7 @@ def run_games(
     jobs = list(zip(game_seeds(seed, len(lineups)), (tuple(x) for x in lineups), strict=True))
     size = chunk_size or max(1, min(50, math.ceil(len(jobs) / 64)))
     chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
-    report = _progress(progress)
+    report = progress_bar(progress)
     results: list[GameResult] = []
     if executor is None:
         for chunk in chunks:
@@ -288,8 +249,9 @@ def tournament(
         rules: the rules (default `Rules.default(players)`).
         executor: a `concurrent.futures.Executor` to run the games, or None to run them here.
         chunk_size: games per task sent to the executor (default: about 64 tasks, <= 50 games each).
-        progress: a callable ``(done, total)``, True for a text bar on stderr, False for none;
-            None (default) shows the text bar when stderr is a terminal.
+        progress: a callable ``(done, total)``, True for a bar (tqdm: text in a terminal, a
+            widget in a notebook), False for none; None (default) shows the bar when stderr is
+            a terminal (see `ra_core.progress`).
         confidence: the confidence level of the intervals.
         time_limit: the seconds one decision may take (see `run_games`); None for no limit.
     """
@@ -345,129 +307,7 @@ def versus(
     return TournamentResult(tuple(names), players, seed, tuple(results), confidence, title)
 
 
-# -- progress ------------------------------------------------------------------------------
-
-
-class TextProgress:
-    """A text progress bar on a stream (stderr by default): ``[#####-----] 50/100 games 3.2 s``."""
-
-    def __init__(self, stream: Any = None, width: int = 30) -> None:
-        self.stream = stream if stream is not None else sys.stderr
-        self.width = width
-        self.start = time.perf_counter()
-
-    def __call__(self, done: int, total: int) -> None:
-        """Redraw the bar for `done` of `total` games; end the line when all are done."""
-        filled = self.width * done // max(total, 1)
-        elapsed = time.perf_counter() - self.start
-        bar = "#" * filled + "-" * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {done}/{total} games {elapsed:.1f} s")
-        if done >= total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
-def notebook_progress(description: str = "games") -> Progress:
-    """Return a progress callback that shows an ipywidgets bar in a notebook (imported lazily)."""
-    import importlib
-
-    import ipywidgets  # notebooks only: the package itself needs no ipywidgets
-
-    display: Callable[..., Any] = importlib.import_module("IPython.display").display
-
-    bar = ipywidgets.IntProgress(value=0, min=0, max=1, description=description)
-    shown = False
-
-    def update(done: int, total: int) -> None:
-        nonlocal shown
-        if not shown:
-            display(bar)
-            shown = True
-        bar.max = total
-        bar.value = done
-        bar.bar_style = "success" if done >= total else ""
-
-    return update
-
-
-def _progress(progress: Progress | bool | None) -> Progress:
-    """Return the callback for a `progress` argument (see `tournament`)."""
-    if progress is None:
-        progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
-    if progress is True:
-        return TextProgress()
-    if progress is False:
-        return lambda done, total: None
-    return progress
-
-
 # -- command line ----------------------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True)
-class NamedBot:
-    """A policy shown under a name of its own in tables, e.g. a student's bot under the file's name.
-
-    A bot loaded by `load_bot` from a file remembers its `spec`: sent to a process-pool worker,
-    it is loaded there again from the file, whatever the pool's start method.
-    """
-
-    policy: Policy
-    name: str
-    spec: str = ""
-
-    def __call__(self, state: State, rng: random.Random) -> Any:
-        """Return the wrapped policy's action."""
-        return self.policy(state, rng)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        if self.spec:
-            return (load_bot, (self.spec,))
-        return (NamedBot, (self.policy, self.name))
-
-
-def load_bot(spec: str) -> Policy:
-    """Return the policy named by `spec`: ``FILE.py:NAME`` (shown as the file's name) or ``MODULE:NAME``.
-
-    NAME is a function ``policy(state, rng) -> action``, or a class whose instances are such
-    policies (made with no arguments). Raises `ValueError` saying what is missing.
-    """
-    import importlib
-    import importlib.util
-    import re
-    from pathlib import Path
-
-    where, _, attr = spec.rpartition(":")
-    if not where or not attr:
-        raise ValueError(f"{spec!r}: expected FILE.py:NAME or MODULE:NAME, e.g. alice.py:my_bot")
-    try:
-        if where.endswith(".py"):
-            path = Path(where)
-            if not path.is_file():
-                raise ValueError(f"no file {where}")
-            name = "ra_bot_" + re.sub(r"\W", "_", path.stem)
-            found = importlib.util.spec_from_file_location(name, path)
-            assert found is not None and found.loader is not None
-            module = importlib.util.module_from_spec(found)
-            found.loader.exec_module(module)
-        else:
-            module = importlib.import_module(where)
-    except ValueError as e:
-        raise ValueError(f"{spec!r}: {e}") from None
-    except Exception as e:  # the student's file itself failed
-        raise ValueError(f"{spec!r}: importing {where} failed: {type(e).__name__}: {e}") from None
-    bot = getattr(module, attr, None)
-    if bot is None:
-        names = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_"))
-        raise ValueError(f"{spec!r}: {where} has no {attr!r}; it has: {', '.join(names) or 'nothing callable'}")
-    if isinstance(bot, type):
-        bot = bot()
-    if not callable(bot):
-        raise ValueError(f"{spec!r}: {attr} is not a function or a class")
-    policy: Policy = bot
-    if where.endswith(".py"):
-        return NamedBot(policy, Path(where).stem, f"{Path(where).resolve()}:{attr}")
-    return policy
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -25,8 +25,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "textboard", "invariants", "serialize", "state", "setup", "timer", "positions", "play", "history",
     ),
     "analysis": (
-        "odds", "chance", "valuation", "bots", "montecarlo", "tournament", "stats", "progress", "drawcall", "endgame",
-        "auctions", "playthrough",
+        "odds", "chance", "valuation", "bots", "entrants", "montecarlo", "tournament", "stats", "progress",
+        "drawcall", "endgame", "auctions", "playthrough",
     ),
     "presentation": ("words", "svg", "render", "narrate", "plots"),
     "widgets": ("widgets",),

@@ -6,10 +6,10 @@ import io
 import multiprocessing
 import pickle
 import random
+import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -17,9 +17,9 @@ from ra_core import Action, Bid, BotError, IllegalActionError, State, new_game
 from ra_core.bots import heuristic_bot, random_bot
 from ra_core.montecarlo import MonteCarloBot, greedy_bot
 from ra_core.play import play
+from ra_core.progress import no_progress, progress_bar
 from ra_core.tournament import (
     NamedBot,
-    TextProgress,
     bot_name,
     game_seeds,
     load_bot,
@@ -145,15 +145,20 @@ def test_progress_reports_every_chunk() -> None:
     assert calls == [(2, 5), (4, 5), (5, 5)]
 
 
-def test_text_progress_bar() -> None:
-    """The text bar redraws in place and ends its line when done."""
+def test_progress_bar_is_tqdm_and_ends_full() -> None:
+    """The bar (tqdm) counts the games and ends at the total."""
     out = io.StringIO()
-    bar = TextProgress(out, width=10)
-    bar(5, 10)
-    bar(10, 10)
+    update = progress_bar(True, file=out)
+    tournament([random_bot], players=2, games=4, seed=0, chunk_size=2, progress=update)
     text = out.getvalue()
-    assert "[#####-----] 5/10 games" in text
-    assert text.endswith("\n") and "[##########] 10/10" in text
+    assert "0/4" in text and "4/4" in text and "game/s" in text
+
+
+def test_no_tqdm_means_no_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tqdm is optional: without it a tournament runs with no bar."""
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    assert progress_bar(True) is no_progress
+    assert len(tournament([random_bot], players=2, games=2, seed=0, progress=True).games) == 2
 
 
 def test_default_progress_is_silent_off_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
@@ -261,16 +266,3 @@ def test_class_tournament_from_the_command_line(
     with pytest.raises(SystemExit) as exit_info:
         main(["carol.py:my_bot", "random"])
     assert exit_info.value.code == 2 and "'carol.py:my_bot': no file carol.py" in capsys.readouterr().err
-
-
-def test_notebook_progress_shows_one_bar_and_fills_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The notebook progress callback displays one ipywidgets bar on the first report and fills it."""
-    from ra_core.tournament import notebook_progress
-
-    shown: list[Any] = []
-    monkeypatch.setattr("IPython.display.display", shown.append)
-    update = notebook_progress("games")
-    result = tournament([random_bot], players=2, games=3, seed=0, chunk_size=1, progress=update)
-    (bar,) = shown
-    assert (bar.description, bar.max, bar.value, bar.bar_style) == ("games", 3, 3, "success")
-    assert len(result.games) == 3
