@@ -40,7 +40,8 @@ def tile_totals(s: State) -> list[int]:
 
 
 def check_invariants(s: State) -> None:
-    """Assert the invariants of a single position."""
+    """Assert the invariants of a single position: the package's own check, and more spelled out here."""
+    check(s)  # ra_core.invariants: what from_dict and bot authors check too
     assert tile_totals(s) == list(FULL_BAG), "R1: every one of the 180 tiles is in exactly one place"
     assert sum(s.bag) + sum(s.box) <= TOTAL_TILES
     suns = sorted([s.center_sun, *(x for p in s.players for x in p.suns_up + p.suns_down)])
