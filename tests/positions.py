@@ -1,6 +1,6 @@
 """Positions shared by the tests.
 
-S4 is the common 4-player start of RULES.md §3.4: face-up suns P0 13-6-2, P1 12-7-3, P2 11-8-4,
+S4 is the common 4-player start of docs/rules.md §3: face-up suns P0 13-6-2, P1 12-7-3, P2 11-8-4,
 P3 10-9-5, center sun 1.
 """
 

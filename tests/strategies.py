@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ra_core import Phase, Rules, Tile, new_game
 from ra_core.play import sample_chance
 
-#: Every rules option of RULES.md §2.3, each as a named variant of the default rules.
+#: Every rules option of docs/rules.md §2, each as a named variant of the default rules.
 OPTION_VARIANTS: dict[str, dict[str, object]] = {
     "default": {},
     "god_cannot_take_disaster": {"god_can_take_disaster": False},

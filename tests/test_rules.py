@@ -1,4 +1,4 @@
-"""Rule-by-rule tests of RULES.md: every rule R1-R74, every option D1-D10, every edge case E1-E20.
+"""Rule-by-rule tests of docs/rules.md: every rule R1-R74, every option D1-D10, every edge case E1-E20.
 
 Each test names the rule it checks (``test_r21_...``) and quotes it in a few words in its
 docstring; edge cases of the digest (§1.N) are named ``E<n>`` in the docstring of the test
@@ -7,7 +7,7 @@ gods, auctions, sun exchange, disasters, end of epoch, scoring, winner, informat
 and a small "perft" count of the game tree at the end.
 
 Positions are built with `position(...)`, a thin wrapper of `State.from_dict` whose default is
-the 4-player start "S4" of RULES.md §3.4 (P0 13-6-2, P1 12-7-3, P2 11-8-4, P3 10-9-5, centre 1,
+the 4-player start "S4" of docs/rules.md §3 (P0 13-6-2, P1 12-7-3, P2 11-8-4, P3 10-9-5, centre 1,
 empty displays, empty track, no Ra tile drawn). `run(state, "ra", "pass", ...)` applies action
 texts one after another. A draw is two steps, ``"draw"`` then ``"reveal <tile>"``: the test
 decides which tile comes out of the bag.
@@ -48,7 +48,7 @@ from .positions import S4_SUNS_UP
 
 # -- helpers -------------------------------------------------------------------------------
 
-#: The starting suns of RULES.md R11, seat by seat (seat i gets group i without a seed).
+#: The starting suns of R11 (docs/rules.md), seat by seat (seat i gets group i without a seed).
 S2 = ([9, 6, 5, 2], [8, 7, 4, 3])
 S3 = ([13, 8, 5, 2], [12, 9, 6, 3], [11, 10, 7, 4])
 S4 = S4_SUNS_UP

@@ -1,4 +1,4 @@
-"""The test vectors of RULES.md §3 (TV-A1..TV-A5, TV-01..TV-44), one test (or one case) each.
+"""The test vectors of docs/rules.md §3 (TV-A1..TV-A5, TV-01..TV-44), one test (or one case) each.
 
 Every test is named after its vector (``test_tv_27_...``) and quotes the rules it checks.
 Scoring vectors call the pure functions of `ra_core.scoring`; turn, auction, god and

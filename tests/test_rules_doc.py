@@ -1,0 +1,59 @@
+"""The project's own rules document, docs/rules.md: complete, and every rule number cited exists.
+
+Code, tests, notebooks and exercises cite rules by number (R1-R74, options D1-D10, questions
+E1-E20, starts S2-S5, test vectors TV-...). A clone holds the document they cite: every number is
+defined there exactly once (as a bold ``**R12.**`` heading), none is missing, and every number
+cited anywhere in the project is defined.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "rules.md"
+ID = r"(?:R\d{1,2}|D\d{1,2}|E\d{1,2}|S[2-5]|TV-(?:A\d|\d\d))"
+DEFINED = Counter(re.findall(rf"^\*\*({ID})\.\*\*", DOC.read_text(encoding="utf-8"), flags=re.MULTILINE))
+VECTORS = (
+    [f"TV-A{i}" for i in range(1, 6)]
+    + [f"TV-{n:02d}" for n in (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 13, 16, 17, 18, 19, 22, 23, 25, 26, 27, 28, 29)]
+    + [f"TV-{n}" for n in (30, 31, 32, 35, 37, 38, 40, 42, 43, 44)]
+)
+
+
+def test_every_rule_option_question_start_and_vector_is_defined_once() -> None:
+    expected = (
+        [f"R{i}" for i in range(1, 75)]
+        + [f"D{i}" for i in range(1, 11)]
+        + [f"E{i}" for i in range(1, 21)]
+        + ["S2", "S3", "S4", "S5"]
+        + VECTORS
+    )
+    missing = [x for x in expected if x not in DEFINED]
+    twice = [x for x, n in DEFINED.items() if n > 1]
+    assert not missing and not twice, (missing, twice)
+    assert set(DEFINED) == set(expected)
+
+
+def test_every_number_cited_in_the_project_is_defined() -> None:
+    sources = [
+        *ROOT.glob("ra_core/**/*.py"),
+        *ROOT.glob("tests/**/*.py"),
+        *ROOT.glob("notebooks/*.ipynb"),
+        *ROOT.glob("exercises/source/*.ipynb"),
+        *ROOT.glob("*.md"),
+        *ROOT.glob("exercises/*.md"),
+    ]
+    cited: dict[str, Path] = {}
+    for path in sources:
+        for x in re.findall(rf"\b{ID}\b", path.read_text(encoding="utf-8")):
+            cited.setdefault(x, path)
+    unknown = {x: str(p.relative_to(ROOT)) for x, p in cited.items() if x not in DEFINED}
+    assert not unknown, unknown
+
+
+def test_the_readme_points_to_the_document() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "docs/rules.md" in readme and "shared folder" not in readme.split("## Quick start")[0]
