@@ -30,7 +30,7 @@ from ra_core.montecarlo import (
     quick_lot_value,
     rollout,
 )
-from ra_core.play import play
+from ra_core.play import Policy, play
 from ra_core.tiles import counts
 from ra_core.valuation import lot_value
 
@@ -42,7 +42,7 @@ TINY_MC = MonteCarloBot(rollouts=2)
 
 def position(track: list[str], displays: dict[int, dict[str, int]] | None = None, **extra: Any) -> State:
     """Return a 4-player position with `track` on the auction track and the given displays."""
-    players = [dict(p) for p in S4]
+    players: list[dict[str, Any]] = [dict(p) for p in S4]
     for seat, display in (displays or {}).items():
         players[seat]["display"] = display
     return State.from_dict({"players": players, "track": track, "turn_player": 0, **extra})
@@ -54,7 +54,8 @@ def position(track: list[str], displays: dict[int, dict[str, int]] | None = None
 @given(players=st.integers(2, 5), seed=seeds)
 def test_heuristic_and_greedy_play_legal_games(players: int, seed: int) -> None:
     """`play` validates every action, so a finished game means every action was legal."""
-    bots = [heuristic_bot, greedy_bot, random_bot, heuristic_bot, greedy_bot][:players]
+    lineup: list[Policy] = [heuristic_bot, greedy_bot, random_bot, heuristic_bot, greedy_bot]
+    bots = lineup[:players]
     final = play(bots, seed=seed).replay()
     assert final.is_terminal()
 

@@ -1,4 +1,4 @@
-"""The code itself: ruff's lint and format rules, and mypy --strict on the engine.
+"""The code itself: ruff's lint and format rules, and mypy --strict on the package and the tests.
 
 pyproject.toml configures all three. They run here so that `make test` (and so CI) keeps
 them: a student reading `ra_core` should find the same style and fully typed code everywhere.
@@ -35,7 +35,7 @@ def test_ruff_format_is_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_mypy_strict_on_the_engine(tmp_path: Path) -> None:
-    """mypy --strict (configured in pyproject.toml) on ra_core: every function is typed and checks."""
+def test_mypy_strict_on_the_package_and_the_tests(tmp_path: Path) -> None:
+    """mypy --strict (configured in pyproject.toml) on ra_core and tests: every function is typed and checks."""
     result = run("mypy", "--cache-dir", str(tmp_path / "mypy-cache"))
     assert result.returncode == 0, result.stdout + result.stderr

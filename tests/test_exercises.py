@@ -253,7 +253,7 @@ def test_bag_checks_catch_typical_mistakes() -> None:
         return float(p_next_ra(state)), float(p_next_disaster(state)), float(expected_tiles_before_ra(state))
 
     assert "does not simulate with `rng`" in fail(check, "3", exact_shares)  # right numbers, no simulation
-    assert "does not simulate with `rng`" in fail(check, "5", lambda s, k, rng: float(draw_or_call(s).draw))
+    assert "does not simulate with `rng`" in fail(check, "5", lambda s, k, rng: float(draw_or_call(s).draw or 0))
 
 
 def test_bidder_checks_catch_bad_bots() -> None:

@@ -8,8 +8,8 @@ documented promise is checked: no exception escapes, and a refused call changes 
 from __future__ import annotations
 
 import copy
-import functools
 import json
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import given
@@ -21,6 +21,15 @@ from ra_core.widgets import AuctionExplorer, DisasterExplorer, PlayController, R
 
 RECORD = play([random_bot] * 3, seed=6)
 
+
+def nested_list(depth: int) -> Any:
+    """Return ``[[...[0]...]]`` nested `depth` levels deep."""
+    out: Any = 0
+    for _ in range(depth):
+        out = [out]
+    return out
+
+
 junk_values = st.one_of(
     st.none(),
     st.booleans(),
@@ -31,7 +40,7 @@ junk_values = st.one_of(
     st.sampled_from(["gold", "unrest", "ra", "funeral", "pharaoh", "draw", "ra", "pass", "bid 9", "{", "[]"]),
     st.lists(st.integers(), max_size=3),
     st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
-    st.integers(min_value=200, max_value=5000).map(lambda d: functools.reduce(lambda a, _: [a], range(d), 0)),
+    st.integers(min_value=200, max_value=5000).map(nested_list),
     st.integers(min_value=200, max_value=5000).map(lambda d: "[" * d + "]" * d),
 )
 
@@ -55,13 +64,14 @@ CALLS: dict[str, list[tuple[str, int]]] = {
 
 
 def make(kind: str) -> Any:
-    return {
+    makers: dict[str, Callable[[], Any]] = {
         "play": lambda: PlayController(players=3, you=0, seed=3),
         "replay": lambda: ReplayController(RECORD),
         "auction": AuctionExplorer,
         "scoring": ScoringCalculator,
         "disaster": DisasterExplorer,
-    }[kind]()
+    }
+    return makers[kind]()
 
 
 CONTROLLERS = {kind: make(kind) for kind in CALLS}
@@ -87,14 +97,16 @@ def test_the_reported_inputs_are_refused_with_messages() -> None:
     replay.go(5)
     for bad in ("x", None, float("inf"), float("nan"), [1], True):
         assert replay.go(bad) is False and replay.message and replay.index == 5  # type: ignore[arg-type]
-    for bad in (None, 123, {"schema": "x"}, "[" * 10_000, b"\xff"):
+    junk: list[Any] = [None, 123, {"schema": "x"}, "[" * 10_000, b"\xff"]
+    for bad in junk:
         assert replay.load(bad) is False and replay.message and replay.index == 5
     calc = ScoringCalculator()
-    assert calc.set_count(1, 0, "gold", float("inf")) is False and "whole number" in calc.message
+    assert calc.set_count(1, 0, "gold", float("inf")) is False and "whole number" in calc.message  # type: ignore[arg-type]
     assert calc.set_count(1.5, 0, "gold", 1) is False  # type: ignore[arg-type]
     assert calc.set_sun_total(0, float("inf")) is False  # type: ignore[arg-type]
     disaster = DisasterExplorer()
-    assert disaster.set_count("gold", float("inf")) is False and "whole number" in disaster.message
+    assert disaster.set_count("gold", float("inf")) is False  # type: ignore[arg-type]
+    assert "whole number" in disaster.message
     game = PlayController(players=3, you=0, seed=3)
     before = snapshot(game)
     for bad_seed in ([1], b"x", 1.5, {"a": 1}):

@@ -78,7 +78,7 @@ def _scenarios(cases_json: str) -> str:
     def law(d: dict[int, Fraction]) -> dict[int, str]:
         return {k: str(v) for k, v in d.items()}
 
-    bots = {"R": random_bot, "H": heuristic_bot}
+    bots: dict[str, Any] = {"R": random_bot, "H": heuristic_bot}
     games = {}
     for name, players, seed, seats, options in json.loads(cases_json):
         rules = None

@@ -128,7 +128,7 @@ def test_positions_no_game_can_reach_are_refused() -> None:
 def test_json_junk_is_refused_cleanly() -> None:
     for junk in (None, 123, {"a": 1}, b"\xff\xfe", "[" * 100_000, "1" * 5000, "{", ""):
         with pytest.raises(InvalidStateError):
-            State.from_dict(load_json(junk))  # type: ignore[arg-type]
+            State.from_dict(load_json(junk))
 
 
 def test_a_five_thousand_digit_number_is_refused_cleanly() -> None:

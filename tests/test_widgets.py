@@ -174,12 +174,13 @@ def test_new_game_save_and_load() -> None:
     assert c.state == state and c.log[0].startswith("Loaded a game of")
     assert c.undo()  # decisions in a loaded game can be taken back too
     before = (c.version, c.state)
-    for bad, why in [
+    cases: list[tuple[Any, str]] = [
         ("{not json", "not valid JSON"),
         ('{"schema": "other"}', "schema"),
         (json.dumps({**json.loads(saved), "actions": ["draw", "reveal gold", "bid 99"]}), "actions[1]"),  # edited tile
         (b"\xff\xfe", "Could not load"),
-    ]:
+    ]
+    for bad, why in cases:
         assert not c.load(bad)
         assert why in c.message and "Nothing changed" in c.message
         assert (c.version, c.state) == before
@@ -240,6 +241,7 @@ def test_play_view_buttons_drive_a_whole_game() -> None:
         buttons[int(rng.random() * len(buttons))].click()
         assert view.board.value != before and view.log.value
     assert "Game over" in view.status.value and "<table" in view.scores.value
+    assert stale is not None
     stale.click()  # a button from an earlier position
     assert "earlier position" in view.message.value or "game is over" in view.message.value
     view.undo_button.click()
