@@ -27,7 +27,8 @@ The package is layered, and imports only point down (tests/test_layers.py checks
   notation), `ra_core.serialize` (saved positions), `ra_core.play` and `ra_core.history`
   (playing and recording games);
 * analysis: `ra_core.chance`, `ra_core.valuation`, the bots, `ra_core.montecarlo`, tournaments;
-* presentation: words, SVG pictures, narration and plots;
+* presentation: `ra_core.words` (positions in words), `ra_core.pieces` and `ra_core.svg` (the
+  board picture), `ra_core.narrate` (actions in words), `ra_core.plots`;
 * widgets (`ra_core.widgets`), then the exercise checks and the command line.
 
 The engine, bots, analysis and rendering use the standard library only; only the plots and the
@@ -36,7 +37,7 @@ widgets need matplotlib and ipywidgets.
 
 from __future__ import annotations
 
-from . import render as _render  # noqa: F401  (draws `State._repr_html_`: the board in notebooks)
+from . import svg as _svg  # noqa: F401  (draws `State._repr_html_`: the board in notebooks)
 from .actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod, parse_action
 from .errors import BotError, IllegalActionError, InvalidActionError, InvalidStateError
 from .records import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, Resume, Trigger

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 
 from .actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod, parse_action
 from .disasters import counts_of, resolve
-from .render import owed_words, player_name, seat_set, signed, tile_name
 from .state import Phase, Trigger
 from .tiles import NUM_KINDS, Tile
+from .words import owed_words, player_name, seat_set, signed, tile_name
 
 if TYPE_CHECKING:
     from .state import State

@@ -28,7 +28,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "odds", "chance", "valuation", "bots", "entrants", "montecarlo", "tournament", "stats", "progress",
         "drawcall", "endgame", "auctions", "playthrough",
     ),
-    "presentation": ("words", "svg", "render", "narrate", "plots"),
+    "presentation": ("words", "pieces", "svg", "render", "narrate", "plots"),
     "widgets": ("widgets",),
     "top": ("exercises", "__main__", "__init__"),
 }  # fmt: skip

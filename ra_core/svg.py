@@ -1,0 +1,280 @@
+"""Positions as pictures: the SVG board, tiles and suns, the board with its text twin, score tables.
+
+Everything is a pure function of a `State` (standard library only) and byte-stable: no dates,
+no random ids, no memory addresses, so notebooks can compare it. Tiles are told apart three
+ways, so the board works without colour: a shape per category, a colour from a
+colour-blind-safe palette (Okabe and Ito), and a short word on the tile. The words come from
+`ra_core.words`. Importing this module makes notebooks show a `State` as its board
+(`State._repr_html_`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from html import escape
+from typing import TYPE_CHECKING
+
+from .records import Phase
+from .rules import EPOCHS
+from .state import DISPLAYS
+
+if TYPE_CHECKING:
+    from .records import Player
+    from .scoring import EpochScore
+    from .state import State
+from .pieces import (
+    TILE_STYLES,
+    VERMILLION,
+    Html,
+    Svg,
+    TileStyle,
+    legend,
+    sun_svg,
+    svg_text,
+    text_element,
+    tile_svg,
+)
+from .words import (
+    CATEGORY_NAMES,
+    KEPT,
+    SCORED_EACH_EPOCH,
+    TRIGGER_WORDS,
+    facts,
+    owed_words,
+    player_name,
+    ra_track_words,
+    seat_set,
+    seats_words,
+    signed,
+)
+
+__all__ = ["TILE_STYLES", "Html", "Svg", "TileStyle", "html", "legend", "scores_html", "svg", "svg_text", "tile_svg"]
+
+# -- the SVG board ---------------------------------------------------------------------------
+
+_W = 760  # the drawing's width in user units; `svg(width=...)` scales it
+_PANEL = 112  # the height of one player's panel
+_TOP = 236  # where the player panels start
+
+
+def _ra_track(s: State) -> list[str]:
+    limit = s.rules.ra_limit
+    cells = max(10, limit)
+    unused = cells - limit
+    out = [text_element(10, 66, "Ra track", 13, "bold")]
+    label = ra_track_words(s.ra_count, limit)
+    out.append(f'<g role="img" aria-label="{escape(label)}"><title>{escape(label)}</title>')
+    for i in range(cells):
+        x = 90 + i * 36
+        if i < unused:
+            out.append(
+                f'<rect x="{x}" y="44" width="32" height="32" fill="#e6e6e6" stroke="#999" stroke-dasharray="2 2"/>'
+            )
+            continue
+        j = i - unused + 1  # the j-th Ra tile of the epoch goes here
+        last = j == limit
+        stroke = ' stroke="#000" stroke-width="3"' if last else ' stroke="#555"'
+        out.append(f'<rect x="{x}" y="44" width="32" height="32" fill="#fff"{stroke}/>')
+        if j <= s.ra_count:
+            out.append(
+                f'<circle cx="{x + 16}" cy="60" r="12" fill="{VERMILLION}" stroke="#000"/>'
+                f'<text x="{x + 16}" y="64" font-size="11" font-weight="bold" text-anchor="middle" '
+                'fill="#000">Ra</text>'
+            )
+        else:
+            out.append(text_element(x + 16, 65, str(j), 11, anchor="middle"))
+        if last:
+            out.append(text_element(x + 16, 90, "end", 10, "bold", "middle"))
+    out.append("</g>")
+    return out
+
+
+def _auction_track(s: State) -> list[str]:
+    out = [text_element(10, 138, "Auction", 13, "bold")]
+    for i, t in enumerate(s.track):
+        x = 90 + i * 58
+        out.append(text_element(x + 26, 108, str(i + 1), 10, anchor="middle"))
+        if t is None:
+            label = f"slot {i + 1} empty"
+            out.append(
+                f'<rect x="{x}" y="112" width="52" height="52" fill="#fafafa" stroke="#999" stroke-dasharray="4 3" '
+                f'role="img" aria-label="{label}"><title>{label}</title></rect>'
+            )
+        else:
+            out.append(f'<rect x="{x}" y="112" width="52" height="52" fill="#fff" stroke="#555"/>')
+            out.append(f'<g aria-label="slot {i + 1}">{tile_svg(t, x + 4, 116, 44)}</g>')
+    return out
+
+
+def _status_lines(s: State) -> list[str]:
+    """Return the lines under the tracks: the running auction or the discard being chosen."""
+    lines = []
+    a = s.auction
+    if a is not None:
+        high = f"high bid {a.high_bid} by P{a.high_bidder}" if a.high_bidder >= 0 else "no bid yet"
+        done = ", ".join(
+            f"P{q} {'pass' if b is None else 'bid ' + str(b)}" for q, b in zip(a.order, a.bids, strict=False)
+        )
+        lines.append(f"Auction: {TRIGGER_WORDS[a.trigger]} (Ra player P{a.ra_player}); {high}")
+        lines.append(f"Bids: {done or 'none yet'};  still to bid: {seats_words(a.still_to_bid)}")
+    if s.discard is not None:
+        owed = owed_words(s.discard.owed)
+        lines.append(f"P{s.discard.player} must choose tiles to lose: {owed}")
+    if s.phase is Phase.GAME_OVER:
+        w = s.winner() or 0
+        lines.append(f"Game over: P{w} wins with {s.players[w].fame} fame")
+    return lines
+
+
+def _player_panel(s: State, i: int, p: Player, y: float, name: str) -> list[str]:
+    turn = i == s.turn_player and s.phase is not Phase.GAME_OVER
+    deciding = i == s.to_move
+    stroke = ' stroke="#000" stroke-width="3"' if deciding else ' stroke="#777" stroke-width="1"'
+    fill = "#fff8dc" if deciding else "#ffffff"
+    label = f"{name}: fame {p.fame}"
+    if turn:
+        label += ", whose turn it is"
+    if deciding:
+        label += ", decides now"
+    out = [
+        f'<g role="group" aria-label="{escape(label)}">',
+        f'<rect x="4" y="{y:.1f}" width="{_W - 8}" height="{_PANEL - 6}" rx="6" fill="{fill}"{stroke}/>',
+        text_element(14, y + 20, name, 14, "bold"),
+        text_element(150, y + 20, f"fame {p.fame}", 14, "bold"),
+    ]
+    badges = []
+    if turn:
+        badges.append("\u25b6 turn")
+    if deciding:
+        badges.append("\u25cf decides now")
+    if badges:
+        out.append(text_element(250, y + 20, "   ".join(badges), 13, "bold"))
+    out.append(text_element(430, y + 20, "suns", 12))
+    x = 470
+    for sun in p.suns_up:
+        out.append(sun_svg(sun, x, y + 15, 12, True))
+        x += 28
+    for sun in p.suns_down:
+        out.append(sun_svg(sun, x, y + 15, 12, False))
+        x += 28
+    # Tiles, grouped as on the player boards: kept ones on the left, the epoch's on the right.
+    gy = y + 34
+    out.append(text_element(14, gy + 12, "kept", 11))
+    out.append(text_element(416, gy + 12, "this epoch", 11))
+    for x0, kinds in ((14, KEPT), (416, SCORED_EACH_EPOCH)):
+        x = x0
+        shown = [t for t in kinds if p.display[t]]
+        if not shown:
+            out.append(text_element(x, gy + 48, "\u2013 none", 12))
+        for t in shown:
+            out.append(tile_svg(t, x, gy + 18, 34, p.display[t]))
+            x += 40
+    out.append("</g>")
+    return out
+
+
+def svg(
+    s: State,
+    *,
+    you: int | Collection[int] | None = None,
+    names: Sequence[str] = (),
+    width: int | None = None,
+) -> Svg:
+    """Return the board as an SVG picture (standard library only, byte-stable).
+
+    Shows the Ra track with the epoch limit, the 8 auction slots, the center sun, the running
+    auction or discard, and one panel per player: fame, whose turn it is and who decides now,
+    suns face up (yellow) and face down (grey, dashed), and tiles grouped as on the player
+    boards. Every tile and sun carries an ``aria-label``.
+
+    Args:
+        s: the position.
+        you: the seat (or seats) to mark "(you)".
+        names: a name per seat.
+        width: the width in pixels to draw at (default: 760, natural size).
+    """
+    me = seat_set(you)
+    return _svg(s, me, names, width, facts(s, you=me, names=names))
+
+
+def _svg(s: State, me: Collection[int], names: Sequence[str], width: int | None, lines: Sequence[str]) -> Svg:
+    """Return `svg` of `s`, given its `facts` (`lines`), which title the picture."""
+    height = _TOP + _PANEL * len(s.players) + 4
+    shown = width or _W
+    scaled = round(height * shown / _W)
+    title = " ".join(lines[:2])
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{shown}" height="{scaled}" viewBox="0 0 {_W} {height}" '
+        f'font-family="sans-serif" role="group" aria-label="Ra board">',
+        f"<title>{escape(title)}</title>",
+        f'<rect x="0" y="0" width="{_W}" height="{height}" fill="#fdfaf3"/>',
+    ]
+    head = f"Epoch {s.epoch} of {EPOCHS}" if s.phase is not Phase.GAME_OVER else "Game over"
+    if s.phase is not Phase.GAME_OVER:
+        head += f"  \u00b7  turn: {player_name(s.turn_player, me, names)}"
+        if s.to_move >= 0 and s.to_move != s.turn_player:
+            head += f"  \u00b7  decides now: {player_name(s.to_move, me, names)}"
+        elif s.phase is Phase.REVEAL:
+            head += "  \u00b7  drawing from the bag"
+    out.append(text_element(10, 24, head, 16, "bold"))
+    out.append(text_element(_W - 10, 24, f"bag {sum(s.bag)}", 12, anchor="end"))
+    out += _ra_track(s)
+    cx, cy = 640, 66
+    out.append(sun_svg(s.center_sun, cx, cy, 22, True, f"center sun {s.center_sun}"))
+    out.append(text_element(cx + 30, cy + 5, "center", 12))
+    out += _auction_track(s)
+    for k, line in enumerate(_status_lines(s)):
+        out.append(text_element(10, 188 + 18 * k, line, 13, "bold" if k == 0 else "normal"))
+    for i, p in enumerate(s.players):
+        out += _player_panel(s, i, p, _TOP + i * _PANEL, player_name(i, me, names))
+    out.append("</svg>")
+    return Svg("".join(out))
+
+
+def html(
+    s: State,
+    *,
+    you: int | Collection[int] | None = None,
+    names: Sequence[str] = (),
+    width: int | None = None,
+) -> Html:
+    """Return the board as HTML: the SVG picture, then its text twin as a list of facts.
+
+    The text twin carries the same facts as the picture, for screen readers and for output
+    where the picture does not show (a printout, a text-only viewer).
+    """
+    me = seat_set(you)
+    lines = facts(s, you=me, names=names)
+    items = "".join(f"<li>{escape(line)}</li>" for line in lines)
+    return Html(
+        f'<div class="ra-board">{_svg(s, me, names, width, lines)}'
+        f'<details class="ra-facts" open><summary>The board in words</summary><ul>{items}</ul></details></div>'
+    )
+
+
+def scores_html(scores: Sequence[EpochScore], *, you: int | Collection[int] | None = None) -> Html:
+    """Return the score breakdown per epoch and category as an HTML table."""
+    if not scores:
+        return Html("<p>No epoch has been scored yet.</p>")
+    me = seat_set(you)
+    head = "".join(f'<th scope="col">{c}</th>' for c in ("epoch", "player", *CATEGORY_NAMES, "net", "fame after"))
+    body = []
+    for e in scores:
+        for i, b in enumerate(e.players):
+            cells = "".join(f"<td>{signed(v)}</td>" for v in b[:7])
+            body.append(
+                f'<tr><td>{e.epoch}</td><th scope="row">{escape(player_name(i, me))}</th>{cells}'
+                f"<td><b>{signed(b.net)}</b></td><td>{b.fame_after}</td></tr>"
+            )
+    return Html(
+        '<table class="ra-scores" cellpadding="4" style="border-collapse:collapse;text-align:right">'
+        f"<caption>Points per epoch and category</caption><thead><tr>{head}</tr></thead>"
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def _board_html(s: State) -> str:
+    return str(html(s))
+
+
+DISPLAYS["html"] = _board_html  # `State._repr_html_`: notebooks show the board as this picture
