@@ -32,7 +32,7 @@ from .actions import Action, parse_action
 from .errors import BotError, IllegalActionError, InvalidActionError, InvalidStateError
 from .history import AuctionResult, auctions
 from .rules import Rules
-from .serialize import check_shape, load_json
+from .safejson import check_shape, load_json
 from .setup import new_game
 from .state import CHANCE, TERMINAL, Phase, State
 from .timer import DecisionTimeout, time_limit_for
@@ -146,7 +146,7 @@ class GameRecord:
     def from_dict(cls, data: Any) -> GameRecord:
         """Return the record in `data`, replayed and checked; raise `InvalidStateError` naming the field.
 
-        Types are strict, the sizes bounded (see `ra_core.serialize.check_shape`), every action
+        Types are strict, the sizes bounded (see `ra_core.safejson.check_shape`), every action
         must replay, and for a seeded record the deal and the tiles must follow from the seed.
         """
         check_shape(data, "record", max_items=_MAX_ACTIONS)

@@ -41,7 +41,6 @@ True
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -50,18 +49,16 @@ from .errors import InvalidStateError
 from .invariants import check, check_sun_counts, check_sun_owners
 from .records import CHANCE, TERMINAL, Auction, Breakdown, EpochScore, PendingDiscard, Phase, Player, Resume, Trigger
 from .rules import EPOCHS, STARTING_FAME, TRACK_SIZE, Rules
+from .safejson import check_shape, describe
 from .tiles import FULL_BAG, NUM_KINDS, Tile
 from .turns import highest_sun_holder
 
 if TYPE_CHECKING:
     from .state import State
 
-__all__ = ["SCHEMA", "check_shape", "load_json", "state_from_dict", "state_to_dict"]
+__all__ = ["SCHEMA", "state_from_dict", "state_to_dict"]
 
 SCHEMA = "ra-state/1"
-MAX_DEPTH = 12  # saved positions nest 4 levels; records 5
-MAX_ITEMS = 200  # the longest list in a saved position has 8 entries; a record's actions are read elsewhere
-MAX_INT = 2**63  # seeds are up to 64-bit; every other number of a position is small
 _KNOWN = {
     "schema", "rules", "epoch", "phase", "turn_player", "ra_count", "center_sun", "track",
     "players", "auction", "discard", "bag", "box", "scores",
@@ -111,79 +108,19 @@ def _fail(field: str, problem: str) -> InvalidStateError:
     return InvalidStateError(field, problem)
 
 
-def _show(value: Any) -> str:
-    """Return a short, safe description of a value for a message (no deep repr, no huge numbers)."""
-    if isinstance(value, (dict, list)):
-        return f"a {type(value).__name__} of {len(value)} item(s)"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def check_shape(data: Any, field: str = "", *, max_items: int = MAX_ITEMS) -> None:
-    """Refuse data nested too deep, too large, or holding values JSON does not have (no recursion).
-
-    `field` names `data` in messages (empty for a whole position: its keys are the field names).
-    """
-    stack: list[tuple[Any, str, int]] = [(data, field, 1)]
-    while stack:
-        value, where, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise _fail(where or "state", f"nested deeper than {MAX_DEPTH} levels")
-        if isinstance(value, dict):
-            items = list(value.items())
-            if any(not isinstance(k, str) for k, _ in items):
-                raise _fail(where or "state", "object keys must be strings")
-        elif isinstance(value, list):
-            items = [(f"[{i}]", v) for i, v in enumerate(value)]
-        elif isinstance(value, (bool, str, float)) or value is None:
-            continue  # a float is JSON, but no field of a position is one: the field's reader says so
-        elif isinstance(value, int):
-            if abs(value) > MAX_INT:
-                raise _fail(where or "state", f"a number beyond +-2**63 ({value.bit_length()} bits)")
-            continue
-        else:
-            raise _fail(
-                where,
-                f"expected JSON data (objects, lists, strings, integers, true/false, null), got {type(value).__name__}",
-            )
-        if len(items) > max_items:
-            raise _fail(where or "state", f"more than {max_items} items")
-        for key, v in items:
-            stack.append((v, f"{where}{key}" if key.startswith("[") or not where else f"{where}.{key}", depth + 1))
-
-
-def load_json(text: Any, field: str = "json") -> Any:
-    """Return the JSON value in `text` (str or UTF-8 bytes); raise `InvalidStateError` for anything else."""
-    if isinstance(text, (bytes, bytearray)):
-        try:
-            text = bytes(text).decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise _fail(field, f"not UTF-8 text: {e.reason} at byte {e.start}") from None
-    if not isinstance(text, str):
-        raise _fail(field, f"expected JSON text (str or bytes), got {type(text).__name__}")
-    if len(text) > 10_000_000:
-        raise _fail(field, "more than 10 MB of text")
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise _fail(field, "nested too deep") from None
-    except ValueError as e:  # JSONDecodeError, and integers with too many digits
-        raise _fail(field, f"not valid JSON: {str(e)[:80]}") from None
-
-
 # -- strict readers of one value ----------------------------------------------------------
 
 
 def _int(data: Mapping[str, Any], key: str, field: str, default: int | None = None) -> int:
     value = data.get(key, default)
     if type(value) is not int:
-        raise _fail(field, f"expected an integer, got {_show(value)}")
+        raise _fail(field, f"expected an integer, got {describe(value)}")
     return value
 
 
 def _tile(name: Any, field: str) -> Tile:
     if not isinstance(name, str):
-        raise _fail(field, f"expected a tile name, got {_show(name)}")
+        raise _fail(field, f"expected a tile name, got {describe(name)}")
     try:
         return Tile.from_label(name)
     except ValueError as e:
@@ -192,7 +129,7 @@ def _tile(name: Any, field: str) -> Tile:
 
 def _object(data: Any, field: str, known: set[str]) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise _fail(field, f"expected an object, got {_show(data)}")
+        raise _fail(field, f"expected an object, got {describe(data)}")
     extra = sorted(set(data) - known)
     if extra:
         where = extra[0] if field == "state" else f"{field}.{extra[0]}"
@@ -202,19 +139,19 @@ def _object(data: Any, field: str, known: set[str]) -> dict[str, Any]:
 
 def _counts(data: Any, field: str) -> tuple[int, ...]:
     if not isinstance(data, dict):
-        raise _fail(field, f"expected an object of tile counts like {{'gold': 2}}, got {_show(data)}")
+        raise _fail(field, f"expected an object of tile counts like {{'gold': 2}}, got {describe(data)}")
     out = [0] * NUM_KINDS
     for name, n in data.items():
         tile = _tile(name, f"{field}.{name}")
         if type(n) is not int or n < 0:
-            raise _fail(f"{field}.{name}", f"expected a count >= 0, got {_show(n)}")
+            raise _fail(f"{field}.{name}", f"expected a count >= 0, got {describe(n)}")
         out[tile] += n
     return tuple(out)
 
 
 def _suns(data: Any, field: str) -> tuple[int, ...]:
     if not isinstance(data, list) or not all(type(x) is int for x in data):
-        raise _fail(field, f"expected a list of sun values (integers), got {_show(data)}")
+        raise _fail(field, f"expected a list of sun values (integers), got {describe(data)}")
     return tuple(sorted(data))
 
 
@@ -234,7 +171,7 @@ def state_from_dict(data: Any, cls: type[State], *, strict: bool = True) -> Stat
     check_shape(data)
     data = _object(data, "state", _KNOWN)
     if data.get("schema", SCHEMA) != SCHEMA:
-        raise _fail("schema", f"expected {SCHEMA!r}, got {_show(data.get('schema'))}")
+        raise _fail("schema", f"expected {SCHEMA!r}, got {describe(data.get('schema'))}")
     if "schema" in data:  # a saved position, as `state_to_dict` writes it: every field must be there
         missing = sorted(_KNOWN - set(data))
         if missing:
@@ -272,7 +209,7 @@ def state_from_dict(data: Any, cls: type[State], *, strict: bool = True) -> Stat
 def _rules_and_players(data: dict[str, Any]) -> tuple[Rules, tuple[Player, ...]]:
     raw = data.get("players")
     if not isinstance(raw, list) or not 2 <= len(raw) <= 5:
-        raise _fail("players", f"expected a list of 2 to 5 players, got {_show(raw)}")
+        raise _fail("players", f"expected a list of 2 to 5 players, got {describe(raw)}")
     try:
         rules = Rules.from_dict(data["rules"]) if "rules" in data else Rules.default(len(raw))
     except (ValueError, TypeError) as e:
@@ -308,7 +245,7 @@ def _center_sun(data: dict[str, Any], players: tuple[Player, ...], rules: Rules)
 
 def _track(raw: Any) -> tuple[Tile | None, ...]:
     if not isinstance(raw, list) or len(raw) > TRACK_SIZE:
-        raise _fail("track", f"expected a list of at most {TRACK_SIZE} tile names or nulls, got {_show(raw)}")
+        raise _fail("track", f"expected a list of at most {TRACK_SIZE} tile names or nulls, got {describe(raw)}")
     track = [None if t is None else _tile(t, f"track[{i}]") for i, t in enumerate(raw)]
     return (*track, *(None,) * (TRACK_SIZE - len(track)))
 
@@ -318,7 +255,7 @@ def _phase(data: dict[str, Any]) -> Phase:
     try:
         return Phase(raw)
     except ValueError:
-        raise _fail("phase", f"expected one of {[p.value for p in Phase]}, got {_show(raw)}") from None
+        raise _fail("phase", f"expected one of {[p.value for p in Phase]}, got {describe(raw)}") from None
 
 
 def _auction(data: Any, players: tuple[Player, ...], ra_player: int) -> Auction:
@@ -327,11 +264,11 @@ def _auction(data: Any, players: tuple[Player, ...], ra_player: int) -> Auction:
         trigger = Trigger(a.get("trigger"))
     except ValueError:
         raise _fail(
-            "auction.trigger", f"expected one of {[t.value for t in Trigger]}, got {_show(a.get('trigger'))}"
+            "auction.trigger", f"expected one of {[t.value for t in Trigger]}, got {describe(a.get('trigger'))}"
         ) from None
     bids = a.get("bids", [])
     if not isinstance(bids, list) or not all(b is None or type(b) is int for b in bids):
-        raise _fail("auction.bids", f"expected a list of suns (integers) or nulls, got {_show(bids)}")
+        raise _fail("auction.bids", f"expected a list of suns (integers) or nulls, got {describe(bids)}")
     order = bid_order(players, ra_player)
     high = max((b for b in bids if b is not None), default=0)
     bidder = order[bids.index(high)] if high and len(bids) <= len(order) else -1
@@ -342,15 +279,15 @@ def _discard(data: Any, n_players: int) -> PendingDiscard:
     d = _object(data, "discard", {"player", "owed", "after"})
     seat = _int(d, "player", "discard.player")
     if d.get("after") not in ("auction", "gods"):
-        raise _fail("discard.after", f"expected 'auction' or 'gods', got {_show(d.get('after'))}")
+        raise _fail("discard.after", f"expected 'auction' or 'gods', got {describe(d.get('after'))}")
     owed = d.get("owed")
     if not isinstance(owed, list) or not owed:
-        raise _fail("discard.owed", f"expected a non-empty list of [disaster, n], got {_show(owed)}")
+        raise _fail("discard.owed", f"expected a non-empty list of [disaster, n], got {describe(owed)}")
     pairs = []
     for i, item in enumerate(owed):
         field = f"discard.owed[{i}]"
         if not isinstance(item, list) or len(item) != 2 or type(item[1]) is not int:
-            raise _fail(field, f"expected [disaster, n], got {_show(item)}")
+            raise _fail(field, f"expected [disaster, n], got {describe(item)}")
         pairs.append((_tile(item[0], field), item[1]))
     return PendingDiscard(seat, tuple(pairs), Resume(d["after"]))
 
@@ -390,13 +327,13 @@ _BREAKDOWN_FIELDS = set(Breakdown._fields)
 
 def _scores(data: Any) -> tuple[EpochScore, ...]:
     if not isinstance(data, list) or len(data) > EPOCHS:
-        raise _fail("scores", f"expected a list of at most {EPOCHS} epoch scores, got {_show(data)}")
+        raise _fail("scores", f"expected a list of at most {EPOCHS} epoch scores, got {describe(data)}")
     out = []
     for i, e in enumerate(data):
         field = f"scores[{i}]"
         e = _object(e, field, {"epoch", "players"})
         if not isinstance(e.get("players"), list):
-            raise _fail(f"{field}.players", f"expected a list of breakdowns, got {_show(e.get('players'))}")
+            raise _fail(f"{field}.players", f"expected a list of breakdowns, got {describe(e.get('players'))}")
         breakdowns = []
         for j, b in enumerate(e["players"]):
             b = _object(b, f"{field}.players[{j}]", _BREAKDOWN_FIELDS)

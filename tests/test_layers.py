@@ -22,7 +22,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "ra_core"
 LAYERS: dict[str, tuple[str, ...]] = {
     "engine": (
         "tiles", "errors", "actions", "rules", "records", "auction", "disasters", "scoring", "turns", "game",
-        "textboard", "invariants", "serialize", "state", "setup", "timer", "positions", "play", "history",
+        "textboard", "safejson", "invariants", "serialize", "state", "setup", "timer", "positions", "play", "history",
     ),
     "analysis": (
         "odds", "chance", "valuation", "bots", "entrants", "montecarlo", "tournament", "stats", "progress",

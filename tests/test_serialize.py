@@ -19,7 +19,7 @@ from ra_core import InvalidStateError, State
 from ra_core.bots import random_bot
 from ra_core.invariants import check
 from ra_core.play import play
-from ra_core.serialize import load_json
+from ra_core.safejson import load_json
 
 from .positions import S4
 
