@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..rules import Rules
 from .controllers import Choice, PlayController, action_label
-from .explorers import AuctionExplorer, DisasterExplorer, ReplayController, ScoringCalculator
+from .explorers import AuctionExplorer, DisasterExplorer, ScoringCalculator
+from .replay import ReplayController
 
 if TYPE_CHECKING:
-    from .views import AuctionView, DisasterView, PlayView, ReplayView, ScoringView
+    from .explorer_views import AuctionView, DisasterView, ScoringView
+    from .views import PlayView, ReplayView
 
 __all__ = [
     "AuctionExplorer",
@@ -62,7 +64,7 @@ def replay(record: Any, step: int = 0) -> ReplayView:
 
 def auction_explorer(state: Any = None) -> AuctionView:
     """Show an auction position, its bidders in order, and what each bid or pass leads to."""
-    from .views import AuctionView
+    from .explorer_views import AuctionView
 
     return AuctionView(AuctionExplorer(state))
 
@@ -73,7 +75,7 @@ def scoring_calculator(players: int | None = None, rules: Rules | None = None) -
     `rules` (default: the default rules for `players`, 3 if not given) decide the player count,
     the sun groups and the scoring options, e.g. ``Rules.two_player(no_penalty=True)``.
     """
-    from .views import ScoringView
+    from .explorer_views import ScoringView
 
     if rules is not None and players not in (None, rules.players):
         raise ValueError(f"players={players} but the rules {rules.name!r} are for {rules.players} players")
@@ -85,6 +87,6 @@ def disaster_explorer(disaster: str = "unrest", display: dict[str, int] | None =
 
     `display` gives the tile counts to start from by name, e.g. ``{"pharaoh": 2, "nile": 1}``.
     """
-    from .views import DisasterView
+    from .explorer_views import DisasterView
 
     return DisasterView(DisasterExplorer(disaster, display))

@@ -21,48 +21,21 @@ import random
 import time
 from collections.abc import Collection, Mapping, Sequence
 from html import escape
-from typing import Any, NamedTuple
+from typing import Any
 
 from .. import render
-from ..actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod, parse_action
+from ..actions import Action, Draw, parse_action
 from ..bots import random_bot
 from ..errors import BotError
-from ..narrate import join, narrate, tiles_words
+from ..narrate import narrate
 from ..play import GameRecord, Policy, bot_name, bot_stream, chance_stream, decide, fresh_seed, sample_chance
 from ..rules import Rules
 from ..setup import new_game
 from ..state import CHANCE, Phase, State
+from .choices import Choice, action_label
 from .inputs import describe_value
 
 __all__ = ["Choice", "PlayController", "action_label"]
-
-
-class Choice(NamedTuple):
-    """One button: the action's text (what a click sends) and its label."""
-
-    action: str
-    label: str
-
-
-def action_label(action: Action, state: State) -> str:
-    """Return a button label for `action` in `state`: ``'Bid 9'``, ``'God: take gold (slot 3)'``."""
-    match action:
-        case Draw():
-            return "Draw a tile"
-        case CallRa():
-            return "Call Ra"
-        case Done():
-            return "Done with gods"
-        case Pass():
-            return "Pass"
-        case Bid(sun):
-            return f"Bid {sun}"
-        case UseGod(slot):
-            tile = state.track[slot - 1]
-            return f"God: take {render.tile_name(tile) if tile is not None else '?'} (slot {slot})"
-        case Discard(tiles):
-            return "Lose " + join(tiles_words(tiles))
-    return str(action)
 
 
 class PlayController:

@@ -1,4 +1,6 @@
-"""Explorers for the teaching notebooks: replay a game, explore an auction, score, disasters.
+"""Explorers for the teaching notebooks: explore an auction, score epochs, try disasters.
+
+(The game replay is in `ra_core.widgets.replay`.)
 
 Standard library only. Each explorer keeps its state as engine values (states, a record,
 tile counts) and renders by pure functions; the ipywidgets views in `views` only call them.
@@ -19,141 +21,27 @@ from html import escape
 from typing import Any
 
 from .. import render
-from ..actions import parse_action
 from ..disasters import discard_options, resolve
-from ..errors import InvalidStateError
 from ..narrate import join, narrate, tile_words, tiles_words
-from ..play import GameRecord
 from ..rules import EPOCHS, STARTING_FAME, Rules
 from ..scoring import CATEGORIES, score_epoch
 from ..state import Phase, Player, State
 from ..tiles import CIVILIZATIONS, DISASTER_TARGETS, DISASTERS, FULL_BAG, MONUMENTS, NUM_KINDS, Tile
 from ..valuation import lot_values
 from .inputs import describe_value, tile_kind, whole_number
+from .rule_texts import DISASTER_RULES, SCORING_RULES
 
 __all__ = [
     "DISASTER_RULES",
     "SCORING_RULES",
     "AuctionExplorer",
     "DisasterExplorer",
-    "ReplayController",
     "ScoringCalculator",
 ]
 
 
 def _ul(lines: Sequence[str]) -> str:
     return "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in lines) + "</ul>"
-
-
-# -- replay ------------------------------------------------------------------------------------
-
-
-class ReplayController:
-    """Step through a game record: first, back, forward, last, or any step.
-
-    Args:
-        record: a `GameRecord`, its JSON text, or anything with a ``record()`` method
-            (a `PlayController`).
-    """
-
-    def __init__(self, record: GameRecord | str | Any) -> None:
-        self.message = ""
-        empty = _empty_start()
-        self.states: list[State] = [empty]
-        self.record = GameRecord(empty.rules, tuple(p.suns_up for p in empty.players))
-        self.index = 0
-        if not self.load(record):
-            self.message = f"Could not read that record: {self.message}"
-
-    def load(self, record: GameRecord | str | Any) -> bool:
-        """Load a record (or its JSON); a malformed one sets `message` and changes nothing."""
-        try:
-            if isinstance(record, (str, bytes, bytearray)):
-                record = GameRecord.from_json(record)
-            elif isinstance(record, dict):
-                record = GameRecord.from_dict(record)
-            elif not isinstance(record, GameRecord) and hasattr(record, "record"):
-                record = record.record()
-            if not isinstance(record, GameRecord):
-                raise InvalidStateError("record", f"expected a GameRecord or its JSON, got {type(record).__name__}")
-            states = list(record.states())
-        except ValueError as e:
-            self.message = str(e)[:300]
-            return False
-        self.record, self.states, self.index, self.message = record, states, 0, ""
-        return True
-
-    @property
-    def last(self) -> int:
-        """Return the index of the final position (the number of actions)."""
-        return len(self.states) - 1
-
-    @property
-    def state(self) -> State:
-        """Return the position shown."""
-        return self.states[self.index]
-
-    def go(self, index: int) -> bool:
-        """Show position `index` (clamped to 0..last); anything but a whole number sets `message`."""
-        self.message = ""
-        try:
-            index = whole_number(index, "the step", -(2**63), 2**63)
-        except ValueError as e:
-            self.message = f"Not changed: {e}."
-            return False
-        self.index = max(0, min(self.last, index))
-        return True
-
-    def first(self) -> None:
-        """Show the start."""
-        self.go(0)
-
-    def back(self) -> None:
-        """Show the position one action earlier."""
-        self.go(self.index - 1)
-
-    def forward(self) -> None:
-        """Show the position one action later."""
-        self.go(self.index + 1)
-
-    def end(self) -> None:
-        """Show the final position."""
-        self.go(self.last)
-
-    def decision(self) -> str:
-        """Return the decision taken at the position shown: who, the options, the choice."""
-        s, i = self.state, self.index
-        head = f"Step {i} of {self.last}."
-        if i == self.last:
-            return head + (" The game is over." if s.is_terminal() else " The end of the record.")
-        action = self.record.actions[i]
-        after = self.states[i + 1]
-        if s.is_chance_node():
-            tile = parse_action(action).tile  # type: ignore[union-attr]
-            total = sum(s.bag)
-            odds = f"{s.bag[tile]} of {total} tiles"
-            told = narrate(s, action, after, names=self.record.names)
-            return f"{head} Chance: a tile comes out of the bag; it is {render.tile_name(tile)} ({odds}). {told}"
-        options = ", ".join(str(a) for a in s.legal_actions())
-        told = narrate(s, action, after, names=self.record.names)
-        return f"{head} P{s.to_move} decides among: {options}. Chosen: {action}. {told}"
-
-    def board_html(self) -> str:
-        """Return the board at the position shown."""
-        return render.html(self.state, names=self.record.names)
-
-    def text(self) -> str:
-        """Return the position and the decision as plain text."""
-        lines = render.facts(self.state, names=self.record.names) + [self.decision()]
-        if self.message:
-            lines.append(f"Message: {self.message}")
-        return "\n".join(lines)
-
-
-def _empty_start() -> State:
-    from ..setup import new_game
-
-    return new_game(3, suns="table")
 
 
 # -- auctions -------------------------------------------------------------------------------------
@@ -285,26 +173,6 @@ class AuctionExplorer:
 
 # -- scoring ----------------------------------------------------------------------------------
 
-#: The scoring rules, as the rules of record state them, with the rulebook's words ([HU], translated).
-SCORING_RULES: dict[str, str] = {
-    "god": "R63 Gods: +2 per god tile. Rulebook: \u201cevery god: 2 points\u201d.",
-    "pharaoh": "R64 Pharaohs: all tied for the most pharaohs get +5, all tied for the fewest get \u22122; if all "
-    "have the same number, nobody scores. Rulebook: \u201cwhoever has the most pharaohs gets 5 points; whoever has "
-    "the fewest loses 2 points\u201d.",
-    "river": "R65 Nile and floods: with at least one flood, +1 per Nile and +1 per flood; with no flood, 0. "
-    "Rulebook: \u201cevery Nile and flood: 1 point, if there is at least one flood!\u201d",
-    "civilization": "R66 Civilizations: none at all \u22125; 1 or 2 kinds 0; 3 kinds +5, 4 kinds +10, 5 kinds +15. "
-    "Rulebook: \u201ca player who has no civilization at the end of the epoch loses 5 points\u201d.",
-    "gold": "R67 Gold: +3 per gold tile.",
-    "monument": "R68, R70 Monuments, after epoch 3 only: 1\u20136 kinds score 1\u20136, 7 kinds 10, 8 kinds 15; plus "
-    "5/10/15 for each kind with 3/4/5 copies. Rulebook: \u201c1-6/7/8 different monuments: 1-6/10/15 points; 3/4/5 "
-    "identical monuments: 5/10/15 points\u201d.",
-    "sun": "R71 Suns, after epoch 3 only: each player adds up all his suns, face up and down; the highest total "
-    "gets +5, the lowest \u22125; if all are equal, nobody scores.",
-    "fame": "R69 The epoch's points are added to the fame; a total below 0 becomes 0. Pharaohs, Niles and "
-    "monuments are kept from epoch to epoch; gods, gold, floods and civilizations are discarded (R60).",
-}
-
 #: The tiles a scoring calculator asks for, in the order of the categories.
 SCORED_TILES: tuple[Tile, ...] = (Tile.GOD, Tile.PHARAOH, Tile.NILE, Tile.FLOOD, *CIVILIZATIONS, Tile.GOLD, *MONUMENTS)
 
@@ -391,16 +259,6 @@ class ScoringCalculator:
 
 
 # -- disasters ---------------------------------------------------------------------------------
-
-#: The disaster rules of record (R50-R53), with the rulebook's words ([HU], translated).
-DISASTER_RULES: tuple[str, ...] = (
-    "R50 For each disaster won, the player must discard two tiles of its category; with only one he discards "
-    "it, with none nothing happens. Rulebook: \u201cif he can lose two, he must lose two\u201d.",
-    "R51 Funeral takes pharaohs; drought floods and Niles; unrest civilizations; earthquake monuments.",
-    "R52 Drought takes floods first, and Niles only to make up the two.",
-    "R53 With more than two matching tiles the player chooses which two to lose. Rulebook: \u201che may decide "
-    "which two to discard. There is one exception: the drought\u201d.",
-)
 
 
 class DisasterExplorer:
