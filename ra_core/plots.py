@@ -8,18 +8,8 @@ so a notebook shows each one once and pyplot does not keep them alive. Their lay
 computed once and then fixed, so that every rendering is the same; after changing a figure,
 ``fig.set_layout_engine("constrained")`` lays it out again.
 
-Style, chosen once for all figures:
-
-* **Light and dark themes**: every figure is an opaque white card with near-black text
-  (``figure.facecolor`` white), so it reads the same on JupyterLab's light and dark themes
-  instead of relying on a transparent background.
-* **Colour-blind safe**: colours come from the Okabe-Ito palette (`PALETTE`), and every
-  series also differs by marker, line style or hatch, so nothing depends on colour alone.
-* Titles and axis labels say what is shown and in which unit.
-
-Byte-stable SVG (see NOTEBOOKS.md): matplotlib writes a date and random ids into SVG. `to_svg`
-renders with a fixed ``svg.hashsalt`` and no date, so the same figure gives the same bytes;
-`svg_setup` does the same for a notebook's inline figures, so nbval can compare them.
+The style (a white card for light and dark themes, the Okabe-Ito palette with markers and
+hatches, byte-stable SVG for nbval) is chosen once for all figures in `ra_core.plotstyle`.
 
 >>> fig = plot_distribution({0: 0.5, 1: 0.25, 2: 0.25}, title="A small law", xlabel="tiles")
 >>> svg = to_svg(fig)
@@ -29,25 +19,39 @@ renders with a fixed ``svg.hashsalt`` and no date, so the same figure gives the 
 
 from __future__ import annotations
 
-import io
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from numbers import Real
-from typing import Any, cast
+from typing import Any
 
 import matplotlib
-import matplotlib.pyplot as plt
-from cycler import cycler
 from matplotlib.figure import Figure
 from matplotlib.legend_handler import HandlerTuple
 
+from .plotstyle import (
+    FRAME,
+    HATCHES,
+    INK,
+    LINESTYLES,
+    MARKERS,
+    PALETTE,
+    SVG_HASHSALT,
+    figure,
+    finish,
+    legend_below,
+    series_style,
+    svg_setup,
+    to_svg,
+)
 from .scoring import CATEGORIES
 from .state import State
 from .tiles import Tile
 
 __all__ = [
+    "FRAME",
     "HATCHES",
+    "INK",
     "LINESTYLES",
     "MARKERS",
     "PALETTE",
@@ -58,111 +62,6 @@ __all__ = [
     "svg_setup",
     "to_svg",
 ]
-
-#: Okabe & Ito's colour-blind-safe palette, ordered for contrast on white (yellow and black last).
-PALETTE: tuple[str, ...] = (
-    "#0072B2",  # blue
-    "#D55E00",  # vermillion
-    "#009E73",  # bluish green
-    "#CC79A7",  # reddish purple
-    "#E69F00",  # orange
-    "#56B4E9",  # sky blue
-    "#F0E442",  # yellow
-    "#000000",  # black
-)
-MARKERS: tuple[str, ...] = ("o", "s", "^", "D", "v", "P", "X", "*")
-LINESTYLES: tuple[Any, ...] = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 2)))
-HATCHES: tuple[str, ...] = ("", "//", "..", "xx", "\\\\", "oo", "++", "--")
-SVG_HASHSALT = "ra"  # any fixed string makes matplotlib's SVG ids reproducible
-SVG_KWARGS: dict[str, Any] = {"metadata": {"Date": None}, "bbox_inches": "tight"}
-
-INK = "#222222"  # text and lines: near-black on the white card
-FRAME = "#555555"
-GRID = "#dddddd"
-STYLE: dict[str, Any] = {
-    "figure.facecolor": "white",
-    "axes.facecolor": "white",
-    "savefig.facecolor": "white",
-    "text.color": INK,
-    "axes.labelcolor": INK,
-    "axes.titlecolor": INK,
-    "axes.edgecolor": FRAME,
-    "xtick.color": INK,
-    "ytick.color": INK,
-    "axes.grid": True,
-    "grid.color": GRID,
-    "grid.linewidth": 0.8,
-    "axes.axisbelow": True,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "legend.frameon": False,
-    "font.size": 10,
-    "axes.titlesize": 11,
-    "hatch.linewidth": 0.8,
-    "axes.prop_cycle": cycler(color=PALETTE),
-}
-
-
-# -- SVG output ----------------------------------------------------------------------------
-
-
-def to_svg(fig: Figure) -> str:
-    """Return `fig` as SVG text that is the same bytes every time (fixed ids, no date)."""
-    buffer = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": SVG_HASHSALT}):
-        fig.savefig(buffer, format="svg", **SVG_KWARGS)
-    return buffer.getvalue()
-
-
-def svg_setup() -> None:
-    """Make every figure a byte-stable SVG: for `savefig` and, in IPython, for inline display.
-
-    Sets ``rcParams["svg.hashsalt"]``; in an IPython kernel it also runs the notebook recipe of
-    NOTEBOOKS.md: ``%config InlineBackend.figure_formats = ['svg']`` and
-    ``%config InlineBackend.print_figure_kwargs = {'metadata': {'Date': None}, 'bbox_inches': 'tight'}``.
-    Call it once at the top of a notebook.
-    """
-    matplotlib.rcParams["svg.hashsalt"] = SVG_HASHSALT
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython is optional
-        return
-    shell = get_ipython()
-    if shell is None or not hasattr(shell, "run_line_magic"):
-        return
-    shell.run_line_magic("config", "InlineBackend.figure_formats = ['svg']")
-    shell.run_line_magic("config", f"InlineBackend.print_figure_kwargs = {SVG_KWARGS!r}")
-
-
-def _figure(width: float, height: float, ncols: int = 1, **gridspec: Any) -> tuple[Figure, Any]:
-    """Return a styled figure and its axes, already closed for pyplot (see the module docstring)."""
-    with matplotlib.rc_context(cast(Any, STYLE)):
-        fig, axes = plt.subplots(1, ncols, figsize=(width, height), layout="constrained", gridspec_kw=gridspec or None)
-    plt.close(fig)
-    return fig, axes
-
-
-def _finish(fig: Figure) -> Figure:
-    """Lay `fig` out once and fix that layout, so that every rendering gives the same bytes.
-
-    A constrained layout is recomputed at every draw, and with ``bbox_inches="tight"`` it does
-    not settle: two renderings of one figure would differ in the last digits.
-    """
-    fig.draw_without_rendering()
-    fig.set_layout_engine("none")
-    return fig
-
-
-def _style(i: int) -> dict[str, Any]:
-    """Return the colour, marker, line style and hatch of series `i`."""
-    n = len(PALETTE)
-    return {
-        "color": PALETTE[i % n],
-        "marker": MARKERS[i % n],
-        "linestyle": LINESTYLES[i % n],
-        "hatch": HATCHES[i % n],
-    }
-
 
 # -- fame over a game -------------------------------------------------------------------------
 
@@ -212,14 +111,14 @@ def plot_fame(
     n = final.num_players
     scores = final.scores
     if categories:
-        fig, (ax, bars) = _figure(10.5, 4.2, ncols=2, width_ratios=(1.15, 1))
+        fig, (ax, bars) = figure(10.5, 4.2, ncols=2, width_ratios=(1.15, 1))
     else:
-        fig, ax = _figure(6.5, 4.2)
+        fig, ax = figure(6.5, 4.2)
     if len(states) > 1:
         x = list(range(len(states)))
         ends = [i for i in range(1, len(states)) if len(states[i].scores) > len(states[i - 1].scores)]
         for p in range(n):
-            st = _style(p)
+            st = series_style(p)
             ys = [s.players[p].fame for s in states]
             ax.step(x, ys, where="post", color=st["color"], linestyle=st["linestyle"], linewidth=1.8, label=labels[p])
             ax.plot(
@@ -236,7 +135,7 @@ def plot_fame(
     else:
         x = list(range(len(scores) + 1))
         for p in range(n):
-            st = _style(p)
+            st = series_style(p)
             start = scores[0].players[p].fame_before if scores else final.players[p].fame
             ys = [start] + [sc.players[p].fame_after for sc in scores]
             ax.plot(x, ys, color=st["color"], linestyle=st["linestyle"], marker=st["marker"], label=labels[p])
@@ -248,19 +147,9 @@ def plot_fame(
     if categories:
         patches = _category_bars(bars, scores, labels)
         handles = [(line, patch) for line, patch in zip(handles, patches, strict=True)]  # line style and hatch
-    _legend_below(fig, handles, labels, handler_map={tuple: HandlerTuple(ndivide=None, pad=0.8)})
+    legend_below(fig, handles, labels, handler_map={tuple: HandlerTuple(ndivide=None, pad=0.8)})
     fig.suptitle(title or "Fame over the game", color=INK)
-    return _finish(fig)
-
-
-def _legend_below(fig: Figure, handles: Sequence[Any] = (), labels: Sequence[str] = (), **kw: Any) -> None:
-    """Put the figure's legend under the axes, outside them, so that it never hides data.
-
-    Without `handles`, the entries are those of the first panel's labelled lines and bars.
-    """
-    if not handles:
-        handles, labels = fig.axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(handles), 5), fontsize=9, **kw)
+    return finish(fig)
 
 
 def _category_bars(ax: Any, scores: Sequence[Any], labels: Sequence[str]) -> list[Any]:
@@ -272,7 +161,7 @@ def _category_bars(ax: Any, scores: Sequence[Any], labels: Sequence[str]) -> lis
     width = 0.8 / n
     firsts = []
     for p in range(n):
-        st = _style(p)
+        st = series_style(p)
         totals = [sum(getattr(sc.players[p], c) for sc in scores) for c in CATEGORIES]
         xs = [c + (p - (n - 1) / 2) * width for c in range(len(CATEGORIES))]
         drawn = ax.bar(xs, totals, width, color=st["color"], hatch=st["hatch"], edgecolor=INK, linewidth=0.6)
@@ -362,10 +251,10 @@ def plot_win_rates(
         found = {getattr(r, "baseline", None) for r in objects}
         if len(found) == 1 and None not in found:
             baseline = float(found.pop())  # type: ignore[arg-type]
-    fig, ax = _figure(6.5, 0.9 + 0.5 * len(rows))
+    fig, ax = figure(6.5, 0.9 + 0.5 * len(rows))
     ys = list(range(len(rows)))[::-1]  # the first row on top
     for y, (i, (_name, rate, low, high)) in zip(ys, enumerate(rows), strict=True):
-        st = _style(i)
+        st = series_style(i)
         ax.barh(y, rate, 0.6, color=st["color"], hatch=st["hatch"], edgecolor=INK, linewidth=0.6)
         ax.errorbar(
             rate, y, xerr=[[rate - low], [high - rate]], fmt="none", color=INK, ecolor=INK, elinewidth=1.2, capsize=4
@@ -376,14 +265,14 @@ def plot_win_rates(
         )  # fmt: skip
     if baseline is not None:
         ax.axvline(baseline, color=FRAME, linestyle="--", linewidth=1.2, label=f"baseline {baseline:.1%}")
-        _legend_below(fig)
+        legend_below(fig)
     ax.set_yticks(ys, [r[0] for r in rows])
     ax.set_xlim(0, min(1.0, max(r[3] for r in rows) + 0.25))
     ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     ax.grid(axis="y", visible=False)
     ax.set_xlabel(xlabel)
     ax.set_title(title or "Win rates")
-    return _finish(fig)
+    return finish(fig)
 
 
 def _row_objects(results: Any) -> Mapping[Any, Any] | list[Any]:
@@ -444,7 +333,7 @@ def plot_distribution(
     else:
         pos = {k: float(i) for i, k in enumerate(keys)}
     probs = [float(law[k]) for k in keys]
-    fig, ax = _figure(7.0, 4.0)
+    fig, ax = figure(7.0, 4.0)
     xs = sorted(pos.values())
     width = 0.8 * min((b - a for a, b in zip(xs, xs[1:], strict=False)), default=1.0)
     ax.bar([pos[k] for k in keys], probs, width, color=PALETTE[0], edgecolor=INK, linewidth=0.4, label=exact_label)
@@ -463,8 +352,8 @@ def plot_distribution(
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title or "Probability distribution")
-    _legend_below(fig)
-    return _finish(fig)
+    legend_below(fig)
+    return finish(fig)
 
 
 def _tail_limits(xs: Sequence[float], probs: Sequence[float], tail: float, width: float) -> tuple[float, float]:
