@@ -220,8 +220,11 @@ def decide(
     stopped at the limit where the operating system allows it (see `ra_core.timer`).
     """
     try:
-        with time_limit_for(time_limit):
+        if time_limit is None:
             action = policy(state, rng)
+        else:
+            with time_limit_for(time_limit):
+                action = policy(state, rng)
         if isinstance(action, str):
             action = parse_action(action)
     except DecisionTimeout:
