@@ -6,7 +6,9 @@ P3 10-9-5, center sun 1.
 
 from __future__ import annotations
 
+from ra_core.positions import STARTS
+
 #: The face-up suns of P0..P3 in S4.
-S4_SUNS_UP = ([13, 6, 2], [12, 7, 3], [11, 8, 4], [10, 9, 5])
+S4_SUNS_UP = tuple(list(suns) for suns in STARTS[4])
 #: S4 as the ``players`` of `State.from_dict`.
 S4 = [{"suns_up": list(suns)} for suns in S4_SUNS_UP]

@@ -42,6 +42,7 @@ from ra_core import (
 from ra_core.auction import bid_order
 from ra_core.bots import random_bot
 from ra_core.play import play
+from ra_core.positions import position as build
 from ra_core.tiles import CIVILIZATIONS, DISASTERS, FULL_BAG, MONUMENTS, as_dict, counts
 
 from .positions import S4_SUNS_UP
@@ -78,27 +79,9 @@ def owing(s: State) -> PendingDiscard:
     return s.discard
 
 
-def position(
-    *,
-    players: Any = None,
-    displays: dict[int, dict[str, int]] | None = None,
-    rules: Rules | None = None,
-    **fields: Any,
-) -> State:
-    """Return `State.from_dict` of a scenario; the default players are S4.
-
-    `players` is a list whose items are either a list of face-up suns or a player dict
-    (``{"suns_up": [..], "suns_down": [..], "display": {..}, "fame": n}``); `displays`
-    maps a seat to its display, e.g. ``{1: {"god": 1}}``; every other keyword is a field of
-    the ``ra-state/1`` schema (``track``, ``ra_count``, ``turn_player``, ``epoch``, ...).
-    """
-    seats: list[dict[str, Any]] = [dict(p) if isinstance(p, dict) else {"suns_up": list(p)} for p in (players or S4)]
-    for seat, shown_tiles in (displays or {}).items():
-        seats[seat]["display"] = shown_tiles
-    data: dict[str, Any] = {"players": seats, **fields}
-    if rules is not None:
-        data["rules"] = rules.to_dict()
-    return State.from_dict(data)
+def position(*, players: Any = None, **fields: Any) -> State:
+    """Return the scenario `ra_core.positions.position` builds; the default players are S4."""
+    return build(players or S4, **fields)
 
 
 def last_ra(**kw: Any) -> State:

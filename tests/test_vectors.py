@@ -38,6 +38,7 @@ from ra_core import (
 )
 from ra_core.bots import random_bot
 from ra_core.play import play
+from ra_core.positions import position as build
 from ra_core.records import Breakdown
 from ra_core.scoring import (
     civilization_points,
@@ -117,17 +118,9 @@ def position(
     to_act: int | None = None,
     rules: Rules | None = None,
 ) -> State:
-    """Return a position built with `State.from_dict` (bag = every tile not placed elsewhere)."""
-    data: dict[str, Any] = {
-        "players": players,
-        "track": [None if t == "_" else t for t in track],
-        "ra_count": ra_count,
-    }
-    if to_act is not None:
-        data["turn_player"] = to_act
-    if rules is not None:
-        data["rules"] = rules.to_dict()
-    return State.from_dict(data)
+    """Return a vector's position (`ra_core.positions.position`; bag = every tile not placed elsewhere)."""
+    fields: dict[str, Any] = {} if to_act is None else {"turn_player": to_act}
+    return build(players, track=track, ra_count=ra_count, rules=rules, **fields)
 
 
 def s4(
