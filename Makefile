@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: lab play test bench setup clean student
+.PHONY: lab play test bench setup clean student lite
 
 setup: $(STAMP)
 
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed; set PYTHON=python3.11")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[notebooks,dev,grading,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[notebooks,dev,grading,cluster,lite]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -32,6 +32,10 @@ test: $(STAMP)
 # replaced by stubs, then run (every check says "not attempted yet"). Commit the result.
 student: $(STAMP)
 	$(BIN)/python tools/make_student.py
+
+# A static JupyterLite site in build/lite: the notebooks and sheets in a browser tab, nothing installed.
+lite: $(STAMP)
+	$(BIN)/python tools/build_lite.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
