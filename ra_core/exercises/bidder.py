@@ -111,8 +111,8 @@ def _judge_turn(f: Any) -> str:
         got = call(f, name, s)
         if isinstance(got, CallRa):
             raise Wrong(
-                f"P{s.to_move} called Ra on an empty track: he must then bid one of his suns "
-                f"{s.players[s.to_move].suns_up} for the center sun {s.center_sun} alone (R36, R40)"
+                f"P{s.to_move} called Ra on an empty track: if everybody else passes, he must then bid one of "
+                f"his suns {s.players[s.to_move].suns_up} for the center sun {s.center_sun} alone (R36, R40)"
             )
     harmful = _spread([s for s in states if Draw() in s.legal_actions() and lot_value(s, s.to_move) <= -3], 12)
     for s in harmful:
