@@ -25,10 +25,8 @@ import pytest
 from ra_core import (
     CHANCE,
     TERMINAL,
-    Auction,
     IllegalActionError,
     InvalidStateError,
-    PendingDiscard,
     Phase,
     Reveal,
     Rules,
@@ -45,7 +43,7 @@ from ra_core.play import play
 from ra_core.positions import position as build
 from ra_core.tiles import CIVILIZATIONS, DISASTERS, FULL_BAG, MONUMENTS, as_dict, counts
 
-from .positions import S4_SUNS_UP
+from .positions import S4_SUNS_UP, owing, running
 
 # -- helpers -------------------------------------------------------------------------------
 
@@ -65,18 +63,6 @@ LONE_P1 = (
     {"suns_down": [11, 8, 4]},
     {"suns_down": [10, 9, 5]},
 )
-
-
-def running(s: State) -> Auction:
-    """Return the auction running in `s` (the test fails if there is none)."""
-    assert s.auction is not None, f"no auction is running in {s!r}"
-    return s.auction
-
-
-def owing(s: State) -> PendingDiscard:
-    """Return the discard pending in `s` (the test fails if there is none)."""
-    assert s.discard is not None, f"no discard is pending in {s!r}"
-    return s.discard
 
 
 def position(*, players: Any = None, **fields: Any) -> State:

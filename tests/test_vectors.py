@@ -22,10 +22,8 @@ from typing import Any
 import pytest
 
 from ra_core import (
-    Auction,
     Discard,
     IllegalActionError,
-    PendingDiscard,
     Phase,
     Player,
     Rules,
@@ -52,23 +50,11 @@ from ra_core.scoring import (
 )
 from ra_core.tiles import as_dict, counts
 
-from .positions import S4_SUNS_UP
+from .positions import S4_SUNS_UP, running
 
 # ---------------------------------------------------------------------------------------------
 # Helpers: building positions, playing vector actions, reading the result
 # ---------------------------------------------------------------------------------------------
-
-
-def running(s: State) -> Auction:
-    """Return the auction running in `s` (the test fails if there is none)."""
-    assert s.auction is not None, f"no auction is running in {s!r}"
-    return s.auction
-
-
-def owing(s: State) -> PendingDiscard:
-    """Return the discard pending in `s` (the test fails if there is none)."""
-    assert s.discard is not None, f"no discard is pending in {s!r}"
-    return s.discard
 
 
 #: Vector verbs -> engine notation.
