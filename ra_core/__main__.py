@@ -7,7 +7,6 @@ python -m ra_core --players 3 --seed 1 --you 0  # play seat 0 against two bots
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from collections.abc import Callable
 
@@ -15,7 +14,7 @@ from .actions import Action, parse_action
 from .bots import heuristic_bot, random_bot
 from .errors import IllegalActionError, InvalidActionError
 from .narrate import narrate
-from .play import Policy, decide, play, sample_chance
+from .play import Policy, bot_stream, chance_stream, decide, play, sample_chance
 from .rules import Rules
 from .setup import new_game
 from .state import CHANCE, TERMINAL, State
@@ -69,14 +68,15 @@ def _play_a_seat(
     you: int, bot: Policy, players: int, seed: int | str, rules: Rules, ask: Callable[[str], str]
 ) -> State | None:
     """Play a game with `you` deciding for one seat; return the final state, or None if you quit."""
-    rng = random.Random(seed)
+    chance = chance_stream(seed)  # the same tiles as `play` draws with this seed, whoever plays
+    streams = [bot_stream(seed, seat) for seat in range(players)]
     state = new_game(players, seed=seed, rules=rules)
     print(f"You are P{you}. {HELP}\n")
     print(state, end="\n\n")
     step = 0
     while state.to_move != TERMINAL:
         if state.to_move == CHANCE:
-            action = sample_chance(state, rng)
+            action = sample_chance(state, chance)
             after = state.apply(action)
         elif state.to_move == you:
             chosen = _your_choice(state, you, ask)
@@ -84,7 +84,7 @@ def _play_a_seat(
                 return None
             action, after = chosen
         else:
-            action, after = decide(bot, state, rng, seed=seed, move=step)
+            action, after = decide(bot, state, streams[state.to_move], seed=seed, move=step)
         step += 1
         _show(step, state, str(action), after, boards=True)
         state = after
