@@ -425,3 +425,38 @@ def test_the_source_notebook_is_not_changed() -> None:
     before = json.dumps(nb, sort_keys=True)
     make_student.student_version(nb)
     assert json.dumps(nb, sort_keys=True) == before
+
+
+# -- student code cannot crash or hang a check ----------------------------------------------
+
+
+def test_a_function_that_never_returns_is_stopped_with_a_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(checking, "CALL_SECONDS", 0.2)
+
+    def forever(x: int) -> int:
+        while True:
+            x += 1
+
+    with pytest.raises(checking.Wrong, match="did not return within 0.2 seconds"):
+        checking.call(forever, "forever", 1)
+
+
+def test_an_answer_the_judge_cannot_read_is_a_failure_with_a_message() -> None:
+    def judge(answer: Any) -> str:
+        return f"{float(answer):.3f}"  # 10**400 overflows, as a real judge's arithmetic would
+
+    task = checking.Task("1", "a number", 4, "my_answer", judge, ("first hint", "second hint"))
+    check = Checker(checking.Sheet("demo", "Demo", (task,)))
+    for junk in (10**400, [1, 2], "seven"):
+        with pytest.raises(CheckFailed, match="could not be checked") as info:
+            check("1", junk)
+        assert "Traceback" not in str(info.value)
+
+
+def test_the_line_shown_is_the_students_own_not_a_librarys() -> None:
+    def student(text: str) -> Any:
+        return json.loads(text)  # the error is raised inside the json library
+
+    with pytest.raises(checking.Wrong) as info:
+        checking.call(student, "student", "{")
+    assert "json.loads(text)" in str(info.value) and "decoder" not in str(info.value)

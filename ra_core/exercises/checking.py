@@ -47,11 +47,15 @@ import dataclasses
 import hashlib
 import math
 import random
+import site
+import sys
 import traceback
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+
+from ..timer import DecisionTimeout, time_limit_for
 
 __all__ = [
     "NOT_ATTEMPTED",
@@ -166,10 +170,11 @@ class Checker:
             self.results[key] = NOT_ATTEMPTED
             why = f": {e}" if str(e) else f". Write `{task.answer}` in place of `raise NotImplementedError()`"
             raise CheckFailed(f"{task.label}: {NOT_ATTEMPTED}{why}; run that cell, then this check again.") from None
-        except Wrong as e:
+        except Exception as e:  # a wrong answer, or one the judge cannot even read (NaN, 10**400, a list)
             self.results[key] = "failed"
             n = self.failures[key] = self.failures.get(key, 0) + 1
-            lines = [f"{task.label}: not right yet: {e}", f"Hint: {task.hints[0]}"]
+            why = str(e) if isinstance(e, Wrong) else _unreadable(e)
+            lines = [f"{task.label}: not right yet: {why}", f"Hint: {task.hints[0]}"]
             if n >= 2:
                 lines.append(f"Stronger hint: {task.hints[1]}")
             raise CheckFailed("\n".join(lines)) from None
@@ -208,24 +213,48 @@ def call(function: Any, name: str, *args: Any) -> Any:
     naming the exception and the line of the student's code where it was raised.
     """
     if not callable(function):
-        raise Wrong(f"pass the function `{name}` itself to the check (without calling it), not {function!r}")
+        raise Wrong(f"pass the function `{name}` itself to the check (without calling it), not {function!r:.60}")
     try:
-        result = function(*args)
+        with time_limit_for(CALL_SECONDS):
+            result = function(*args)
     except NotImplementedError:
         raise NotAttempted() from None
-    except Exception as e:  # the student's code failed: say where, without a traceback
-        raise Wrong(f"`{name}` raised {type(e).__name__}: {e}{_where(e)}") from None
+    except DecisionTimeout:
+        raise Wrong(
+            f"`{name}` did not return within {CALL_SECONDS:g} seconds: is there a loop that never ends?"
+        ) from None
+    except (Exception, SystemExit) as e:  # the student's code failed: say where, without a traceback
+        raise Wrong(f"`{name}` raised {type(e).__name__}: {str(e)[:200]}{_where(e)}") from None
     if result is None or result is Ellipsis:
         raise NotAttempted(f"`{name}` returns {result!r}; write its body and return the answer")
     return result
 
 
+#: The seconds one call of a student's function may take in a check (the slowest reference: ~2 s).
+CALL_SECONDS = 30.0
+
+
+def _unreadable(error: Exception) -> str:
+    """Return the message for an answer the judge could not read (a number too large, NaN, a wrong type)."""
+    return (
+        f"the answer could not be checked ({type(error).__name__}: {str(error)[:120]}); is it a number of a "
+        "sensible size (not NaN, not infinite), of the type the task asks for?"
+    )
+
+
 def _where(error: BaseException) -> str:
-    """Return " (at line N: <code>)" for the innermost frame of `error` outside this package."""
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if not f.filename.startswith(_PACKAGE_DIR)]
-    if not frames:
+    """Return " (line N: <code>)" for the student's own line where `error` was raised.
+
+    That is the innermost frame in a notebook cell; failing that, the innermost one outside this
+    package and outside Python's and the installed libraries' folders.
+    """
+    frames = traceback.extract_tb(error.__traceback__)
+    cells = [f for f in frames if "ipykernel_" in f.filename or f.filename.startswith("<")]
+    libraries = (_PACKAGE_DIR, sys.prefix, sys.base_prefix, *getattr(site, "getsitepackages", list)())
+    own = cells or [f for f in frames if not f.filename.startswith(libraries)]
+    if not own:
         return ""
-    f = frames[-1]
+    f = own[-1]
     code = f" `{f.line.strip()}`" if f.line else ""
     return f" (line {f.lineno}{code})"
 
