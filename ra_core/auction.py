@@ -12,7 +12,7 @@ from .actions import BIDS, PASS, Bid, Pass
 from .records import Auction, Player, Trigger
 from .tiles import Tile
 
-__all__ = ["bid_actions", "bid_order", "win"]
+__all__ = ["bid_actions", "bid_choices", "bid_order", "win"]
 
 
 def bid_order(players: Sequence[Player], ra_player: int) -> tuple[int, ...]:
@@ -36,24 +36,24 @@ def bid_actions(auction: Auction, seat: int, player: Player) -> tuple[Pass | Bid
     The first bid may be any sun: it is not compared with the center sun (R39). The Ra player
     who called Ra voluntarily may not pass when everyone else passed (R40).
     """
-    if seat == auction.ra_player and auction.high_bidder < 0 and auction.trigger is _VOLUNTARY:
-        return _BIDS_ONLY.get(player.suns_up) or _BIDS_ONLY.setdefault(player.suns_up, _bids(player.suns_up, 0))
-    key = (player.suns_up, auction.high_bid)
+    must_bid = seat == auction.ra_player and auction.high_bidder < 0 and auction.trigger is _VOLUNTARY
+    return bid_choices(player.suns_up, auction.high_bid, must_bid)
+
+
+def bid_choices(suns_up: tuple[int, ...], high_bid: int, must_bid: bool) -> tuple[Pass | Bid, ...]:
+    """Return pass (unless `must_bid`, R40) and a bid of each sun in `suns_up` above `high_bid` (R39)."""
+    key = (suns_up, high_bid, must_bid)
     choices = _CHOICES.get(key)
     if choices is None:
-        choices = _CHOICES[key] = (PASS, *_bids(*key))
+        bids = tuple(_BID_FOR_SUN[sun] for sun in suns_up if sun > high_bid)
+        choices = _CHOICES[key] = bids if must_bid else (PASS, *bids)
     return choices
 
 
-def _bids(suns_up: tuple[int, ...], high_bid: int) -> tuple[Bid, ...]:
-    return tuple(_BID_FOR_SUN[sun] for sun in suns_up if sun > high_bid)
-
-
-#: The bid choices by (face-up suns, high bid), and by face-up suns for a Ra player who must bid:
-#: the same few hundred come up in every game, so each is worked out once (a dictionary look-up
-#: is several times cheaper than the loop, and this runs at every bid).
-_CHOICES: dict[tuple[tuple[int, ...], int], tuple[Pass | Bid, ...]] = {}
-_BIDS_ONLY: dict[tuple[int, ...], tuple[Pass | Bid, ...]] = {}
+#: The choices by (face-up suns, high bid, must bid): the same few hundred come up in every
+#: game, so each is worked out once (a dictionary look-up is several times cheaper than the
+#: loop, and this runs at every bid).
+_CHOICES: dict[tuple[tuple[int, ...], int, bool], tuple[Pass | Bid, ...]] = {}
 
 
 def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -> tuple[Player, list[Tile]]:
@@ -65,17 +65,19 @@ def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -
     display = list(player.display)
     disasters = []
     for t in lot:
-        if t is None:
-            continue
-        if t < _FUNERAL:
-            display[t] += 1
-        else:
-            disasters.append(t)
+        if t is not None:
+            if t < _FUNERAL:
+                display[t] += 1
+            else:
+                disasters.append(t)
     suns_up = player.suns_up
     i = suns_up.index(sun)
-    suns_up = suns_up[:i] + suns_up[i + 1 :]
-    suns_down = tuple(sorted((*player.suns_down, center_sun)))
-    return Player(suns_up, suns_down, tuple(display), player.fame), disasters
+    down = player.suns_down
+    if not down:  # the first sun won this epoch: nothing to sort
+        suns_down: tuple[int, ...] = (center_sun,)
+    else:
+        suns_down = tuple(sorted((*down, center_sun)))
+    return Player(suns_up[:i] + suns_up[i + 1 :], suns_down, tuple(display), player.fame), disasters
 
 
 _FUNERAL = Tile.FUNERAL

@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .actions import DONE, Bid, CallRa, Discard, Done, Draw, Pass, UseGod
-from .auction import SEATS_AFTER, bid_actions, bid_order, win
+from .auction import SEATS_AFTER, bid_choices, bid_order, win
 from .disasters import resolve
 from .records import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, Resume, Trigger
 from .rules import EPOCHS, TRACK_SIZE
@@ -56,26 +56,29 @@ def reveal(s: State, tile: Tile) -> State:
     if tile is _RA:
         ra_count = s.ra_count + 1
         if ra_count == s.rules.ra_limit:  # R24, R57: the epoch ends at once, no auction
-            return _end_epoch(s._replace(bag=bag, ra_count=ra_count))
+            return _end_epoch(s, s.players, s.track, bag, s.box, ra_count, s.center_sun)
         return _start_auction(s, bag, ra_count, _RA_TILE)
     i = s.track.index(None)  # R23: the leftmost empty slot (a draw needs one, R19)
     track = s.track[:i] + (tile,) + s.track[i + 1 :]
     return _next_turn(s, s.turn_player, s.players, track, bag, s.box, s.center_sun)
 
 
-def _resolve_auction(s: State, a: Auction) -> State:
-    """Give the lot to the winner, or apply the all-pass outcome (R41, R42, R45)."""
-    w = a.high_bidder
-    if w < 0:
-        if a.trigger is _FORCED:  # R42: all 8 tiles go to the box
-            return _next_turn(s, a.ra_player, s.players, EMPTY_TRACK, s.bag, _add(s.box, s.track), s.center_sun)
-        return _next_turn(s, a.ra_player, s.players, s.track, s.bag, s.box, s.center_sun)  # R42: the tiles stay
-    winner, disasters = win(s.players[w], a.high_bid, s.center_sun, s.track)
+def _resolve_auction(s: State, trigger: Trigger, ra_player: int, high_bid: int, high_bidder: int) -> State:
+    """Give the lot to the high bidder, or apply the all-pass outcome (R41, R42, R45).
+
+    `s` is the position before the last bid; the other arguments describe the finished auction.
+    """
+    players, track, center_sun = s.players, s.track, s.center_sun
+    if high_bidder < 0:
+        if trigger is _FORCED:  # R42: all 8 tiles go to the box
+            return _next_turn(s, ra_player, players, EMPTY_TRACK, s.bag, _add(s.box, track), center_sun)
+        return _next_turn(s, ra_player, players, track, s.bag, s.box, center_sun)  # R42: the tiles stay
+    winner, disasters = win(players[high_bidder], high_bid, center_sun, track)
     if disasters:  # R55: resolved now, before the turn passes
-        after = s._replace(track=EMPTY_TRACK, center_sun=a.high_bid, auction=None, legal=None)
-        return _disasters(after, w, winner, disasters, Resume.AUCTION)
-    players = _put(s.players, w, winner)
-    return _next_turn(s, s.turn_player, players, EMPTY_TRACK, s.bag, s.box, a.high_bid)  # R44 (or R58)
+        after = s._replace(track=EMPTY_TRACK, center_sun=high_bid, auction=None, legal=None)
+        return _disasters(after, high_bidder, winner, disasters, Resume.AUCTION)
+    players = _put(players, high_bidder, winner)
+    return _next_turn(s, s.turn_player, players, EMPTY_TRACK, s.bag, s.box, high_bid)  # R44 (or R58)
 
 
 def _disasters(s: State, seat: int, player: Player, disasters: list[Tile], then: Resume) -> State:
@@ -147,22 +150,67 @@ def _pass_turn(s: State, after: int) -> State:
     return _next_turn(s, after, s.players, s.track, s.bag, s.box, s.center_sun)
 
 
-def _end_epoch(s: State) -> State:
-    """Clean up, score, discard, and start the next epoch or end the game (R57-R62)."""
-    players, score, boxed = score_epoch(s.players, s.epoch, s.rules)
-    box = list(map(add, s.box, boxed))  # R60: the discards after scoring
-    for t in s.track:  # R59: the tiles left on the auction track
+def _end_epoch(
+    s: State,
+    players: tuple[Player, ...],
+    track: tuple[Tile | None, ...],
+    bag: tuple[int, ...],
+    box: tuple[int, ...],
+    ra_count: int,
+    center_sun: int,
+) -> State:
+    """Clean up, score, discard, and start the next epoch or end the game (R57-R62).
+
+    The position is `s` with these players, track, bag, box, Ra tiles and center sun; any
+    auction or discard is over.
+    """
+    rules, epoch = s.rules, s.epoch
+    players, score, boxed = score_epoch(players, epoch, rules)
+    new_box = list(map(add, box, boxed))  # R60: the discards after scoring
+    for t in track:  # R59: the tiles left on the auction track
         if t is not None:
-            box[t] += 1
-    box[_RA] += s.ra_count  # and the epoch's Ra tiles
-    s = s._replace(track=EMPTY_TRACK, ra_count=0, auction=None, discard=None, box=tuple(box), scores=(*s.scores, score))
-    if s.epoch == EPOCHS:
-        return s._replace(players=players, phase=_OVER, to_move=TERMINAL, legal=())
+            new_box[t] += 1
+    new_box[_RA] += ra_count  # and the epoch's Ra tiles
+    box, scores = tuple(new_box), (*s.scores, score)
+    if epoch == EPOCHS:
+        return type(s)(
+            rules,
+            epoch,
+            _OVER,
+            s.turn_player,
+            TERMINAL,
+            bag,
+            0,
+            EMPTY_TRACK,
+            center_sun,
+            players,
+            None,
+            None,
+            box,
+            scores,
+            (),
+        )
     # R49: every sun is turned face up; R16, R61: the holder of the highest sun starts.
     players = tuple([Player(p.suns, (), p.display, p.fame) for p in players])
     first = highest_sun_holder(players)
-    legal = turn_actions(players[first], EMPTY_TRACK, s.bag, s.rules)
-    return s._replace(players=players, epoch=s.epoch + 1, phase=_ACTION, turn_player=first, to_move=first, legal=legal)
+    legal = turn_actions(players[first], EMPTY_TRACK, bag, rules)
+    return type(s)(
+        rules,
+        epoch + 1,
+        _ACTION,
+        first,
+        first,
+        bag,
+        0,
+        EMPTY_TRACK,
+        center_sun,
+        players,
+        None,
+        None,
+        box,
+        scores,
+        legal,
+    )
 
 
 def _put(players: tuple[Player, ...], seat: int, player: Player) -> tuple[Player, ...]:
@@ -256,37 +304,38 @@ def _next_turn(
                 ),
             )
     # R58: only an auction can use up the last sun
-    return _end_epoch(
-        s._replace(players=players, track=track, bag=bag, box=box, center_sun=center_sun, auction=None, discard=None)
-    )
+    return _end_epoch(s, players, track, bag, box, s.ra_count, center_sun)
 
 
 def _start_auction(s: State, bag: tuple[int, ...], ra_count: int, trigger: Trigger) -> State:
     """Open an auction for the track (R35): the players left of the turn player bid first, he bids last (R38)."""
-    ra_player = s.turn_player
-    a = _tuple_new(Auction, (trigger, ra_player, bid_order(s.players, ra_player), (), 0, -1))  # no bid yet
-    first = a.order[0]
-    legal = bid_actions(a, first, s.players[first])
-    rules, epoch, _, turn, _, _, _, track, center, players, _, pending, box, scores, _ = s
+    rules, epoch, _, ra_player, _, _, _, track, center, players, _, pending, box, scores, _ = s
+    order = bid_order(players, ra_player)
+    first = order[0]
+    legal = bid_choices(players[first].suns_up, 0, first == ra_player and trigger is _VOLUNTARY)  # R40
+    a = _tuple_new(Auction, (trigger, ra_player, order, (), 0, -1))  # no bid yet
     return _tuple_new(
         type(s),
-        (rules, epoch, _BID, turn, first, bag, ra_count, track, center, players, a, pending, box, scores, legal),
+        (rules, epoch, _BID, ra_player, first, bag, ra_count, track, center, players, a, pending, box, scores, legal),
     )
 
 
 def _bid(s: State, action: Bid | Pass) -> State:
     """The bidder to move bids a sun or passes (R39, R40); then the next bidder, or the auction ends."""
-    trigger, ra_player, order, bids, high_bid, high_bidder = s.auction  # type: ignore[misc]
-    sun = action.sun if type(action) is Bid else None
-    if sun is not None:
-        high_bid, high_bidder = sun, s.to_move
-    a = _tuple_new(Auction, (trigger, ra_player, order, (*bids, sun), high_bid, high_bidder))
-    done = len(a.bids)
-    if done == len(order):
-        return _resolve_auction(s, a)
+    rules, epoch, phase, turn, bidder, bag, ra_count, track, center, players, auction, pending, box, scores, _ = s
+    trigger, ra_player, order, bids, high_bid, high_bidder = auction  # type: ignore[misc]
+    if type(action) is Bid:
+        high_bid, high_bidder = action.sun, bidder
+        bids = (*bids, high_bid)
+    else:
+        bids = (*bids, None)
+    done = len(bids)
+    if done == len(order):  # everyone had his one chance (R37)
+        return _resolve_auction(s, trigger, ra_player, high_bid, high_bidder)
     seat = order[done]
-    legal = bid_actions(a, seat, s.players[seat])
-    rules, epoch, phase, turn, _, bag, ra_count, track, center, players, _, pending, box, scores, _ = s
+    must_bid = seat == ra_player and high_bidder < 0 and trigger is _VOLUNTARY  # R40
+    legal = bid_choices(players[seat].suns_up, high_bid, must_bid)
+    a = _tuple_new(Auction, (trigger, ra_player, order, bids, high_bid, high_bidder))
     return _tuple_new(
         type(s),
         (rules, epoch, phase, turn, seat, bag, ra_count, track, center, players, a, pending, box, scores, legal),

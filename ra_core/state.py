@@ -105,22 +105,26 @@ class State(NamedTuple):
             IllegalActionError: `action` is not legal here; the message names the action, the
                 player, the phase and what is legal.
         """
+        legal = self.legal
+        if legal is not None:  # the engine hands out shared action objects: usually found by identity
+            for candidate in legal:
+                if candidate is action:
+                    return _TRANSITIONS[candidate.__class__](self, candidate)
+        return self._apply_checked(action)
+
+    def _apply_checked(self, action: Action | str) -> State:
+        """`apply` for an action that is not one of the engine's own legal action objects."""
         if type(action) is str:
             action = parse_action(action)
         if self.phase is _REVEAL:  # chance: any tile still in the bag (R22)
             if type(action) is Reveal and type(action.tile) is Tile and self.bag[action.tile]:
                 return game.reveal(self, action.tile)
             raise turns.illegal(self, action)
-        legal = self.legal
-        if legal is None:
-            legal = turns.legal_actions(self)
-        for candidate in legal:  # the engine hands out shared action objects: usually found by identity
-            if candidate is action:
-                return game.TRANSITIONS[type(candidate)](self, candidate)
+        legal = self.legal_actions()
         own = turns.canonical(action)
         if own is None or own not in legal:
             raise turns.illegal(self, action)
-        return game.TRANSITIONS[type(own)](self, legal[legal.index(own)])
+        return _TRANSITIONS[type(own)](self, legal[legal.index(own)])
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """Return ``(Reveal(tile), probability)`` for each tile that can come out of the bag.
@@ -216,3 +220,4 @@ class State(NamedTuple):
 
 
 _REVEAL = Phase.REVEAL  # a module constant: an enum attribute lookup at every step is slow
+_TRANSITIONS = dict(game.TRANSITIONS)  # a plain dict: a read-only mapping proxy is slower to index
