@@ -17,8 +17,7 @@ import time
 
 import distributed
 
-from ra_core.bots import heuristic_bot, random_bot
-from ra_core.montecarlo import greedy_bot
+from ra_core.bots import greedy_bot, heuristic_bot, random_bot
 from ra_core.tournament import tournament
 
 

@@ -24,17 +24,16 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
 
-from .actions import CALL_RA, DONE, DRAW, PASS, Action, Bid, UseGod
-from .chance import ra_tiles_left
+from .actions import Action
+from .bots import greedy_bot
 from .play import Policy, sample_chance
 from .rules import EPOCHS
 from .scoring import monument_points, pharaoh_points_over, sun_points
-from .state import CHANCE, TERMINAL, Phase, State
-from .tiles import CIVILIZATIONS, Tile
+from .state import CHANCE, TERMINAL, State
+from .tiles import Tile
 
-__all__ = ["GreedyBot", "MonteCarloBot", "action_values", "greedy_bot", "horizon_values", "quick_lot_value", "rollout"]
+__all__ = ["MonteCarloBot", "action_values", "greedy_bot", "horizon_values", "rollout"]
 
 
 #: `horizon_values`: fame a nile kept into a later epoch is worth per epoch left (it needs a flood).
@@ -120,123 +119,3 @@ class MonteCarloBot:
             return legal[0]
         values = action_values(state, rng, self.rollouts, self.policy)
         return max(legal, key=values.__getitem__)  # max keeps the first of equal values
-
-
-# -- the fast rollout policy ---------------------------------------------------------------
-
-_GOD, _PHARAOH, _NILE, _FLOOD, _GOLD = Tile.GOD, Tile.PHARAOH, Tile.NILE, Tile.FLOOD, Tile.GOLD
-_ART, _FORTRESS, _FUNERAL, _DROUGHT, _UNREST = Tile.ART, Tile.FORTRESS, Tile.FUNERAL, Tile.DROUGHT, Tile.UNREST
-assert tuple(Tile(i) for i in range(_ART, _FORTRESS)) == CIVILIZATIONS  # the slices below rely on it
-#: a pharaoh's rough worth by epoch: it scores against the others in every epoch left (R64).
-_PHARAOH_WORTH = (0.0, 3.0, 2.5, 2.0)
-#: a new civilization kind when the player has k kinds: -5 lifted, then 5/10/15 (R66).
-_NEW_CIV = (5.0, 1.5, 3.5, 5.0, 5.0)
-#: one more monument of a kind held c times: variety and the 3/4/5 sets (R70).
-_MORE_MONUMENT = (1.0, 1.5, 5.0, 5.0, 5.0, 0.0)
-
-
-def quick_lot_value(display: Sequence[int], lot: Sequence[Tile | None], epoch: int) -> float:
-    """Return a fast, rough worth of `lot` to a player with `display` (the rollout policy's model).
-
-    Cheaper and cruder than `ra_core.valuation.lot_value`: each tile adds a fixed amount
-    given what the display (with the lot's earlier tiles) already holds; then each disaster
-    subtracts a rough cost of the tiles it takes (R55: the lot is in the display first).
-    """
-    v = 0.0
-    d = list(display)
-    disasters = []
-    for t in lot:
-        if t is None:
-            continue
-        if t < _ART:  # god, pharaoh, nile, flood, gold (Ra tiles never reach the track)
-            if t == _GOLD:
-                v += 3.0
-            elif t == _PHARAOH:
-                v += _PHARAOH_WORTH[epoch]
-            elif t == _NILE:
-                v += 1.0 if d[_FLOOD] else 0.5
-            elif t == _FLOOD:
-                v += 1.0 if d[_FLOOD] else 1.0 + d[_NILE]
-            else:
-                v += 2.0
-        elif t < _FORTRESS:  # a civilization
-            if not d[t]:
-                v += _NEW_CIV[(d[6] > 0) + (d[7] > 0) + (d[8] > 0) + (d[9] > 0) + (d[10] > 0)]
-        elif t < _FUNERAL:  # a monument
-            v += _MORE_MONUMENT[d[t]]
-        else:
-            disasters.append(t)
-            continue
-        d[t] += 1
-    for t in disasters:
-        if t == _FUNERAL:
-            v -= _PHARAOH_WORTH[epoch] * min(2, d[_PHARAOH])
-        elif t == _DROUGHT:
-            v -= min(2, d[_FLOOD] + d[_NILE])
-        elif t == _UNREST:
-            v -= 3.0 if any(d[_ART:_FORTRESS]) else 0.0
-        else:
-            v -= 2.5 if any(d[_FORTRESS:_FUNERAL]) else 0.0
-    return v
-
-
-@dataclasses.dataclass(frozen=True)
-class GreedyBot:
-    """A fast policy with the heuristic bot's plan and `quick_lot_value`: the rollout policy.
-
-    It decides as `ra_core.bots.HeuristicBot` does (bid the lowest winning sun when the lot,
-    the sun exchange and the cost of a bid net more than `margin`; call Ra at
-    `call_per_free_slot` per empty slot; use a god on a tile worth `god_at`), but values lots
-    with the cruder, several times cheaper `quick_lot_value`, and discards the first option.
-    """
-
-    margin: float = 1.0
-    call_per_free_slot: float = 1.5
-    god_at: float = 4.0
-    average_lot: float = 3.0
-    sun_point: tuple[float, ...] = (0.0, 0.35, 0.3, 0.2)
-    name: str = "greedy"
-
-    def __call__(self, state: State, rng: random.Random) -> Action:
-        """Return the greedy action (`rng` is not used)."""
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        phase = state.phase
-        p = state.players[state.to_move]
-        if phase is Phase.BID:
-            if PASS not in legal:
-                return legal[0]
-            bid: Bid = legal[1]  # type: ignore[assignment]  # the lowest winning sun
-            value = self._net(state, p.display, bid.sun)
-            return bid if value > self.margin else PASS
-        if phase is Phase.DISCARD:
-            return legal[0]
-        track = state.track
-        if p.display[_GOD]:
-            for a in legal:
-                if type(a) is UseGod:
-                    t = track[a.slot - 1]
-                    if t is not None and t < _FUNERAL and quick_lot_value(p.display, (t,), state.epoch) >= self.god_at:
-                        return a
-        if phase is Phase.GODS:
-            return DONE
-        if DRAW not in legal:
-            return CALL_RA
-        free = track.count(None)
-        if free < 8 and self._net(state, p.display, p.suns_up[0]) >= self.call_per_free_slot * free:
-            return CALL_RA
-        return DRAW
-
-    def _net(self, state: State, display: Sequence[int], sun: int) -> float:
-        """Return the lot's quick worth plus the sun exchange minus the cost of a bid."""
-        up = 0
-        for q in state.players:
-            up += len(q.suns_up)
-        left = ra_tiles_left(state) - (0 if state.auction is not None else 1)
-        spend = self.average_lot * min(1.0, (max(left, 0) + 1) / up)
-        value = quick_lot_value(display, state.track, state.epoch)
-        return value + self.sun_point[state.epoch] * (state.center_sun - sun) - spend
-
-
-greedy_bot = GreedyBot()

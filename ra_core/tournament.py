@@ -322,8 +322,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from concurrent.futures import ProcessPoolExecutor
 
     from . import tournament as module  # not __main__'s copy: workers must import what they run
-    from .bots import heuristic_bot, random_bot
-    from .montecarlo import MonteCarloBot, greedy_bot
+    from .bots import greedy_bot, heuristic_bot, random_bot
+    from .montecarlo import MonteCarloBot
 
     parser = argparse.ArgumentParser(prog="python -m ra_core.tournament", description=__doc__.splitlines()[0])
     parser.add_argument(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import pickle
 import random
@@ -11,25 +12,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ra_core import Bid, CallRa, Discard, Draw, Pass, Phase, State, Tile, UseGod
+from ra_core import Action, Bid, CallRa, Discard, Draw, Pass, Phase, State, Tile, UseGod
 from ra_core.bots import (
+    GreedyBot,
     HeuristicBot,
+    PlanBot,
     Weights,
     appraise,
     bid_value,
     explain,
+    greedy_bot,
     heuristic_bot,
+    quick_lot_value,
     random_bot,
 )
-from ra_core.montecarlo import (
-    GreedyBot,
-    MonteCarloBot,
-    action_values,
-    greedy_bot,
-    horizon_values,
-    quick_lot_value,
-    rollout,
-)
+from ra_core.montecarlo import MonteCarloBot, action_values, horizon_values, rollout
 from ra_core.play import Policy, play
 from ra_core.tiles import counts
 from ra_core.valuation import lot_value
@@ -251,3 +248,43 @@ def test_quick_lot_value() -> None:
     assert quick_lot_value(counts({Tile.PHARAOH: 2}), [Tile.FUNERAL], 1) < 0
     assert quick_lot_value(empty, [Tile.FLOOD, Tile.NILE, Tile.NILE], 1) > quick_lot_value(empty, [Tile.NILE] * 2, 1)
     assert GreedyBot()(position(["gold", "gold", "gold", "pharaoh"]), random.Random(0)) == CallRa()
+
+
+@dataclasses.dataclass(frozen=True)
+class FixedValueBot(PlanBot):
+    """A bot on the shared plan that thinks every lot nets `net` fame and never uses a god."""
+
+    net: float = 0.0
+
+    def lot_net(self, state: State, player: int, sun: int) -> float:
+        return self.net
+
+    def god_use(self, state: State, player: int, legal: tuple[Action, ...]) -> UseGod | None:
+        return None
+
+    def discard(self, state: State, player: int, legal: tuple[Action, ...]) -> Action:
+        return legal[-1]
+
+
+def test_the_shared_plan_bids_calls_and_draws_by_the_lot_net_worth() -> None:
+    keen, shy = FixedValueBot(net=5.0), FixedValueBot(net=0.5)  # margin 1.0; 1.5 a free slot
+    rng = random.Random(0)
+    three = position(["gold", "gold", "gold"])  # 5 free slots: calling needs a net of 7.5
+    assert keen(three, rng) == Draw() and FixedValueBot(net=7.5)(three, rng) == CallRa()
+    assert keen(position([]), rng) == Draw()  # nothing to sell: never call on an empty track
+    full = position(["gold", "pharaoh", "nile", "flood", "art", "writing", "fortress", "temple"])
+    assert shy(full, rng) == CallRa()  # R19: no draw on a full track
+    auction = three.apply(CallRa())
+    bidder = auction.to_move
+    lowest = min(auction.players[bidder].suns_up)
+    assert keen(auction, rng) == Bid(lowest) and shy(auction, rng) == Pass()
+    ra_player_alone = auction
+    while ra_player_alone.to_move != auction.turn_player:
+        ra_player_alone = ra_player_alone.apply(Pass())
+    assert Pass() not in ra_player_alone.legal_actions()  # R40: the voluntary caller must bid
+    assert shy(ra_player_alone, rng) == Bid(min(ra_player_alone.players[auction.turn_player].suns_up))
+
+
+def test_the_heuristic_and_greedy_bots_are_the_shared_plan() -> None:
+    assert isinstance(heuristic_bot, PlanBot) and isinstance(greedy_bot, PlanBot)
+    assert (heuristic_bot.name, greedy_bot.name, HeuristicBot(name="copy").name) == ("heuristic", "greedy", "copy")

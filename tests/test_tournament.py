@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from ra_core import Action, Bid, BotError, IllegalActionError, State, new_game
-from ra_core.bots import heuristic_bot, random_bot
-from ra_core.montecarlo import MonteCarloBot, greedy_bot
+from ra_core.bots import greedy_bot, heuristic_bot, random_bot
+from ra_core.montecarlo import MonteCarloBot
 from ra_core.play import Policy, play
 from ra_core.progress import no_progress, progress_bar
 from ra_core.tournament import (

@@ -1,14 +1,8 @@
-"""Reference policies. A policy is called as ``policy(state, rng)`` and returns a legal action.
+"""The heuristic bot: values the auction lot with the scoring rules and bids the lowest sun that wins it.
 
-Policies never touch global randomness: all chance comes from the `random.Random` passed in,
-so one seed reproduces a whole game. Every policy here is picklable (a module-level function
-or an instance of a module-level class), so a process pool can run it.
-
-* `random_bot`: a uniformly random legal action.
-* `heuristic_bot` (a `HeuristicBot`): values the auction lot with `appraise` and bids the
-  lowest sun that wins it when it is worth it. `appraise`, `bid_value` and `explain` are
-  public so a notebook can show *why* it bid.
-* The Monte Carlo bot is in `ra_core.montecarlo`.
+`appraise` says what winning the lot now is worth to a player, part by part; `HeuristicBot`
+plays the shared plan (`ra_core.bots.plan`) with those values. `appraise`, `bid_value` and
+`explain` are public so a notebook can show *why* it bid.
 
 >>> from ra_core import State
 >>> s = State.from_dict({"players": [{"suns_up": [13, 6, 2]}, {"suns_up": [12, 7, 3]},
@@ -29,14 +23,15 @@ import dataclasses
 import random
 from typing import NamedTuple
 
-from .actions import CALL_RA, DONE, DRAW, PASS, Action, Bid, Discard, UseGod
-from .chance import ra_tiles_left
-from .disasters import resolve
-from .rules import EPOCHS
-from .scoring import pharaoh_points_over
-from .state import Phase, State
-from .tiles import Tile
-from .valuation import display_worth, lot_value
+from ..actions import Action, Discard, UseGod
+from ..chance import ra_tiles_left
+from ..disasters import resolve
+from ..rules import EPOCHS
+from ..scoring import pharaoh_points_over
+from ..state import Phase, State
+from ..tiles import Tile
+from ..valuation import display_worth, lot_value
+from .plan import PlanBot
 
 __all__ = [
     "WEIGHTS",
@@ -47,14 +42,7 @@ __all__ = [
     "bid_value",
     "explain",
     "heuristic_bot",
-    "random_bot",
 ]
-
-
-def random_bot(state: State, rng: random.Random) -> Action:
-    """Return a legal action chosen uniformly at random."""
-    legal = state.legal_actions()
-    return legal[int(rng.random() * len(legal))]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -226,10 +214,8 @@ def explain(state: State, player: int, bot: HeuristicBot | None = None) -> str:
 
 
 @dataclasses.dataclass(frozen=True)
-class HeuristicBot:
-    """Bid the lowest winning sun when the lot is worth it; call Ra when the lot is worth enough.
-
-    Decisions (all from `appraise` and `ra_core.valuation`; the bot draws no random numbers):
+class HeuristicBot(PlanBot):
+    """Play the shared plan (`PlanBot`) with the lot valued by `appraise`.
 
     * **Bid**: the lowest sun above the high bid if the lot's net worth (`bid_value`) is
       above `margin`, else pass (a voluntary caller who must bid bids his lowest sun, R40).
@@ -240,8 +226,6 @@ class HeuristicBot:
     * **Discard**: the tiles whose loss leaves the display worth most (R53).
     """
 
-    margin: float = 1.0
-    call_per_free_slot: float = 1.5
     god_margin: float = 1.0
     weights: Weights = WEIGHTS
     name: str = "heuristic"
@@ -250,50 +234,30 @@ class HeuristicBot:
         """Return `bid_value` with this bot's weights and the lowest winning sun."""
         return appraise(state, player, None, self.weights).total
 
-    def __call__(self, state: State, rng: random.Random) -> Action:
-        """Return the bot's action in `state` (`rng` is not used: the bot is deterministic)."""
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        phase = state.phase
-        me = state.to_move
-        if phase is Phase.BID:
-            if self.value(state, me) > self.margin or PASS not in legal:
-                return next(a for a in legal if type(a) is Bid)  # the lowest winning sun
-            return PASS
-        if phase is Phase.DISCARD:
-            return self._discard(state, me, legal)
-        god = self._best_god(state, me, legal)
-        if god is not None:
-            return god
-        if phase is Phase.GODS:
-            return DONE
-        tiles = sum(t is not None for t in state.track)
-        if DRAW not in legal or (tiles and self.value(state, me) >= self.call_per_free_slot * (8 - tiles)):
-            return CALL_RA
-        return DRAW
+    def lot_net(self, state: State, player: int, sun: int) -> float:
+        """Return `bid_value` with this bot's weights."""
+        return appraise(state, player, sun, self.weights).total
 
-    def _best_god(self, state: State, me: int, legal: tuple[Action, ...]) -> UseGod | None:
+    def god_use(self, state: State, player: int, legal: tuple[Action, ...]) -> UseGod | None:
         """Return the god use that gains most over the god's 2 points, if above `god_margin`."""
         best, gain = None, self.god_margin
         for a in legal:
             if type(a) is UseGod:
-                g = lot_value(state, me, [state.track[a.slot - 1]]) - 2  # type: ignore[list-item]
+                g = lot_value(state, player, [state.track[a.slot - 1]]) - 2  # type: ignore[list-item]
                 if g > gain:
                     best, gain = a, g
         return best
 
-    @staticmethod
-    def _discard(state: State, me: int, legal: tuple[Action, ...]) -> Action:
+    def discard(self, state: State, player: int, legal: tuple[Action, ...]) -> Action:
         """Return the discard that keeps the display worth most."""
         pharaohs = [q.display[Tile.PHARAOH] for q in state.players]
-        display = state.players[me].display
+        display = state.players[player].display
 
         def worth(a: Action) -> int:
             d = list(display)
             for t in a.tiles if type(a) is Discard else ():
                 d[t] -= 1
-            return display_worth(d, pharaohs, me, state.epoch, state.rules)
+            return display_worth(d, pharaohs, player, state.epoch, state.rules)
 
         return max(legal, key=worth)
 

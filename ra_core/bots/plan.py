@@ -1,0 +1,83 @@
+"""The plan the value-based bots share: bid when the lot nets enough, call Ra when it nets enough per empty slot.
+
+`PlanBot` decides every kind of position the same way; a bot built on it says only how it
+values things: what winning the lot with a given sun nets (`lot_net`), which god use is worth
+it (`god_use`) and which tiles to lose to a disaster (`discard`). The heuristic bot values with
+the full scoring rules (`ra_core.valuation`), the greedy bot with a fast rough model, so they
+play alike and differ in judgement and speed.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import random
+
+from ..actions import CALL_RA, DONE, DRAW, PASS, Action, Bid, UseGod
+from ..rules import TRACK_SIZE
+from ..state import Phase, State
+
+__all__ = ["PlanBot"]
+
+
+@dataclasses.dataclass(frozen=True)
+class PlanBot(abc.ABC):
+    """A policy that follows one plan; subclasses supply the valuations.
+
+    In a position with more than one legal action:
+
+    * **Bid** (R39, R40): the lowest sun that wins if winning the lot with it nets more than
+      `margin`, else pass; a voluntary caller who may not pass bids his lowest sun.
+    * **Discard** (R53): the tiles `discard` picks.
+    * **Turn** (R18, R26, R29): the god use `god_use` picks, if any; in the god phase, done
+      when it picks none; call Ra on a full track (R19) or when the lot, won with the
+      lowest face-up sun, nets at least `call_per_free_slot` per empty slot (a fuller track
+      needs less); otherwise draw.
+
+    Attributes:
+        margin: the net fame a lot must be worth to bid for it.
+        call_per_free_slot: the net fame per empty track slot that makes calling Ra worth it.
+    """
+
+    margin: float = 1.0
+    call_per_free_slot: float = 1.5
+
+    @abc.abstractmethod
+    def lot_net(self, state: State, player: int, sun: int) -> float:
+        """Return the net fame `player` expects from winning the auction lot now with `sun`."""
+
+    @abc.abstractmethod
+    def god_use(self, state: State, player: int, legal: tuple[Action, ...]) -> UseGod | None:
+        """Return the `UseGod` among `legal` worth playing, or None to use no god."""
+
+    @abc.abstractmethod
+    def discard(self, state: State, player: int, legal: tuple[Action, ...]) -> Action:
+        """Return the `Discard` among `legal` to lose to a disaster."""
+
+    def __call__(self, state: State, rng: random.Random) -> Action:
+        """Return the plan's action in `state` (`rng` is not used: the plan is deterministic)."""
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        phase, me = state.phase, state.to_move
+        if phase is Phase.BID:
+            may_pass = legal[0] == PASS  # sorted: pass (unless R40 forbids it), then the bids upward
+            lowest = legal[1] if may_pass else legal[0]
+            assert type(lowest) is Bid
+            if not may_pass or self.lot_net(state, me, lowest.sun) > self.margin:
+                return lowest
+            return PASS
+        if phase is Phase.DISCARD:
+            return self.discard(state, me, legal)
+        god = self.god_use(state, me, legal)
+        if god is not None:
+            return god
+        if phase is Phase.GODS:
+            return DONE
+        if DRAW not in legal:
+            return CALL_RA
+        free = state.track.count(None)
+        lowest_sun = state.players[me].suns_up[0]
+        if free < TRACK_SIZE and self.lot_net(state, me, lowest_sun) >= self.call_per_free_slot * free:
+            return CALL_RA
+        return DRAW
