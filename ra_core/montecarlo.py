@@ -2,7 +2,7 @@
 
 For each candidate action the bot plays `rollouts` seeded continuations from the state the
 action leads to. In a rollout every player, the bot included, is moved by a fast policy
-(`greedy_bot` by default) and the bag is sampled with `ra_core.play.sample_chance`. A
+(`greedy_bot` by default) and the bag is sampled, by the one game loop `ra_core.play.steps`. A
 rollout stops at the **end of the current epoch** (or of the game) and is scored by
 `horizon_values`: the bot's value minus the best opponent's. The candidate with the highest
 mean score is played (ties go to the first in `legal_actions` order).
@@ -27,10 +27,10 @@ import random
 
 from .actions import Action
 from .bots import greedy_bot
-from .play import Policy, sample_chance
+from .play import Policy, steps
 from .rules import EPOCHS
 from .scoring import monument_points, pharaoh_points_over, sun_points
-from .state import CHANCE, TERMINAL, State
+from .state import State
 from .tiles import Tile
 
 __all__ = ["MonteCarloBot", "action_values", "greedy_bot", "horizon_values", "rollout"]
@@ -73,14 +73,13 @@ def rollout(state: State, player: int, seed: int, policy: Policy, epoch: int | N
     The score is `player`'s `horizon_values` minus the best opponent's. `epoch` defaults to
     the state's own; a state already past it is scored as it is.
     """
-    rng = random.Random(seed)
     stop = state.epoch if epoch is None else epoch
-    while True:
-        who = state.to_move
-        if who == TERMINAL or state.epoch != stop:
-            break
-        state = state.apply(sample_chance(state, rng) if who == CHANCE else policy(state, rng))
-    values = horizon_values(state)
+    end = state
+    if state.epoch == stop:
+        for _, _, end in steps(state, [policy] * state.num_players, seed):
+            if end.epoch != stop:
+                break
+    values = horizon_values(end)
     return values[player] - max(v for i, v in enumerate(values) if i != player)
 
 
