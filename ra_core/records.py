@@ -122,7 +122,8 @@ class PendingDiscard(NamedTuple):
 class Breakdown(NamedTuple):
     """One player's points in one epoch, by category, and the fame before and after (R63-R72).
 
-    The first seven fields are the scoring categories, in the order of `ra_core.scoring.CATEGORIES`.
+    The first seven fields are the scoring categories, in the order of `ra_core.scoring.CATEGORIES`
+    (`points` returns them; `ra_core.words.CATEGORY_WORDS` names them).
     """
 
     god: int

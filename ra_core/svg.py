@@ -261,7 +261,7 @@ def scores_html(scores: Sequence[EpochScore], *, you: int | Collection[int] | No
     body = []
     for e in scores:
         for i, b in enumerate(e.players):
-            cells = "".join(f"<td>{signed(v)}</td>" for v in b[:7])
+            cells = "".join(f"<td>{signed(v)}</td>" for v in b.points)
             body.append(
                 f'<tr><td>{e.epoch}</td><th scope="row">{escape(player_name(i, me))}</th>{cells}'
                 f"<td><b>{signed(b.net)}</b></td><td>{b.fame_after}</td></tr>"

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from .records import Phase, Trigger
 from .rules import EPOCHS, TRACK_SIZE
+from .scoring import CATEGORIES
 from .tiles import CIVILIZATIONS, MONUMENTS, Tile
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CATEGORY_NAMES",
+    "CATEGORY_WORDS",
     "KEPT",
     "TRIGGER_WORDS",
     "SCORED_EACH_EPOCH",
@@ -169,7 +171,20 @@ def facts(s: State, *, you: int | Collection[int] | None = None, names: Sequence
 
 # -- scores ------------------------------------------------------------------------------------
 
-CATEGORY_NAMES = ("gods", "pharaohs", "Nile and floods", "civilizations", "gold", "monuments", "suns")
+#: Each scoring category (`ra_core.scoring.CATEGORIES`, the first fields of a `Breakdown`) in words,
+#: and as a short column head for plain-text tables.
+CATEGORY_WORDS: dict[str, tuple[str, str]] = {
+    "god": ("gods", "god"),
+    "pharaoh": ("pharaohs", "phar"),
+    "river": ("Nile and floods", "river"),
+    "civilization": ("civilizations", "civ"),
+    "gold": ("gold", "gold"),
+    "monument": ("monuments", "monu"),
+    "sun": ("suns", "sun"),
+}
+assert tuple(CATEGORY_WORDS) == CATEGORIES  # one category list: the engine's order
+#: The category names in `CATEGORIES` order, e.g. for table heads.
+CATEGORY_NAMES = tuple(name for name, _ in CATEGORY_WORDS.values())
 
 
 def signed(v: int) -> str:
@@ -181,10 +196,10 @@ def scores_text(scores: Sequence[EpochScore]) -> str:
     """Return the score breakdown per epoch and category as a plain-text table."""
     if not scores:
         return "No epoch has been scored yet."
-    head = ["epoch", "player", "god", "phar", "river", "civ", "gold", "monu", "sun", "net", "fame"]
+    head = ["epoch", "player", *(short for _, short in CATEGORY_WORDS.values()), "net", "fame"]
     rows = [head]
     for e in scores:
         for i, b in enumerate(e.players):
-            rows.append([str(e.epoch), f"P{i}", *(signed(v) for v in (*b[:7], b.net)), str(b.fame_after)])
+            rows.append([str(e.epoch), f"P{i}", *(signed(v) for v in (*b.points, b.net)), str(b.fame_after)])
     widths = [max(len(r[c]) for r in rows) for c in range(len(head))]
     return "\n".join("  ".join(cell.rjust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows)

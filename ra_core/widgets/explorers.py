@@ -243,7 +243,7 @@ class ScoringCalculator:
         """Return each player's points by category in `epoch`, with ``net`` and ``fame``."""
         score = self.scores()[epoch - 1]
         return [
-            {**dict(zip(CATEGORIES, b[:7], strict=True)), "net": b.net, "fame": b.fame_after} for b in score.players
+            {**dict(zip(CATEGORIES, b.points, strict=True)), "net": b.net, "fame": b.fame_after} for b in score.players
         ]
 
     def text(self) -> str:
