@@ -7,17 +7,18 @@ python -m ra_core --players 3 --seed 1 --you 0  # play seat 0 against two bots
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from collections.abc import Callable
 
 from .actions import Action, parse_action
 from .bots import heuristic_bot, random_bot
-from .errors import IllegalActionError, InvalidActionError
+from .errors import BotError, IllegalActionError, InvalidActionError
 from .narrate import narrate
-from .play import Policy, bot_stream, chance_stream, decide, play, sample_chance
+from .play import Policy, play, steps
 from .rules import Rules
 from .setup import new_game
-from .state import CHANCE, TERMINAL, State
+from .state import State
 
 HELP = "Type the number of a choice or its notation (e.g. 2, draw, bid 9); 'board' shows the board, 'quit' stops."
 
@@ -67,28 +68,35 @@ def _show(step: int, state: State, text: str, after: State, *, boards: bool) -> 
 def _play_a_seat(
     you: int, bot: Policy, players: int, seed: int | str, rules: Rules, ask: Callable[[str], str]
 ) -> State | None:
-    """Play a game with `you` deciding for one seat; return the final state, or None if you quit."""
-    chance = chance_stream(seed)  # the same tiles as `play` draws with this seed, whoever plays
-    streams = [bot_stream(seed, seat) for seat in range(players)]
+    """Play a game with `you` deciding for one seat; return the final state, or None if you quit.
+
+    The game runs on the one game loop, `ra_core.play.steps`, with you as the policy of your
+    seat: the tiles and the bots' choices are those `play` makes with this seed.
+    """
+
+    def you_choose(state: State, _: random.Random) -> Action:
+        chosen = _your_choice(state, you, ask)
+        if chosen is None:
+            raise _Quit
+        return chosen[0]
+
     state = new_game(players, seed=seed, rules=rules)
     print(f"You are P{you}. {HELP}\n")
     print(state, end="\n\n")
-    step = 0
-    while state.to_move != TERMINAL:
-        if state.to_move == CHANCE:
-            action = sample_chance(state, chance)
-            after = state.apply(action)
-        elif state.to_move == you:
-            chosen = _your_choice(state, you, ask)
-            if chosen is None:
-                return None
-            action, after = chosen
-        else:
-            action, after = decide(bot, state, streams[state.to_move], seed=seed, move=step)
-        step += 1
-        _show(step, state, str(action), after, boards=True)
-        state = after
+    policies = [you_choose if seat == you else bot for seat in range(players)]
+    try:
+        for step, (before, action, after) in enumerate(steps(state, policies, seed), 1):
+            _show(step, before, str(action), after, boards=True)
+            state = after
+    except BotError as e:
+        if isinstance(e.__cause__, _Quit):
+            return None
+        raise
     return state
+
+
+class _Quit(Exception):
+    """You typed 'quit', or the input ended."""
 
 
 def _your_choice(state: State, you: int, ask: Callable[[str], str]) -> tuple[Action, State] | None:
