@@ -38,9 +38,8 @@ from importlib import metadata
 from pathlib import Path
 
 from jupyter_core.paths import jupyter_path
-from jupyterlite_pyodide_kernel import constants as kernel
+from jupyterlite_pyodide_kernel import constants as kernel  # type: ignore[import-untyped]
 from packaging.requirements import Requirement
-from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name, parse_wheel_filename
 from packaging.version import Version
 
@@ -83,7 +82,18 @@ def pyodide_core(version: str = kernel.PYODIDE_VERSION) -> Path:
         npm = shutil.which("npm")
         if npm is None:
             raise SystemExit(f"npm is needed once, to fetch pyodide@{version}: apt-get install -y nodejs npm")
-        _run([npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--loglevel=error", f"pyodide@{version}"])
+        _run(
+            [
+                npm,
+                "install",
+                "--prefix",
+                str(prefix),
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+                f"pyodide@{version}",
+            ]
+        )
     installed = json.loads((folder / "package.json").read_text(encoding="utf-8"))["version"]
     if installed != version:
         raise SystemExit(f"{folder} holds pyodide {installed}, not {version}")
@@ -117,7 +127,9 @@ def _read_wheel(path: Path, markers: dict[str, str]) -> tuple[list[Requirement],
         if f"{info}/top_level.txt" in names:
             imports = z.read(f"{info}/top_level.txt").decode().split()
         else:  # a package is a top-level folder, a module a top-level .py file
-            tops = {n.split("/")[0] if "/" in n else n.removesuffix(".py") for n in names if "/" in n or n.endswith(".py")}
+            tops = {
+                n.split("/")[0] if "/" in n else n.removesuffix(".py") for n in names if "/" in n or n.endswith(".py")
+            }
             imports = [t for t in tops if not t.endswith((".dist-info", ".data"))]
     requirements = [Requirement(r) for r in meta.get_all("Requires-Dist") or []]
     needed = [r for r in requirements if r.marker is None or r.marker.evaluate(markers)]
@@ -134,15 +146,24 @@ def _download(requirement: str, into: Path, python: str) -> Path:
             if name == canonicalize_name(req.name) and version == Version(pinned[0]):
                 return path
     into.mkdir(parents=True, exist_ok=True)
-    before = set(into.glob("*.whl"))
-    pure = ["--only-binary=:all:", "--python-version", python, "--implementation", "py", "--abi", "none", "--platform", "any"]
+    pure = [
+        "--only-binary=:all:",
+        "--python-version",
+        python,
+        "--implementation",
+        "py",
+        "--abi",
+        "none",
+        "--platform",
+        "any",
+    ]
     _run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", *pure, "-d", str(into), requirement])
     candidates = [
         p
-        for p in set(into.glob("*.whl")) - before or into.glob("*.whl")
+        for p in into.glob("*.whl")
         if parse_wheel_filename(p.name)[0] == canonicalize_name(req.name)
         and req.specifier.contains(parse_wheel_filename(p.name)[1], prereleases=True)
-    ]
+    ]  # the newest that fits: what pip just fetched, or had fetched before
     if not candidates:
         raise SystemExit(f"pip found no pure-Python wheel for {requirement}")
     return max(candidates, key=lambda p: parse_wheel_filename(p.name)[1])
@@ -158,7 +179,7 @@ def resolve(
     the version installed here (so the widget front end in the site matches), or the newest that
     fits, from PyPI. A package that Pyodide has only as a WebAssembly build cannot be bundled.
     """
-    by_name = {canonicalize_name(str(p["name"])): p for p in lock.values()}
+    by_name = {str(canonicalize_name(str(p["name"]))): p for p in lock.values()}
     found: dict[str, Wheel] = {}
     todo = [Requirement(name) for name in wanted]
     while todo:
