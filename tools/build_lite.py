@@ -241,7 +241,7 @@ def write_pyodide(into: Path, core: Path, wheels: dict[str, Wheel]) -> None:
         old = lock["packages"].get(wheel.name, {})
         lock["packages"][wheel.name] = {
             **old,
-            "name": wheel.name,
+            "name": old.get("name", wheel.name),
             "version": wheel.version,
             "file_name": wheel.path.name,
             "install_dir": "site",

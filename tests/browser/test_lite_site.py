@@ -51,6 +51,7 @@ OFFLINE = [
 PYODIDE = f"static/{kernel.PYODIDE}"
 PRELOADED = {"micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython", "ra-core", "ipywidgets"}
 LAZY = {"numpy", "matplotlib"}  # WebAssembly builds: only on the Pyodide CDN
+PLOTS = "ra_core.plots"  # a cell that imports it needs matplotlib
 KERNEL_IDLE = """() => {
     const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
     const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
@@ -176,7 +177,7 @@ def _in_cpython(sources: list[str]) -> list[str | None]:
     namespace: dict[str, Any] = {}
     printed: list[str | None] = []
     for source in sources:
-        if "ra_core.plots" in source:
+        if PLOTS in source:
             printed.append(None)
             continue
         out = io.StringIO()
