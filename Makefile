@@ -33,7 +33,8 @@ test: $(STAMP)
 student: $(STAMP)
 	$(BIN)/python tools/make_student.py
 
-# A static JupyterLite site in build/lite: the notebooks and sheets in a browser tab, nothing installed.
+# A static JupyterLite site in build/lite: the notebooks and sheets in a browser tab, nothing installed,
+# no internet needed (the Pyodide runtime and wheels are fetched once into .cache/lite with npm and pip).
 lite: $(STAMP)
 	$(BIN)/python tools/build_lite.py
 

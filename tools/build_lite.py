@@ -1,27 +1,266 @@
 """Build the JupyterLite site: the notebooks and exercise sheets in a browser tab, nothing installed.
 
-    python tools/build_lite.py            (or: make lite)
+    python tools/build_lite.py [OUT]        (or: make lite; OUT defaults to build/lite)
 
-Writes a static site to build/lite that any static web server can host (GitHub Pages, a
-university web space, ``python -m http.server``). The site holds the teaching notebooks, the
-student versions of the exercise sheets, and a wheel of ``ra_core`` built from this tree in the
-site's own package index: in a notebook, ``%pip install ra-core`` installs it from the site.
+Writes a static site that any static web server can host (GitHub Pages, a university web space,
+``python -m http.server``). The site holds the teaching notebooks, the student versions of the
+exercise sheets, JupyterLab with the Pyodide kernel and the widget front end, and everything the
+kernel needs to start and to run the play notebook, so it works with no internet at all:
 
-What needs the network: the Pyodide runtime and its packages (micropip, ipython, matplotlib,
-numpy) come from the Pyodide CDN, as in every JupyterLite site; the site itself and ``ra_core``
-come from the host.
+* the Pyodide runtime itself, from the npm package ``pyodide`` at the version the installed
+  jupyterlite-pyodide-kernel expects, in ``static/pyodide/`` (the kernel's ``pyodideUrl``);
+* the pure-Python wheels that the kernel loads at start-up (micropip, IPython and its
+  dependencies, comm, the kernel's own wheels), ``ipywidgets`` and a wheel of ``ra_core`` built
+  from this tree, all listed in the site's own ``pyodide-lock.json`` and preloaded when the kernel
+  starts (``loadPyodideOptions.packages``); ``%pip install ra-core`` also finds ``ra_core`` in the
+  site's package index, ``pypi/``.
+
+What only the Pyodide CDN serves (numpy, matplotlib and every other package built for
+WebAssembly) stays in the lock file with its CDN address: it loads lazily, the first time a
+notebook imports it, and only then needs the internet. The play widget needs none of it.
+
+The build itself downloads, once, into ``.cache/lite/``: the npm package (with npm) and the wheels
+(with pip, from PyPI). To preload one more pure-Python package, add its name to ``PRELOAD``:
+its dependencies are found from its metadata and bundled too.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import subprocess
 import sys
+import zipfile
+from dataclasses import dataclass, field
+from email.parser import Parser
+from importlib import metadata
 from pathlib import Path
+
+from jupyter_core.paths import jupyter_path
+from jupyterlite_pyodide_kernel import constants as kernel  # type: ignore[import-untyped]
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name, parse_wheel_filename
+from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "lite"
+CACHE = ROOT / ".cache" / "lite"
+
+# What the kernel's worker loads before its first cell (jupyterlite-pyodide-kernel's worker:
+# micropip, then the piplite wheel, then ipykernel, comm, pyodide-kernel, jedi and ipython; each
+# one listed in loadPyodideOptions.packages is loaded by Pyodide instead, from the site's lock).
+KERNEL = ("micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython")
+# What the notebooks need preinstalled: ra_core and the Python side of its widgets.
+PRELOAD = (*KERNEL, "ra-core", "ipywidgets")
+# The core files of the npm package `pyodide` that a browser loads (no lock: the site writes its own).
+CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+PURE = "-none-any.whl"
+
+
+@dataclass
+class Wheel:
+    """A wheel bundled into the site, with what Pyodide's lock file says about it."""
+
+    name: str  # canonical
+    version: str
+    path: Path
+    depends: list[str] = field(default_factory=list)
+    imports: list[str] = field(default_factory=list)
+
+
+def _run(command: list[str], **kwargs: object) -> None:
+    print("+", " ".join(command), flush=True)
+    subprocess.run(command, check=True, **kwargs)  # type: ignore[call-overload]
+
+
+def pyodide_core(version: str = kernel.PYODIDE_VERSION) -> Path:
+    """Return the folder of the npm package ``pyodide@version``, installed into the cache once."""
+    prefix = CACHE / f"pyodide-{version}"
+    folder = prefix / "node_modules" / "pyodide"
+    if not all((folder / f).is_file() for f in (*CORE_FILES, "pyodide-lock.json", "package.json")):
+        npm = shutil.which("npm")
+        if npm is None:
+            raise SystemExit(f"npm is needed once, to fetch pyodide@{version}: apt-get install -y nodejs npm")
+        _run(
+            [
+                npm,
+                "install",
+                "--prefix",
+                str(prefix),
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+                f"pyodide@{version}",
+            ]
+        )
+    installed = json.loads((folder / "package.json").read_text(encoding="utf-8"))["version"]
+    if installed != version:
+        raise SystemExit(f"{folder} holds pyodide {installed}, not {version}")
+    return folder
+
+
+def _markers(lock: dict[str, object]) -> dict[str, str]:
+    """The PEP 508 marker environment of Pyodide's Python (from the lock file's info)."""
+    info = lock["info"]
+    assert isinstance(info, dict)
+    python = str(info["python"])
+    return {
+        "python_version": ".".join(python.split(".")[:2]),
+        "python_full_version": python,
+        "sys_platform": "emscripten",
+        "platform_system": "Emscripten",
+        "platform_machine": "wasm32",
+        "os_name": "posix",
+        "implementation_name": "cpython",
+        "platform_python_implementation": "CPython",
+        "extra": "",
+    }
+
+
+def _read_wheel(path: Path, markers: dict[str, str]) -> tuple[list[Requirement], list[str]]:
+    """Return a wheel's requirements (for Pyodide's Python) and its top-level import names."""
+    with zipfile.ZipFile(path) as z:
+        names = z.namelist()
+        info = next(n.split("/")[0] for n in names if n.split("/")[0].endswith(".dist-info"))
+        meta = Parser().parsestr(z.read(f"{info}/METADATA").decode())
+        if f"{info}/top_level.txt" in names:
+            imports = z.read(f"{info}/top_level.txt").decode().split()
+        else:  # a package is a top-level folder, a module a top-level .py file
+            tops = {
+                n.split("/")[0] if "/" in n else n.removesuffix(".py") for n in names if "/" in n or n.endswith(".py")
+            }
+            imports = [t for t in tops if not t.endswith((".dist-info", ".data"))]
+    requirements = [Requirement(r) for r in meta.get_all("Requires-Dist") or []]
+    needed = [r for r in requirements if r.marker is None or r.marker.evaluate(markers)]
+    return needed, sorted(i for i in imports if i.isidentifier())
+
+
+def _download(requirement: str, into: Path, python: str) -> Path:
+    """Fetch one pure-Python wheel from PyPI (with pip) unless the cache has it; return its path."""
+    req = Requirement(requirement)
+    pinned = [s.version for s in req.specifier if s.operator == "=="]
+    if pinned:
+        for path in into.glob("*.whl"):
+            name, version, _, _ = parse_wheel_filename(path.name)
+            if name == canonicalize_name(req.name) and version == Version(pinned[0]):
+                return path
+    into.mkdir(parents=True, exist_ok=True)
+    pure = [
+        "--only-binary=:all:",
+        "--python-version",
+        python,
+        "--implementation",
+        "py",
+        "--abi",
+        "none",
+        "--platform",
+        "any",
+    ]
+    _run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", *pure, "-d", str(into), requirement])
+    candidates = [
+        p
+        for p in into.glob("*.whl")
+        if parse_wheel_filename(p.name)[0] == canonicalize_name(req.name)
+        and req.specifier.contains(parse_wheel_filename(p.name)[1], prereleases=True)
+    ]  # the newest that fits: what pip just fetched, or had fetched before
+    if not candidates:
+        raise SystemExit(f"pip found no pure-Python wheel for {requirement}")
+    return max(candidates, key=lambda p: parse_wheel_filename(p.name)[1])
+
+
+def resolve(
+    wanted: tuple[str, ...], lock: dict[str, dict[str, object]], markers: dict[str, str], local: list[Path]
+) -> dict[str, Wheel]:
+    """Find a pure-Python wheel for each wanted package and, recursively, for what it needs.
+
+    In this order: a local wheel (``ra_core``, the kernel's own wheels) whose version fits; else
+    the version Pyodide's lock names, fetched from PyPI (its dependencies as the lock says); else
+    the version installed here (so the widget front end in the site matches), or the newest that
+    fits, from PyPI. A package that Pyodide has only as a WebAssembly build cannot be bundled.
+    """
+    by_name = {str(canonicalize_name(str(p["name"]))): p for p in lock.values()}
+    found: dict[str, Wheel] = {}
+    todo = [Requirement(name) for name in wanted]
+    while todo:
+        req = todo.pop(0)
+        name = canonicalize_name(req.name)
+        if name in found:
+            if not req.specifier.contains(found[name].version, prereleases=True):
+                raise SystemExit(f"{req} is needed but {name} {found[name].version} was chosen")
+            continue
+        wheel = _choose(req, name, by_name, local, markers)
+        found[name] = wheel
+        todo += [Requirement(d) for d in wheel.depends]
+    return found
+
+
+def _choose(
+    req: Requirement, name: str, by_name: dict[str, dict[str, object]], local: list[Path], markers: dict[str, str]
+) -> Wheel:
+    mine = [p for p in local if parse_wheel_filename(p.name)[0] == name]
+    fits = [p for p in mine if req.specifier.contains(parse_wheel_filename(p.name)[1], prereleases=True)]
+    if fits:
+        path = max(fits, key=lambda p: parse_wheel_filename(p.name)[1])
+        needs, imports = _read_wheel(path, markers)
+        return Wheel(name, str(parse_wheel_filename(path.name)[1]), path, [str(r) for r in needs], imports)
+    if name in by_name:
+        entry = by_name[name]
+        if not str(entry["file_name"]).endswith(PURE):
+            raise SystemExit(f"{name} is needed at start-up, but Pyodide has it only as {entry['file_name']}")
+        version = str(entry["version"])
+        if not req.specifier.contains(version, prereleases=True):
+            raise SystemExit(f"{req} is needed but Pyodide's lock has {name} {version}")
+        path = _download(f"{name}=={version}", CACHE / "wheels", markers["python_version"])
+        depends = [str(d) for d in entry["depends"]]  # type: ignore[attr-defined]
+        return Wheel(name, version, path, depends, [str(i) for i in entry["imports"]])  # type: ignore[attr-defined]
+    try:
+        here = metadata.version(name)
+    except metadata.PackageNotFoundError:
+        here = None
+    spec = f"{name}=={here}" if here and req.specifier.contains(here, prereleases=True) else f"{name}{req.specifier}"
+    path = _download(spec, CACHE / "wheels", markers["python_version"])
+    needs, imports = _read_wheel(path, markers)
+    return Wheel(name, str(parse_wheel_filename(path.name)[1]), path, [str(r) for r in needs], imports)
+
+
+def write_pyodide(into: Path, core: Path, wheels: dict[str, Wheel]) -> None:
+    """Copy Pyodide's core files and the wheels into `into`, with a lock file naming them.
+
+    Every other package of Pyodide's lock keeps its place on the Pyodide CDN (an absolute
+    address), so it still loads, lazily, where the internet is.
+    """
+    into.mkdir(parents=True)
+    for name in CORE_FILES:
+        shutil.copy(core / name, into / name)
+    lock = json.loads((core / "pyodide-lock.json").read_text(encoding="utf-8"))
+    for entry in lock["packages"].values():
+        entry["file_name"] = f"{kernel.PYODIDE_CDN_URL}/{entry['file_name']}"
+    for wheel in wheels.values():
+        shutil.copy(wheel.path, into / wheel.path.name)
+        old = lock["packages"].get(wheel.name, {})
+        lock["packages"][wheel.name] = {
+            **old,
+            "name": old.get("name", wheel.name),
+            "version": wheel.version,
+            "file_name": wheel.path.name,
+            "install_dir": "site",
+            "sha256": hashlib.sha256(wheel.path.read_bytes()).hexdigest(),
+            "package_type": "package",
+            "imports": old.get("imports", wheel.imports),
+            "depends": sorted({canonicalize_name(Requirement(d).name) for d in wheel.depends}),
+            "unvendored_tests": False,
+        }
+    (into / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True), encoding="utf-8")
+
+
+def kernel_wheels() -> list[Path]:
+    """The kernel's own wheels (pyodide-kernel, piplite, the ipykernel and widgetsnbextension shims)."""
+    for base in jupyter_path("labextensions"):
+        folder = Path(base) / kernel.PYODIDE_KERNEL_NPM_NAME / "static" / kernel.PYPI_WHEELS
+        if folder.is_dir():
+            return sorted(folder.glob("*.whl"))
+    raise SystemExit(f"no {kernel.PYODIDE_KERNEL_NPM_NAME} labextension found: pip install jupyterlite-pyodide-kernel")
 
 
 def main(out: Path = OUT) -> None:
@@ -29,11 +268,25 @@ def main(out: Path = OUT) -> None:
     work = out.parent / f"{out.name}-src"
     shutil.rmtree(work, ignore_errors=True)
     (work / "pypi").mkdir(parents=True)
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(work / "pypi"), str(ROOT)], check=True
-    )
-    (wheel,) = (work / "pypi").glob("ra_core-*.whl")
-    config = {"jupyter-lite-schema-version": 0, "jupyter-config-data": {"appName": "Ra for game theory"}}
+    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(work / "pypi"), str(ROOT)])
+    (ra_wheel,) = (work / "pypi").glob("ra_core-*.whl")
+
+    core = pyodide_core()
+    lock = json.loads((core / "pyodide-lock.json").read_text(encoding="utf-8"))
+    wheels = resolve(PRELOAD, lock["packages"], _markers(lock), [ra_wheel, *kernel_wheels()])
+    write_pyodide(work / "static" / kernel.PYODIDE, core, wheels)
+
+    settings = {
+        kernel.PYODIDE_URL: f"./static/{kernel.PYODIDE}/{kernel.PYODIDE_MJS}",
+        kernel.LOAD_PYODIDE_OPTIONS: {kernel.OPTION_PACKAGES: list(PRELOAD)},  # their dependencies: from the lock
+    }
+    config = {
+        "jupyter-lite-schema-version": 0,
+        "jupyter-config-data": {
+            "appName": "Ra for game theory",
+            "litePluginSettings": {kernel.PYODIDE_KERNEL_PLUGIN_ID: settings},
+        },
+    }
     (work / "jupyter-lite.json").write_text(json.dumps(config, indent=1), encoding="utf-8")
     contents = [
         *sorted((ROOT / "notebooks").glob("*.ipynb")),
@@ -43,8 +296,10 @@ def main(out: Path = OUT) -> None:
     for path in contents:
         command += ["--contents", str(path)]
     shutil.rmtree(out, ignore_errors=True)
-    subprocess.run(command, check=True, cwd=work)
-    print(f"built {out} with {len(contents)} notebooks and {wheel.name}; serve it with: python -m http.server -d {out}")
+    _run(command, cwd=work)
+    listed = ", ".join(f"{w.name} {w.version}" for w in sorted(wheels.values(), key=lambda w: w.name))
+    print(f"built {out}: {len(contents)} notebooks, Pyodide {kernel.PYODIDE_VERSION}, preloaded: {listed}")
+    print(f"serve it with: python -m http.server -d {out}")
 
 
 if __name__ == "__main__":
