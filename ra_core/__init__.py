@@ -27,6 +27,8 @@ The package is layered, and imports only point down (tests/test_layers.py checks
   notation), `ra_core.serialize` (saved positions), `ra_core.play` and `ra_core.history`
   (playing and recording games);
 * analysis: `ra_core.chance`, `ra_core.valuation`, the bots, `ra_core.montecarlo`, tournaments;
+  `ra_core.drawcall` (draw or call Ra with the others acting between your draws) and
+  `ra_core.endgame` (small endgames solved exactly, best responses, exploitability);
 * presentation: `ra_core.words` (positions in words), `ra_core.pieces` and `ra_core.svg` (the
   board picture), `ra_core.narrate` (actions in words), `ra_core.plots`;
 * widgets (`ra_core.widgets`), then the exercise checks and the command line.
