@@ -44,18 +44,19 @@ Hint: Doubling is adding a number to itself.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import math
 import random
 import site
 import sys
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from ..timer import DecisionTimeout, time_limit_for
+from .guards import SPREAD_RANGE, spread_ratio, student_code
+from .hashing import answer_hash, canonical, matches_hash
 
 __all__ = [
     "NOT_ATTEMPTED",
@@ -70,8 +71,10 @@ __all__ = [
     "call",
     "canonical",
     "close_to",
+    "grade",
     "is_number",
     "matches_hash",
+    "simulated",
     "too_high_or_low",
     "uses_its_rng",
     "within",
@@ -111,6 +114,10 @@ class Task:
         judge: called with the student's answer; returns a short note on success, raises
             `Wrong` or `NotAttempted` otherwise.
         hints: the first hint (after a first failure) and the stronger one (after that).
+        forbidden: the package functions the student's code may not call in this task (see
+            `ra_core.exercises.guards`): those that compute what the task asks for.
+        hidden: the judge of the hidden tests, called with the answer and the data that the
+            hidden test cell of the source sheet holds (positions, seeds, hashed answers).
     """
 
     key: str
@@ -119,6 +126,8 @@ class Task:
     answer: str
     judge: Callable[[Any], str]
     hints: tuple[str, str]
+    forbidden: tuple[str, ...] = ()
+    hidden: Callable[[Any, Any], str] | None = None
 
     @property
     def label(self) -> str:
@@ -150,22 +159,33 @@ class Sheet:
 class Checker:
     """A sheet's checks in one notebook: call it with a task key and the student's answer.
 
-    It remembers, for this notebook session, how often each task failed (for the hint level)
-    and each task's last result (for `summary`).
+    It remembers how often each task failed (for the hint level) and each task's last result
+    (for `summary`) in `memory`: by default its own, in a notebook the session's (see `grade`).
     """
 
-    def __init__(self, sheet: Sheet) -> None:
+    def __init__(self, sheet: Sheet, memory: dict[str, dict[str, Any]] | None = None) -> None:
         self.sheet = sheet
-        self.failures: dict[str, int] = {}
-        self.results: dict[str, str] = {}  # key -> "passed" | "failed" | NOT_ATTEMPTED
+        memory = {} if memory is None else memory
+        self.failures: dict[str, int] = memory.setdefault(f"{sheet.name}:failures", {})
+        self.results: dict[str, str] = memory.setdefault(f"{sheet.name}:results", {})  # "passed" | "failed" | ...
 
-    def __call__(self, key: str, answer: Any) -> None:
-        """Check `answer` for task `key`: print a line if it is right, raise `CheckFailed` if not."""
+    def __call__(self, key: str, answer: Any, hidden: Any = None) -> None:
+        """Check `answer` for task `key`: print a line if it is right, raise `CheckFailed` if not.
+
+        With `hidden` (the data of a hidden test cell), run the task's hidden tests on it instead.
+        """
+        global _FORBIDDEN
         task = self.sheet.task(key)
         try:
             if answer is None or answer is Ellipsis:
                 raise NotAttempted(f"`{task.answer}` is still {answer!r}; define it above")
-            note = task.judge(answer)
+            _FORBIDDEN = task.forbidden
+            if hidden is None:
+                note = task.judge(answer)
+            elif task.hidden is None:
+                raise ValueError(f"{task.label} has no hidden tests")
+            else:
+                note = task.hidden(answer, hidden)
         except NotAttempted as e:
             self.results[key] = NOT_ATTEMPTED
             why = f": {e}" if str(e) else f". Write `{task.answer}` in place of `raise NotImplementedError()`"
@@ -178,6 +198,8 @@ class Checker:
             if n >= 2:
                 lines.append(f"Stronger hint: {task.hints[1]}")
             raise CheckFailed("\n".join(lines)) from None
+        finally:
+            _FORBIDDEN = ()
         self.results[key] = "passed"
         print(f"✔ {task.label}: correct. {note}".rstrip())
 
@@ -202,7 +224,25 @@ class Checker:
         return f"<Checker for {self.sheet.title!r}: {len(self.sheet.tasks)} tasks, {self.sheet.points} points>"
 
 
+def grade(sheet_name: str, key: str, answer: Any, hidden: Any = None) -> None:
+    """Check task `key` of the sheet `sheet_name`, as a graded cell does; see `Checker.__call__`.
+
+    The grade cells of the sheets load this module afresh before they call it (they remove
+    ``ra_core.exercises.*`` from ``sys.modules`` and import it again), so what decides the
+    points is this code, whatever the student's cells rebound or changed before.
+    """
+    from importlib import import_module
+
+    package = import_module("ra_core.exercises")
+    memory: dict[str, dict[str, Any]] = package.SESSION
+    found: Sheet = import_module(f"ra_core.exercises.{package.SHEETS[sheet_name]}").SHEET
+    Checker(found, memory)(key, answer, hidden)
+
+
 # -- helpers for judges ------------------------------------------------------------------------
+
+#: the package functions that the task being checked forbids (set by `Checker` while it judges)
+_FORBIDDEN: tuple[str, ...] = ()
 
 
 def call(function: Any, name: str, *args: Any) -> Any:
@@ -215,8 +255,17 @@ def call(function: Any, name: str, *args: Any) -> Any:
     if not callable(function):
         raise Wrong(f"pass the function `{name}` itself to the check (without calling it), not {function!r:.60}")
     try:
-        with time_limit_for(CALL_SECONDS):
-            result = function(*args)
+        with time_limit_for(CALL_SECONDS), student_code(_FORBIDDEN) as tripped:
+            try:
+                result = function(*args)
+            finally:
+                if tripped:
+                    raise _Forbidden(tripped[0])
+    except _Forbidden as e:
+        raise Wrong(
+            f"`{name}` calls `{e}` of the package, which computes what this task asks you to work out "
+            "yourself; the sheet says which package functions you may use"
+        ) from None
     except NotImplementedError:
         raise NotAttempted() from None
     except DecisionTimeout:
@@ -232,6 +281,10 @@ def call(function: Any, name: str, *args: Any) -> Any:
 
 #: The seconds one call of a student's function may take in a check (the slowest reference: ~2 s).
 CALL_SECONDS = 30.0
+
+
+class _Forbidden(BaseException):
+    """A forbidden package function was called (a BaseException, so that `call` sees it first)."""
 
 
 def _unreadable(error: Exception) -> str:
@@ -257,44 +310,6 @@ def _where(error: BaseException) -> str:
     f = own[-1]
     code = f" `{f.line.strip()}`" if f.line else ""
     return f" (line {f.lineno}{code})"
-
-
-def canonical(value: Any, digits: int = 9) -> str:
-    """Return the text that `answer_hash` hashes: numbers rounded to `digits` decimals.
-
-    Ints, `Fraction`s and floats that agree to `digits` decimals give the same text, so an
-    exact answer may be given as a float. Strings, actions (by their notation) and sequences
-    of these are supported.
-
-    >>> canonical(Fraction(1, 6)) == canonical(1 / 6), canonical((1, "bid 9"))
-    (True, '(1.000000000,bid 9)')
-    """
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int | Fraction | float):
-        x = float(value)
-        if not math.isfinite(x):
-            return str(x)
-        text = f"{x:.{digits}f}"
-        return "0." + "0" * digits if text.strip("-0.") == "" else text  # no "-0.000"
-    if isinstance(value, str):
-        return value.strip()
-    if isinstance(value, list | tuple):
-        return "(" + ",".join(canonical(v, digits) for v in value) + ")"
-    return str(value)  # actions: their notation
-
-
-def answer_hash(value: Any, digits: int = 9) -> str:
-    """Return the SHA-256 of the canonical text of `value` (see `canonical`), as hex."""
-    return hashlib.sha256(canonical(value, digits).encode()).hexdigest()
-
-
-def matches_hash(value: Any, expected: str, digits: int = 9) -> bool:
-    """Return whether `value` hashes to `expected`."""
-    try:
-        return answer_hash(value, digits) == expected
-    except (TypeError, ValueError, OverflowError):
-        return False
 
 
 def close_to(value: Any, target: float | Fraction, tolerance: float) -> bool:
@@ -343,4 +358,37 @@ def uses_its_rng(function: Any, name: str, *args: Any, seeds: Iterable[int] = (7
         raise Wrong(
             f"`{name}` gives the same result with differently seeded generators: it does not simulate "
             "with `rng` (a formula, or random numbers from elsewhere, gives the same answer every time)"
+        )
+
+
+def simulated(values: Sequence[Any], mean: float, variance: float, trials: int, what: str) -> None:
+    """Check the estimates of a simulation run once per seed, each from `trials` draws of variance `variance`.
+
+    Their average must be within `Z` standard errors of `mean`, and their spread from seed to
+    seed that of a Monte Carlo estimate (`ra_core.exercises.guards.spread_ratio` in
+    `SPREAD_RANGE`): a formula plus a little noise varies far too little. Raises `Wrong`.
+    """
+    if not all(is_number(v) for v in values):
+        raise Wrong(f"{what}: the estimates {canonical(list(values)[:3], 4)}... are not all numbers")
+    xs = [float(v) for v in values]
+    if not all(math.isfinite(x) for x in xs):
+        raise Wrong(f"{what}: an estimate is not a finite number")
+    k = len(xs)
+    average = math.fsum(xs) / k
+    if abs(average - mean) > Z * math.sqrt(variance / (trials * k)) + 1e-12:
+        raise Wrong(
+            f"{what}: your estimates average {average:.4f} over {k} seeds: {too_high_or_low(average, mean)} "
+            f"(more than {Z:g} standard errors off)"
+        )
+    ratio = spread_ratio(xs, variance, trials)
+    low, high = SPREAD_RANGE
+    if not low <= ratio <= high:
+        how = (
+            "too little, as a formula with a little noise added would"
+            if ratio < low
+            else "too much, as a simulation with fewer draws than `trials` would"
+        )
+        raise Wrong(
+            f"{what}: from seed to seed your estimates vary {ratio:.2g} times as much as a mean of {trials} "
+            f"random draws does: {how}. A simulation's answer moves with the seed by about its standard error"
         )
