@@ -16,7 +16,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .checking import Sheet, Task, Wrong, Z, call, is_number, simulated, too_high_or_low, uses_its_rng
+from .checking import Sheet, Task, Wrong, Z, call, is_number, too_high_or_low
+from .sampling import simulated, uses_its_rng
 
 __all__ = ["AUCTIONS", "PATH_AUCTIONS", "ROUNDS", "SEEDS", "SHEET", "Z"]
 

@@ -45,17 +45,16 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import random
 import site
 import sys
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from ..timer import DecisionTimeout, time_limit_for
-from .guards import SPREAD_RANGE, spread_ratio, student_code
+from .guards import student_code
 from .hashing import answer_hash, canonical, matches_hash
 
 __all__ = [
@@ -72,11 +71,10 @@ __all__ = [
     "canonical",
     "close_to",
     "grade",
+    "guarded",
     "is_number",
     "matches_hash",
-    "simulated",
     "too_high_or_low",
-    "uses_its_rng",
     "within",
 ]
 
@@ -250,7 +248,9 @@ def call(function: Any, name: str, *args: Any) -> Any:
 
     `name` is the function's name for messages. A function that raises `NotImplementedError`,
     or returns None or ``...``, is not attempted yet. Any other exception becomes `Wrong`,
-    naming the exception and the line of the student's code where it was raised.
+    naming the exception and the line of the student's code where it was raised. The call may
+    take `CALL_SECONDS`; the package functions that the task being checked forbids trip while it
+    runs (see `ra_core.exercises.guards`).
     """
     if not callable(function):
         raise Wrong(f"pass the function `{name}` itself to the check (without calling it), not {function!r:.60}")
@@ -277,6 +277,24 @@ def call(function: Any, name: str, *args: Any) -> Any:
     if result is None or result is Ellipsis:
         raise NotAttempted(f"`{name}` returns {result!r}; write its body and return the answer")
     return result
+
+
+def guarded(function: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """Return `function` run with the forbidden package functions as tripwires (for a game loop that times it).
+
+    A forbidden call raises `Wrong` (a game loop reports it as the bot's failure).
+    """
+
+    def run(*args: Any) -> Any:
+        with student_code(_FORBIDDEN) as tripped:
+            try:
+                return function(*args)
+            finally:
+                if tripped:
+                    raise Wrong(f"`{name}` calls `{tripped[0]}` of the package, which this task does not allow")
+
+    run.__name__ = name
+    return run
 
 
 #: The seconds one call of a student's function may take in a check (the slowest reference: ~2 s).
@@ -338,57 +356,3 @@ def within(value: Any, mean: float, variance: float, trials: int) -> bool:
 def too_high_or_low(value: float, target: float) -> str:
     """Return "too high" or "too low": which way `value` misses `target`."""
     return "too high" if value > target else "too low"
-
-
-def uses_its_rng(function: Any, name: str, *args: Any, seeds: Iterable[int] = (7, 8)) -> None:
-    """Check that ``function(*args, rng)`` draws its randomness from `rng`, and from nothing else.
-
-    Two generators seeded alike must give the same result; the generators seeded with `seeds`
-    must not all give one result (a simulation that ignores `rng`, or returns the formula,
-    would). Raises `Wrong` saying which.
-    """
-    first, *others = list(seeds)
-    a = call(function, name, *args, random.Random(first))
-    if a != call(function, name, *args, random.Random(first)):
-        raise Wrong(
-            f"`{name}` gave two different results with two generators seeded alike: it draws random numbers "
-            "from somewhere else (the module `random`, numpy, ...); draw them all from `rng`"
-        )
-    if all(call(function, name, *args, random.Random(seed)) == a for seed in others):
-        raise Wrong(
-            f"`{name}` gives the same result with differently seeded generators: it does not simulate "
-            "with `rng` (a formula, or random numbers from elsewhere, gives the same answer every time)"
-        )
-
-
-def simulated(values: Sequence[Any], mean: float, variance: float, trials: int, what: str) -> None:
-    """Check the estimates of a simulation run once per seed, each from `trials` draws of variance `variance`.
-
-    Their average must be within `Z` standard errors of `mean`, and their spread from seed to
-    seed that of a Monte Carlo estimate (`ra_core.exercises.guards.spread_ratio` in
-    `SPREAD_RANGE`): a formula plus a little noise varies far too little. Raises `Wrong`.
-    """
-    if not all(is_number(v) for v in values):
-        raise Wrong(f"{what}: the estimates {canonical(list(values)[:3], 4)}... are not all numbers")
-    xs = [float(v) for v in values]
-    if not all(math.isfinite(x) for x in xs):
-        raise Wrong(f"{what}: an estimate is not a finite number")
-    k = len(xs)
-    average = math.fsum(xs) / k
-    if abs(average - mean) > Z * math.sqrt(variance / (trials * k)) + 1e-12:
-        raise Wrong(
-            f"{what}: your estimates average {average:.4f} over {k} seeds: {too_high_or_low(average, mean)} "
-            f"(more than {Z:g} standard errors off)"
-        )
-    ratio = spread_ratio(xs, variance, trials)
-    low, high = SPREAD_RANGE
-    if not low <= ratio <= high:
-        how = (
-            "too little, as a formula with a little noise added would"
-            if ratio < low
-            else "too much, as a simulation with fewer draws than `trials` would"
-        )
-        raise Wrong(
-            f"{what}: from seed to seed your estimates vary {ratio:.2g} times as much as a mean of {trials} "
-            f"random draws does: {how}. A simulation's answer moves with the seed by about its standard error"
-        )

@@ -26,6 +26,7 @@ little noise, far above 1 for a simulation that does fewer draws than it was ask
 
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -52,6 +53,7 @@ def tripped(name: str) -> None:
     raise ForbiddenCall(f"{name.rsplit('.', 1)[-1]} is not allowed here")
 
 
+@functools.cache
 def resolve(dotted: str) -> Callable[..., Any]:
     """Return the Python function behind the dotted name `dotted`, e.g. ``"ra_core.odds.p_next_ra"``.
 
@@ -72,6 +74,7 @@ def resolve(dotted: str) -> Callable[..., Any]:
     raise ImportError(f"no module for {dotted}")
 
 
+@functools.cache
 def _plain(name: str) -> CodeType:
     """Return the code of a function that calls `tripped(name)`, whatever its arguments."""
     namespace: dict[str, Any] = {}
