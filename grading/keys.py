@@ -190,5 +190,28 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if stale else 0
 
 
+#: the hashes of the sheets' examples: sheet -> {HASHES key: (task, example position)}
+EXAMPLES: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
+    "ra_auction": {
+        "lot_values": ("1", ra_auction.LOT_EXAMPLE),
+        "winning": ("3", ra_auction.LOT_EXAMPLE),
+        "solve": ("4", ra_auction.ENDGAME),
+        "best_bid": ("5", ra_auction.ENDGAME),
+    },
+    "bag": {"odds": ("1", bag.EXAMPLE), "tiles_before_ra": ("2", bag.EXAMPLE), "draw_or_call": ("4", bag.EXAMPLE)},
+}
+
+
+def example_answers(sheet: str) -> dict[str, Any]:
+    """Return the reference answers for the examples of `sheet` (what its `HASHES` hash), by `HASHES` key."""
+    ref = reference(sheet)
+    module = {"ra_auction": ra_auction, "bag": bag}[sheet]
+    out = {}
+    for name, (key, position) in EXAMPLES[sheet].items():
+        task = module.SHEET.task(key)
+        out[name] = module.COLLECTORS[key](ref[task.answer], State.from_dict(position, strict=False), "the example")
+    return out
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -14,17 +14,8 @@ import random
 from fractions import Fraction
 from typing import Any
 
+from .. import chance
 from ..bots import random_bot
-from ..chance import (
-    draw_or_call,
-    expectation,
-    expected_tiles_before_ra,
-    lot_value_after_draw,
-    p_next_disaster,
-    p_next_ra,
-    ra_tiles_left,
-    tiles_before_ra,
-)
 from ..play import play
 from ..state import Phase, State
 from .checking import Sheet, Task, Wrong, all_close, call, canonical, is_number, matches_hash
@@ -91,7 +82,7 @@ def practice_positions(count: int = 6, seed: int = 7) -> list[State]:
 def _last_stretch(state: State) -> State:
     """Return `state` with Ra tiles moved from the bag to the Ra track until the next one ends the epoch."""
     data = state.to_dict()
-    moved = min(ra_tiles_left(state) - 1, data["bag"]["ra"] - 1)
+    moved = min(chance.ra_tiles_left(state) - 1, data["bag"]["ra"] - 1)
     data["ra_count"] += moved
     data["bag"]["ra"] -= moved
     return State.from_dict(data)
@@ -148,7 +139,7 @@ def _judge_odds(f: Any) -> str:
     _example(f, _odds_answers, "odds", "P(Ra), P(disaster)")
     for i, s in enumerate(practice_positions()):
         got = _odds_answers(f, s, f"practice position {i + 1}")
-        if tuple(got) != (p_next_ra(s), p_next_disaster(s)):
+        if tuple(got) != (chance.p_next_ra(s), chance.p_next_disaster(s)):
             raise Wrong(f"in practice position {i + 1} (bag of {sum(s.bag)}) your odds {got[0]}, {got[1]} are off")
     return "Exact for the example and six practice positions."
 
@@ -157,7 +148,7 @@ def _judge_tiles_before_ra(f: Any) -> str:
     _example(f, _tiles_answer, "tiles_before_ra", "the expected tiles before the next Ra tile")
     for i, s in enumerate(practice_positions()):
         got = _tiles_answer(f, s, f"practice position {i + 1}")
-        if got != expected_tiles_before_ra(s):
+        if got != chance.expected_tiles_before_ra(s):
             raise Wrong(f"in practice position {i + 1} (bag of {sum(s.bag)}) you found {got!r}; it is off")
     return "Exact for the example and six practice positions."
 
@@ -166,16 +157,16 @@ def _judge_draw_or_call(f: Any) -> str:
     _example(f, _draw_call_answers, "draw_or_call", "(call, draw)")
     for i, s in enumerate(practice_positions()):
         got = _draw_call_answers(f, s, f"practice position {i + 1}")
-        d = draw_or_call(s)
+        d = chance.draw_or_call(s)
         assert d.draw is not None  # a track that is not full: drawing is allowed
         if not all_close(got, (d.call, d.draw)):
-            last = " (the next Ra tile ends the epoch)" if ra_tiles_left(s) == 1 else ""
+            last = " (the next Ra tile ends the epoch)" if chance.ra_tiles_left(s) == 1 else ""
             raise Wrong(f"in practice position {i + 1}{last} your values {canonical(got, 4)} are off")
     return "Exact for the example and six practice positions, two of them one Ra tile from the end of an epoch."
 
 
 def _variance(law: dict[int, Fraction]) -> float:
-    m = expectation(law)
+    m = chance.expectation(law)
     return float(sum(p * (v - m) ** 2 for v, p in law.items()))
 
 
@@ -189,21 +180,21 @@ def _simulate_bag_on(f: Any, label: str, s: State, seed: int) -> None:
     for got in runs:
         if not isinstance(got, tuple | list) or len(got) != 3 or not all(is_number(v) for v in got):
             raise Wrong(f"{name} returned {got!r:.80}; it should return three numbers")
-    ra, dis = float(p_next_ra(s)), float(p_next_disaster(s))
-    law = tiles_before_ra(s)
+    ra, dis = float(chance.p_next_ra(s)), float(chance.p_next_disaster(s))
+    law = chance.tiles_before_ra(s)
     checks = (
         ("share of runs whose first tile is Ra", 0, ra, ra * (1 - ra)),
         ("share of runs whose first tile is a disaster", 1, dis, dis * (1 - dis)),
-        ("mean number of tiles before the Ra tile", 2, float(expectation(law)), _variance(law)),
+        ("mean number of tiles before the Ra tile", 2, float(chance.expectation(law)), _variance(law)),
     )
     for what, i, mean, var in checks:
         simulated([r[i] for r in runs], mean, var, TRIALS, f"for {label}, your {what}")
 
 
 def _simulate_draw_on(f: Any, label: str, s: State, seed: int) -> None:
-    law = lot_value_after_draw(s, s.turn_player)
+    law = chance.lot_value_after_draw(s, s.turn_player)
     what = f"for {label}, your simulated value of drawing"
-    simulated(_runs(f, "simulate_draw", s, seed), float(expectation(law)), _variance(law), TRIALS, what)
+    simulated(_runs(f, "simulate_draw", s, seed), float(chance.expectation(law)), _variance(law), TRIALS, what)
 
 
 def _judge_simulate_bag(f: Any) -> str:
