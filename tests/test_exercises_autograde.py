@@ -170,7 +170,7 @@ def _submission(release: Path, answers: dict[str, str]) -> dict[str, Any]:
 
 
 def _scores(course: Path, student: str, notebook: str) -> dict[str, float]:
-    from nbgrader.api import Gradebook
+    from nbgrader.api import Gradebook  # type: ignore[import-untyped]
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         submission = gb.find_submission_notebook(notebook, ASSIGNMENT, student)
@@ -201,7 +201,8 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     cheats, solutions = (_course(tmp_path_factory.mktemp(name)) for name in ("cheats", "solutions"))
     _wait(*(_nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=c) for c in (cheats, solutions)))
     release = cheats / "release" / ASSIGNMENT
-    students = {"blank": {name: {} for name in SOURCES}, **CHEATS}
+    blank: dict[str, dict[str, str]] = {name: {} for name in SOURCES}
+    students = {"blank": blank, **CHEATS}
     for student, notebooks in students.items():
         folder = cheats / "submitted" / student / ASSIGNMENT
         folder.mkdir(parents=True)
