@@ -145,6 +145,14 @@ def test_every_sheet_has_three_to_six_tasks_and_two_hints_each() -> None:
             assert t.points > 0 and len(t.hints) == 2 and all(len(h) > 30 for h in t.hints)
 
 
+def test_second_hints_name_the_idea_and_where_it_was_taught_not_code() -> None:
+    for name in SHEETS:
+        for t in sheet(name).tasks:
+            second = t.hints[1]
+            assert re.search(r"notebook 0\d", second), f"{t.label}: name the notebook: {second}"
+            assert not re.search(r"`[^`]*[(\[=][^`]*`", second), f"{t.label}: no code in a second hint: {second}"
+
+
 @pytest.mark.parametrize("name", list(SHEETS))
 def test_every_task_of_every_sheet_reports_the_stub_as_not_attempted(name: str) -> None:
     check = Checker(sheet(name))
