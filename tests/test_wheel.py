@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tools.build_wheel import build_wheel
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -29,8 +31,7 @@ def run(*args: str | Path, cwd: Path, timeout: int = 900) -> str:
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Return the python of a fresh venv with the built wheel and its notebooks extra installed."""
     work = tmp_path_factory.mktemp("wheel")
-    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", work / "dist", ROOT, cwd=work)
-    (wheel,) = (work / "dist").glob("ra_core-*.whl")
+    wheel = build_wheel(work / "dist")
     run(sys.executable, "-m", "venv", work / "venv", cwd=work)
     python = work / "venv" / "bin" / "python"
     run(python, "-m", "pip", "install", "--quiet", f"{wheel}[notebooks]", cwd=work)

@@ -37,6 +37,7 @@ from email.parser import Parser
 from importlib import metadata
 from pathlib import Path
 
+from build_wheel import build_wheel  # tools/, beside this script
 from jupyter_core.paths import jupyter_path
 from jupyterlite_pyodide_kernel import constants as kernel  # type: ignore[import-untyped]
 from packaging.requirements import Requirement
@@ -268,8 +269,7 @@ def main(out: Path = OUT) -> None:
     work = out.parent / f"{out.name}-src"
     shutil.rmtree(work, ignore_errors=True)
     (work / "pypi").mkdir(parents=True)
-    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(work / "pypi"), str(ROOT)])
-    (ra_wheel,) = (work / "pypi").glob("ra_core-*.whl")
+    ra_wheel = build_wheel(work / "pypi")
 
     core = pyodide_core()
     lock = json.loads((core / "pyodide-lock.json").read_text(encoding="utf-8"))
