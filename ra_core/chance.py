@@ -86,6 +86,7 @@ __all__ = [
     "sample_draws",
     "tiles_before_ra",
     "tiles_in_next_lot",
+    "verdict",
 ]
 
 _RA = Tile.RA
@@ -147,6 +148,13 @@ def expected_lot_values_after_draw(state: State) -> tuple[Fraction, ...]:
 # -- draw or call: a stopping problem --------------------------------------------------------
 
 
+def verdict(call: Fraction, draw: Fraction | None) -> str:
+    """Return ``"call"``, ``"draw"`` or ``"either"``: which of the two values is larger (no draw: call)."""
+    if draw is None or call > draw:
+        return "call"
+    return "draw" if draw > call else "either"
+
+
 @dataclasses.dataclass(frozen=True)
 class DrawOrCall:
     """The mover's choice between calling Ra now and drawing once more, valued by `draw_or_call`.
@@ -171,9 +179,7 @@ class DrawOrCall:
     @property
     def best(self) -> str:
         """Return ``"call"``, ``"draw"`` or ``"either"``: what the model prefers."""
-        if self.draw is None or self.call > self.draw:
-            return "call"
-        return "draw" if self.draw > self.call else "either"
+        return verdict(self.call, self.draw)
 
     def __str__(self) -> str:
         draw = "not allowed (track full)" if self.draw is None else f"{self.draw} (~{float(self.draw):.2f})"

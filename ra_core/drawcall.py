@@ -46,6 +46,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Literal, NamedTuple
 
+from .chance import verdict
 from .odds import ra_tiles_left
 from .play import sample_chance
 from .state import Phase, State
@@ -135,9 +136,7 @@ class TurnAwareDrawOrCall:
     @property
     def best(self) -> str:
         """Return ``"call"``, ``"draw"`` or ``"either"``."""
-        if self.draw is None or self.call > self.draw:
-            return "call"
-        return "draw" if self.draw > self.call else "either"
+        return verdict(self.call, self.draw)
 
     def __str__(self) -> str:
         draw = "not allowed (track full)" if self.draw is None else f"{self.draw} (~{float(self.draw):.2f})"

@@ -20,7 +20,7 @@ from operator import add
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from .actions import DONE, Bid, CallRa, Discard, Done, Draw, Pass, UseGod
+from .actions import DONE, Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod
 from .auction import SEATS_AFTER, bid_choices, bid_order, win
 from .disasters import resolve
 from .records import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, Resume, Trigger
@@ -172,34 +172,21 @@ def _end_epoch(
             new_box[t] += 1
     new_box[_RA] += ra_count  # and the epoch's Ra tiles
     box, scores = tuple(new_box), (*s.scores, score)
+    legal: tuple[Action, ...] = ()
     if epoch == EPOCHS:
-        return type(s)(
-            rules,
-            epoch,
-            _OVER,
-            s.turn_player,
-            TERMINAL,
-            bag,
-            0,
-            EMPTY_TRACK,
-            center_sun,
-            players,
-            None,
-            None,
-            box,
-            scores,
-            (),
-        )
-    # R49: every sun is turned face up; R16, R61: the holder of the highest sun starts.
-    players = tuple([Player(p.suns, (), p.display, p.fame) for p in players])
-    first = highest_sun_holder(players)
-    legal = turn_actions(players[first], EMPTY_TRACK, bag, rules)
+        next_epoch, phase, turn, to_move = epoch, _OVER, s.turn_player, TERMINAL
+    else:
+        # R49: every sun is turned face up; R16, R61: the holder of the highest sun starts.
+        players = tuple([Player(p.suns, (), p.display, p.fame) for p in players])
+        first = highest_sun_holder(players)
+        next_epoch, phase, turn, to_move = epoch + 1, _ACTION, first, first
+        legal = turn_actions(players[first], EMPTY_TRACK, bag, rules)
     return type(s)(
         rules,
-        epoch + 1,
-        _ACTION,
-        first,
-        first,
+        next_epoch,
+        phase,
+        turn,
+        to_move,
         bag,
         0,
         EMPTY_TRACK,
