@@ -12,6 +12,7 @@ import importlib.util
 import json
 import random
 import re
+import types
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -19,10 +20,11 @@ from typing import Any
 import nbformat
 import pytest
 
+from grading.keys import example_answers, reference
 from ra_core import Bid, Pass, State, Tile
 from ra_core.bots import HeuristicBot, random_bot
 from ra_core.chance import draw_or_call, expected_tiles_before_ra, p_next_disaster, p_next_ra
-from ra_core.exercises import SHEETS, auctions, bag, bidder, checking, ra_auction, sheet, start
+from ra_core.exercises import SHEETS, auctions, bag, bidder, checking, guards, ra_auction, sheet, start
 from ra_core.exercises.checking import NOT_ATTEMPTED, Checker, CheckFailed, answer_hash, canonical
 
 ROOT = Path(__file__).parent.parent
@@ -143,6 +145,14 @@ def test_every_sheet_has_three_to_six_tasks_and_two_hints_each() -> None:
             assert t.points > 0 and len(t.hints) == 2 and all(len(h) > 30 for h in t.hints)
 
 
+def test_second_hints_name_the_idea_and_where_it_was_taught_not_code() -> None:
+    for name in SHEETS:
+        for t in sheet(name).tasks:
+            second = t.hints[1]
+            assert re.search(r"notebook 0\d", second), f"{t.label}: name the notebook: {second}"
+            assert not re.search(r"`[^`]*[(\[=][^`]*`", second), f"{t.label}: no code in a second hint: {second}"
+
+
 @pytest.mark.parametrize("name", list(SHEETS))
 def test_every_task_of_every_sheet_reports_the_stub_as_not_attempted(name: str) -> None:
     check = Checker(sheet(name))
@@ -154,10 +164,27 @@ def test_every_task_of_every_sheet_reports_the_stub_as_not_attempted(name: str) 
 
 @pytest.mark.parametrize("module", [ra_auction, bag], ids=["ra_auction", "bag"])
 def test_stored_hashes_are_the_answers_of_the_reference(module: Any) -> None:
-    answers = module.example_answers()
+    answers = example_answers(module.SHEET.name)  # the source sheet's solutions on the examples
     assert set(answers) == set(module.HASHES)
     for key, value in answers.items():
-        assert module.HASHES[key] == answer_hash(str(value) if isinstance(value, Bid | Pass) else value), key
+        assert module.HASHES[key] == answer_hash(value), key
+
+
+def test_the_package_holds_no_reference_solution_or_answer() -> None:
+    """The installed package exports checks, examples and hashes, never a function that answers a task."""
+    answers = {"solve", "best_bid", "sun_change", "example_answers", "hidden_endgames", "reference"}
+    for module in (auctions, ra_auction, bag, bidder, checking):
+        assert not answers & set(dir(module)), module.__name__
+        for name in module.__all__:
+            assert not name.endswith("_moments"), f"{module.__name__}.{name}"
+    for s in map(sheet, SHEETS):
+        assert not {t.answer for t in s.tasks} & set(dir(importlib.import_module(f"ra_core.exercises.{s.name}")))
+
+
+def test_the_hidden_tests_of_the_sources_are_up_to_date() -> None:
+    from grading import keys
+
+    assert keys.main(["--check"]) == 0, "run python -m grading.keys --write, execute the sheets, make student"
 
 
 def _plain_forms(value: Any) -> set[str]:
@@ -176,14 +203,14 @@ def _plain_forms(value: Any) -> set[str]:
 def test_hashed_answers_are_not_in_the_student_notebooks() -> None:
     text = {p.name: p.read_text() for p in RELEASES}
     for module, notebook in ((ra_auction, "02_ras_auction.ipynb"), (bag, "03_expected_value_in_the_bag.ipynb")):
-        for key, value in module.example_answers().items():
+        for key, value in example_answers(module.SHEET.name).items():
             for form in _plain_forms(value):
                 assert form not in text[notebook], f"{notebook} shows the answer of {key}: {form}"
 
 
 def test_check_messages_never_show_the_hashed_answer() -> None:
     check = Checker(bag.SHEET)
-    answers = bag.example_answers()
+    answers = example_answers("bag")
     message = fail(check, "1", lambda s: (Fraction(1, 7), Fraction(1, 9)))
     message += fail(check, "2", lambda s: Fraction(sum(s.bag) - s.bag[Tile.RA], s.bag[Tile.RA]))
     for value in answers.values():
@@ -197,45 +224,112 @@ def test_auction_checks_catch_typical_mistakes() -> None:
     def first_price_as_second(n: int, k: int, rng: random.Random) -> float:
         return sum(max(rng.random() for _ in range(n)) for _ in range(k)) / k
 
-    assert "too high for a second-price auction" in fail(check, "1", first_price_as_second)
-    assert "does not simulate with `rng`" in fail(check, "1", lambda n, k, rng: (n - 1) / (n + 1))
+    assert "too high" in fail(check, "1", first_price_as_second)
     glob = random.Random(0)
     message = fail(check, "1", lambda n, k, rng: sum(sorted(glob.random() for _ in range(n))[-2] for _ in range(k)) / k)
     assert "draws random numbers from somewhere else" in message
-    assert "Stronger hint" in message  # the third failure of task 1
-    assert "too high" in fail(check, "4", lambda n, k, rng: 1.0)
+    assert "Stronger hint" in message  # the second failure of task 1
+    assert "should return 7 numbers" in fail(check, "4", lambda n, start, rounds, k, rng: 1.0)
     assert "should return a pair" in fail(check, "5", lambda n, k, rng: 0.5)
-    # The formulas themselves are right, but these tasks ask for a simulation.
-    assert "does not simulate with `rng`" in fail(check, "4", lambda n, k, rng: (n - 1) / n)
-    formula = lambda n, k, rng: ((n - 1) / (n + 1), (n - 1) / (n + 1))  # noqa: E731
-    assert "does not simulate with `rng`" in fail(check, "5", formula)
+
+
+def _formula_plus_noise(n: int, k: int, rng: random.Random) -> float:
+    return (n - 1) / (n + 1) + 1e-9 * rng.random()
+
+
+def test_a_formula_plus_noise_is_not_a_simulation() -> None:
+    check = Checker(auctions.SHEET)
+    message = fail(check, "1", _formula_plus_noise)
+    assert "from seed to seed your estimates vary" in message and "too little, as a formula" in message
+
+    def too_noisy(n: int, k: int, rng: random.Random) -> float:  # a simulation of 100 auctions, whatever k is
+        return sum(sorted(rng.random() for _ in range(n))[-2] for _ in range(100)) / 100
+
+    assert "too much" in fail(check, "1", too_noisy)
+
+
+def test_best_replies_must_start_below_and_settle_at_the_equilibrium() -> None:
+    check = Checker(auctions.SHEET)
+    jump = lambda n, start, rounds, k, rng: [start] + [(n - 1) / n + 1e-9 * rng.random()] * rounds  # noqa: E731
+    assert "less than the best reply" in fail(check, "4", jump)
+
+    def coarse(n: int, start: float, rounds: int, k: int, rng: random.Random) -> list[float]:
+        ref = reference("auctions")
+        path = [start]
+        for _ in range(rounds):
+            seed = rng.random()
+            grid = [i / 10 for i in range(11)]  # a 0.1 grid stops short of the equilibrium
+            profits = [ref["first_price_profit"](n, s, path[-1], k, random.Random(seed)) for s in grid]
+            path.append(grid[profits.index(max(profits))])
+        return path
+
+    assert "not where theory says they settle" in fail(check, "4", coarse)
+
+
+def test_revenue_equivalence_tells_the_formats_apart_by_their_spread() -> None:
+    check = Checker(auctions.SHEET)
+    prices = reference("auctions")["equilibrium_prices"]
+    assert "first-price prices have the right mean but vary too high" in fail(
+        check, "5", lambda n, k, rng: tuple(reversed(prices(n, k, rng)))
+    )
+    twice = lambda n, k, rng: (prices(n, k, rng)[1], prices(n, k, rng)[1])  # noqa: E731
+    assert "first-price prices have the right mean but vary too high" in fail(check, "5", twice)
 
 
 def test_ra_auction_checks_catch_typical_mistakes() -> None:
     check = Checker(ra_auction.SHEET)
-    assert "at least one is off" in fail(check, "1", lambda s, p: sum(t is not None for t in s.track))
+    assert "not all are right" in fail(check, "1", lambda s, p: sum(t is not None for t in s.track))
     assert "your cost is" in fail(check, "2", lambda s, p, sun: (s.center_sun - sun, ()))
 
     def lowest_bid(state: State) -> Any:
         return next(a for a in state.legal_actions() if isinstance(a, Bid))
 
-    assert "not the best one" in fail(check, "5", lowest_bid)
+    assert "your best action is" in fail(check, "5", lowest_bid)
     assert "tuple of 3 numbers" in fail(check, "4", lambda s: 5)
 
 
-def test_ra_auction_reference_solves_the_endgames_exactly() -> None:
+def test_package_helpers_that_answer_a_task_earn_nothing() -> None:
+    from ra_core.valuation import lot_value
+
+    message = fail(Checker(ra_auction.SHEET), "1", lambda s, p: lot_value(s, p))
+    assert "calls `ra_core.valuation.lot_value` of the package" in message
+    import ra_core.chance as chance
+
+    def odds(state: State) -> Any:
+        try:
+            return chance.p_next_ra(state), chance.p_next_disaster(state)
+        except Exception:  # catching the tripwire does not help
+            return Fraction(1, 2), Fraction(1, 3)
+
+    assert "calls `ra_core.odds.p_next_ra`" in fail(Checker(bag.SHEET), "1", odds)
+    assert "calls `ra_core.chance.draw_or_call`" in fail(
+        Checker(bag.SHEET), "4", lambda s: (draw_or_call(s).call, draw_or_call(s).draw)
+    )
+    assert lot_value(State.from_dict(ra_auction.LOT_EXAMPLE), 1) != 0  # outside a check it works as before
+
+
+def test_a_tripwire_is_restored_after_an_error_and_names_methods() -> None:
+    before = HeuristicBot.__call__.__code__
+    with pytest.raises(guards.ForbiddenCall), guards.student_code(("ra_core.bots.HeuristicBot.__call__",)) as tripped:
+        HeuristicBot()(State.from_dict(ra_auction.LOT_EXAMPLE), random.Random(0))
+    assert tripped == ["ra_core.bots.HeuristicBot.__call__"] and HeuristicBot.__call__.__code__ is before
+    assert guards.spread_ratio([1.0, 1.0, 1.0], 1.0, 10) == 0.0
+    assert 0.5 < guards.spread_ratio([random.Random(k).gauss(0, 1) / 10 for k in range(400)], 1.0, 100) < 1.5
+
+
+def test_the_endgame_of_sheet_2_rewards_a_higher_bid() -> None:
+    ref = reference("ra_auction")
     end = State.from_dict(ra_auction.ENDGAME, strict=False)
-    assert str(ra_auction.best_bid(end)) == "bid 10"  # a low sun would be outbid by P2's 9
-    values = [ra_auction.solve(end.apply(a))[end.to_move] for a in end.legal_actions()]
+    assert str(ref["best_bid"](end)) == "bid 10"  # a low sun would be outbid by P2's 9
+    values = [ref["solve"](end.apply(a))[end.to_move] for a in end.legal_actions()]
     assert values[2] > values[1] == values[0]
-    assert [str(ra_auction.best_bid(s)) for s in ra_auction.hidden_endgames()] == ["bid 11", "bid 7"]
 
 
 def test_bag_checks_catch_typical_mistakes() -> None:
     check = Checker(bag.SHEET)
     floats = fail(check, "1", lambda s: (s.bag[Tile.RA] / sum(s.bag), 0.0))
     assert "this task asks for exact answers" in floats
-    assert "it is off" in fail(check, "2", lambda s: Fraction(sum(s.bag) - s.bag[Tile.RA], s.bag[Tile.RA]))
+    assert "not all are right" in fail(check, "2", lambda s: Fraction(sum(s.bag) - s.bag[Tile.RA], s.bag[Tile.RA]))
 
     def ignores_the_last_ra(state: State) -> tuple[Fraction, Fraction]:
         from ra_core.valuation import lot_value
@@ -248,12 +342,16 @@ def test_bag_checks_catch_typical_mistakes() -> None:
         return Fraction(lot_value(state, me, lot)), draw
 
     assert "the next Ra tile ends the epoch" in fail(check, "4", ignores_the_last_ra)
+    # right numbers, no simulation: the exact values are known outside the check, then returned with noise
+    exact = {
+        s.to_dict()["bag"]["ra"]: (float(p_next_ra(s)), float(p_next_disaster(s)), float(expected_tiles_before_ra(s)))
+        for s in (State.from_dict(bag.EXAMPLE), bag.practice_positions()[2])
+    }
 
-    def exact_shares(state: State, trials: int, rng: random.Random) -> tuple[float, float, float]:
-        return float(p_next_ra(state)), float(p_next_disaster(state)), float(expected_tiles_before_ra(state))
+    def noisy_shares(state: State, trials: int, rng: random.Random) -> tuple[float, ...]:
+        return tuple(v + 1e-9 * rng.random() for v in exact[state.to_dict()["bag"]["ra"]])
 
-    assert "does not simulate with `rng`" in fail(check, "3", exact_shares)  # right numbers, no simulation
-    assert "does not simulate with `rng`" in fail(check, "5", lambda s, k, rng: float(draw_or_call(s).draw or 0))
+    assert "too little, as a formula" in fail(check, "3", noisy_shares)
 
 
 def test_bidder_checks_catch_bad_bots() -> None:
@@ -262,7 +360,14 @@ def test_bidder_checks_catch_bad_bots() -> None:
     assert "passed on a lot worth" in fail(check, "1", always_pass)
     assert "not legal there" in fail(check, "1", lambda s: Bid(99))
     assert "called Ra on an empty track" in fail(check, "2", _call_ra)
+    assert "full track" in fail(check, "2", _draw_unless_empty)
     assert "needs 67%" in fail(check, "4", random_bot)
+
+
+def _draw_unless_empty(state: State) -> Any:
+    from ra_core import CallRa, Draw
+
+    return Draw() if all(t is None for t in state.track) or len(state.legal_actions()) > 1 else CallRa()
 
 
 def _call_ra(state: State) -> Any:
@@ -271,9 +376,24 @@ def _call_ra(state: State) -> Any:
     return CallRa()
 
 
-def test_a_copy_of_the_heuristic_bot_does_not_pass_task_5() -> None:
-    """The pass mark of Task 5 asks for more than the heuristic bot's own strength."""
-    assert "needs 40%" in fail(Checker(bidder.SHEET), "5", HeuristicBot(name="copy"))
+def _pasted_copy(**changes: Any) -> Any:
+    """A copy of the heuristic bot as a student would paste it: the same code, not the package's function."""
+    code = HeuristicBot.__call__
+
+    class Pasted(HeuristicBot):
+        pass
+
+    Pasted.__call__ = types.FunctionType(code.__code__, code.__globals__, "__call__", code.__defaults__)  # type: ignore[method-assign]
+    return Pasted(name="pasted", **changes)
+
+
+def test_a_copy_of_the_heuristic_bot_earns_nothing_on_the_bot_tasks() -> None:
+    check = Checker(bidder.SHEET)
+    for key in ("3", "4", "5"):
+        assert "calls `ra_core.bots.HeuristicBot.__call__`" in fail(check, key, HeuristicBot(margin=0.0))
+        assert "decides as the heuristic bot does" in fail(check, key, _pasted_copy())
+    # with its margin set to 0 it would win 40.4 % at Task 5's seed, but it still decides as the original
+    assert "decides as the heuristic bot does in 19" in fail(check, "5", _pasted_copy(margin=0.0))
 
 
 def test_start_prints_what_the_sheet_holds(capsys: pytest.CaptureFixture[str]) -> None:
@@ -308,8 +428,13 @@ def test_source_cells_carry_nbgrader_metadata_matching_the_sheet(path: Path) -> 
         if meta:
             assert meta["schema_version"] == 3 and meta["grade_id"]
         if meta.get("grade"):
-            key = re.fullmatch(r'check\("(\w+)", \w+\)', source)
-            assert key, f"a grade cell is one check call: {source!r}"
+            visible = source.split("### BEGIN HIDDEN TESTS")[0]
+            key = re.search(rf'^grade\("{s.name}", "(\w+)", (\w+)\)$', visible, re.MULTILINE)
+            assert key, f"a grade cell ends with its grade call: {source!r}"
+            assert "del sys.modules[_module]" in visible, "a grade cell loads the checks afresh"
+            assert s.task(key.group(1)).answer == key.group(2)
+            hidden = re.search(rf'^grade\("{s.name}", "{key.group(1)}", {key.group(2)}, hidden=.*\)$', source, re.M)
+            assert hidden, f"every grade cell has hidden tests: {source!r}"
             checks[key.group(1)] = meta["points"]
             assert meta["locked"] and "raises-exception" in cell["metadata"].get("tags", [])
         if "BEGIN SOLUTION" in source:

@@ -1,8 +1,11 @@
 """Sheet 3, expected value in the bag: exact chances from the bag's composition, checked by simulation.
 
 The exact answers are stored hashed for the sheet's example (`HASHES`) and derived at check time
-for hidden positions by `ra_core.chance`, the engine's exact analysis. Simulations pass within
-`Z` standard errors of the exact value, the standard error coming from the exact law.
+for practice positions by `ra_core.chance`, the engine's exact analysis, which the student's code
+may not call in these tasks (`Task.forbidden`). The hidden tests of the source sheet give other
+positions with their answers hashed. A simulation is run once per seed for `SEEDS` seeds: its
+estimates must average within `Z` standard errors of the exact value and vary from seed to seed
+like Monte Carlo estimates of that size (`ra_core.exercises.checking.simulated`).
 """
 
 from __future__ import annotations
@@ -11,35 +14,14 @@ import random
 from fractions import Fraction
 from typing import Any
 
+from .. import chance
 from ..bots import random_bot
-from ..chance import (
-    draw_or_call,
-    expectation,
-    expected_tiles_before_ra,
-    lot_value_after_draw,
-    p_next_disaster,
-    p_next_ra,
-    ra_tiles_left,
-    tiles_before_ra,
-)
 from ..play import play
 from ..state import Phase, State
-from .checking import (
-    Sheet,
-    Task,
-    Wrong,
-    Z,
-    all_close,
-    call,
-    canonical,
-    is_number,
-    matches_hash,
-    too_high_or_low,
-    uses_its_rng,
-    within,
-)
+from .checking import Sheet, Task, Wrong, all_close, call, canonical, is_number, matches_hash
+from .sampling import simulated, uses_its_rng
 
-__all__ = ["EXAMPLE", "HASHES", "SHEET", "TRIALS", "Z", "example_answers", "hidden_positions"]
+__all__ = ["COLLECTORS", "EXAMPLE", "HASHES", "SEEDS", "SHEET", "TRIALS", "practice_positions"]
 
 #: the sheet's example: epoch 2, P2 is to move, three Ra tiles from the end of the epoch.
 EXAMPLE: dict[str, Any] = {
@@ -70,12 +52,12 @@ HASHES: dict[str, str] = {
     "draw_or_call": "503d1495975396e8c71a0125370740670eff094efa1bae3bea127d3daad2351d",
 }
 
-#: simulated trials per estimate in the checks
-TRIALS = 10_000
+#: simulated trials per estimate in the checks, and how many seeds (estimates) a check compares
+TRIALS, SEEDS = 500, 20
 _SEED = 2025
 
 
-def hidden_positions(count: int = 6, seed: int = 7) -> list[State]:
+def practice_positions(count: int = 6, seed: int = 7) -> list[State]:
     """Return `count` turn positions of seeded random games, with at least two tiles on a track that is not full.
 
     Every third one is moved to the last stretch of its epoch (Ra tiles moved from the bag to
@@ -100,21 +82,10 @@ def hidden_positions(count: int = 6, seed: int = 7) -> list[State]:
 def _last_stretch(state: State) -> State:
     """Return `state` with Ra tiles moved from the bag to the Ra track until the next one ends the epoch."""
     data = state.to_dict()
-    moved = min(ra_tiles_left(state) - 1, data["bag"]["ra"] - 1)
+    moved = min(chance.ra_tiles_left(state) - 1, data["bag"]["ra"] - 1)
     data["ra_count"] += moved
     data["bag"]["ra"] -= moved
     return State.from_dict(data)
-
-
-def example_answers() -> dict[str, Any]:
-    """Return the example's exact answers (what `HASHES` hashes); for tests and for updating `HASHES`."""
-    s = State.from_dict(EXAMPLE)
-    d = draw_or_call(s)
-    return {
-        "odds": (p_next_ra(s), p_next_disaster(s)),
-        "tiles_before_ra": expected_tiles_before_ra(s),
-        "draw_or_call": (d.call, d.draw),
-    }
 
 
 # -- judges ----------------------------------------------------------------------------------
@@ -134,88 +105,140 @@ def _exact(values: tuple[Any, ...], name: str) -> None:
         )
 
 
-def _judge_odds(f: Any) -> str:
+def _odds_answers(f: Any, state: State, where: str) -> tuple[Any, Any]:
     name = "next_tile_odds"
-    mine = _pair(call(f, name, State.from_dict(EXAMPLE)), name, "P(Ra), P(disaster)")
+    mine = _pair(call(f, name, state), name, "P(Ra), P(disaster)")
     _exact(mine, name)
-    if not matches_hash(mine, HASHES["odds"]):
-        raise Wrong(f"for the example you found P(Ra) = {mine[0]} and P(disaster) = {mine[1]}; not both are right")
-    for i, s in enumerate(hidden_positions()):
-        got = _pair(call(f, name, s), name, "P(Ra), P(disaster)")
-        if tuple(got) != (p_next_ra(s), p_next_disaster(s)):
-            raise Wrong(f"in hidden position {i + 1} (bag of {sum(s.bag)}) your odds {got[0]}, {got[1]} are off")
-    return "Exact for the example and six hidden positions."
+    return mine
+
+
+def _tiles_answer(f: Any, state: State, where: str) -> Any:
+    name = "expected_tiles_before_ra"
+    mine = call(f, name, state)
+    if not is_number(mine):
+        raise Wrong(f"{name} returned {mine!r:.60}; it should return a number")
+    _exact((mine,), name)
+    return mine
+
+
+def _draw_call_answers(f: Any, state: State, where: str) -> tuple[Any, Any]:
+    name = "draw_or_call_values"
+    mine = _pair(call(f, name, state), name, "call now, draw now")
+    _exact(mine, name)
+    return mine
+
+
+def _example(f: Any, collect: Any, key: str, what: str) -> Any:
+    mine = collect(f, State.from_dict(EXAMPLE), "the example")
+    if not matches_hash(mine, HASHES[key]):
+        raise Wrong(f"for the example you found {what} = {canonical(mine, 4)}; not all are right")
+    return mine
+
+
+def _judge_odds(f: Any) -> str:
+    _example(f, _odds_answers, "odds", "P(Ra), P(disaster)")
+    for i, s in enumerate(practice_positions()):
+        got = _odds_answers(f, s, f"practice position {i + 1}")
+        if tuple(got) != (chance.p_next_ra(s), chance.p_next_disaster(s)):
+            raise Wrong(f"in practice position {i + 1} (bag of {sum(s.bag)}) your odds {got[0]}, {got[1]} are off")
+    return "Exact for the example and six practice positions."
 
 
 def _judge_tiles_before_ra(f: Any) -> str:
-    name = "expected_tiles_before_ra"
-    mine = call(f, name, State.from_dict(EXAMPLE))
-    if not is_number(mine):
-        raise Wrong(f"{name} returned {mine!r}; it should return a number")
-    _exact((mine,), name)
-    if not matches_hash(mine, HASHES["tiles_before_ra"]):
-        raise Wrong(f"for the example you found {mine} (~{float(mine):.3f}) tiles before the next Ra tile; it is off")
-    for i, s in enumerate(hidden_positions()):
-        got = call(f, name, s)
-        if not is_number(got) or got != expected_tiles_before_ra(s):
-            raise Wrong(f"in hidden position {i + 1} (bag of {sum(s.bag)}) you found {got!r}; it is off")
-    return "Exact for the example and six hidden positions."
-
-
-def _variance(law: dict[int, Fraction]) -> float:
-    m = expectation(law)
-    return float(sum(p * (v - m) ** 2 for v, p in law.items()))
-
-
-def _judge_simulate_bag(f: Any) -> str:
-    name = "simulate_bag"
-    for label, s in (("the example", State.from_dict(EXAMPLE)), ("hidden position 3", hidden_positions()[2])):
-        got = call(f, name, s, TRIALS, random.Random(_SEED))
-        if not isinstance(got, tuple | list) or len(got) != 3 or not all(is_number(v) for v in got):
-            raise Wrong(f"{name} returned {got!r}; it should return three numbers")
-        ra, dis = float(p_next_ra(s)), float(p_next_disaster(s))
-        law = tiles_before_ra(s)
-        checks = (
-            ("share of draws that are Ra", got[0], ra, ra * (1 - ra)),
-            ("share of draws that are disasters", got[1], dis, dis * (1 - dis)),
-            ("mean number of tiles before the next Ra", got[2], float(expectation(law)), _variance(law)),
-        )
-        for what, value, mean, var in checks:
-            if not within(value, mean, var, TRIALS):
-                side = too_high_or_low(float(value), mean)
-                raise Wrong(f"for {label} your {what} is {float(value):.4f}: {side} (more than {Z:g} standard errors)")
-    uses_its_rng(f, name, State.from_dict(EXAMPLE), 500)
-    return f"All three estimates are within {Z:g} standard errors of the exact values."
+    _example(f, _tiles_answer, "tiles_before_ra", "the expected tiles before the next Ra tile")
+    for i, s in enumerate(practice_positions()):
+        got = _tiles_answer(f, s, f"practice position {i + 1}")
+        if got != chance.expected_tiles_before_ra(s):
+            raise Wrong(f"in practice position {i + 1} (bag of {sum(s.bag)}) you found {got!r}; it is off")
+    return "Exact for the example and six practice positions."
 
 
 def _judge_draw_or_call(f: Any) -> str:
-    name = "draw_or_call_values"
-    mine = _pair(call(f, name, State.from_dict(EXAMPLE)), name, "call now, draw once more")
-    _exact(mine, name)
-    if not matches_hash(mine, HASHES["draw_or_call"]):
-        raise Wrong(f"for the example you found call = {mine[0]}, draw = {mine[1]}; not both are right")
-    for i, s in enumerate(hidden_positions()):
-        got = _pair(call(f, name, s), name, "call now, draw once more")
-        d = draw_or_call(s)
-        assert d.draw is not None
+    _example(f, _draw_call_answers, "draw_or_call", "(call, draw)")
+    for i, s in enumerate(practice_positions()):
+        got = _draw_call_answers(f, s, f"practice position {i + 1}")
+        d = chance.draw_or_call(s)
+        assert d.draw is not None  # a track that is not full: drawing is allowed
         if not all_close(got, (d.call, d.draw)):
-            last = " (the next Ra tile ends the epoch)" if ra_tiles_left(s) == 1 else ""
-            raise Wrong(f"in hidden position {i + 1}{last} your values {canonical(got, 4)} are off")
-    return "Exact for the example and six hidden positions, two of them one Ra tile from the end of an epoch."
+            last = " (the next Ra tile ends the epoch)" if chance.ra_tiles_left(s) == 1 else ""
+            raise Wrong(f"in practice position {i + 1}{last} your values {canonical(got, 4)} are off")
+    return "Exact for the example and six practice positions, two of them one Ra tile from the end of an epoch."
+
+
+def _variance(law: dict[int, Fraction]) -> float:
+    m = chance.expectation(law)
+    return float(sum(p * (v - m) ** 2 for v, p in law.items()))
+
+
+def _runs(f: Any, name: str, state: State, seed: int) -> list[Any]:
+    return [call(f, name, state, TRIALS, random.Random(seed * 100 + k)) for k in range(SEEDS)]
+
+
+def _simulate_bag_on(f: Any, label: str, s: State, seed: int) -> None:
+    name = "simulate_bag"
+    runs = _runs(f, name, s, seed)
+    for got in runs:
+        if not isinstance(got, tuple | list) or len(got) != 3 or not all(is_number(v) for v in got):
+            raise Wrong(f"{name} returned {got!r:.80}; it should return three numbers")
+    ra, dis = float(chance.p_next_ra(s)), float(chance.p_next_disaster(s))
+    law = chance.tiles_before_ra(s)
+    checks = (
+        ("share of runs whose first tile is Ra", 0, ra, ra * (1 - ra)),
+        ("share of runs whose first tile is a disaster", 1, dis, dis * (1 - dis)),
+        ("mean number of tiles before the Ra tile", 2, float(chance.expectation(law)), _variance(law)),
+    )
+    for what, i, mean, var in checks:
+        simulated([r[i] for r in runs], mean, var, TRIALS, f"for {label}, your {what}")
+
+
+def _simulate_draw_on(f: Any, label: str, s: State, seed: int) -> None:
+    law = chance.lot_value_after_draw(s, s.turn_player)
+    what = f"for {label}, your simulated value of drawing"
+    simulated(_runs(f, "simulate_draw", s, seed), float(chance.expectation(law)), _variance(law), TRIALS, what)
+
+
+def _judge_simulate_bag(f: Any) -> str:
+    _simulate_bag_on(f, "the example", State.from_dict(EXAMPLE), _SEED)
+    _simulate_bag_on(f, "practice position 3", practice_positions()[2], _SEED + 1)
+    uses_its_rng(f, "simulate_bag", State.from_dict(EXAMPLE), 100)
+    return f"All three estimates agree with the exact values, and vary over {SEEDS} seeds as a simulation does."
 
 
 def _judge_simulate_draw(f: Any) -> str:
-    name = "simulate_draw"
-    cases = (("the example", State.from_dict(EXAMPLE)), ("hidden position 3", hidden_positions()[2]))
-    for label, s in cases:
-        got = call(f, name, s, TRIALS, random.Random(_SEED))
-        law = lot_value_after_draw(s, s.turn_player)
-        mean = float(expectation(law))
-        if not within(got, mean, _variance(law), TRIALS):
-            shown = f"{float(got):.4f}" if is_number(got) else repr(got)
-            raise Wrong(f"for {label} your simulated value of drawing is {shown}: more than {Z:g} standard errors off")
-    uses_its_rng(f, name, State.from_dict(EXAMPLE), 500)
-    return f"Within {Z:g} standard errors of the exact value, also one Ra tile from the end of an epoch."
+    _simulate_draw_on(f, "the example", State.from_dict(EXAMPLE), _SEED)
+    _simulate_draw_on(f, "practice position 3", practice_positions()[2], _SEED + 1)
+    uses_its_rng(f, "simulate_draw", State.from_dict(EXAMPLE), 100)
+    return f"It agrees with the exact value and varies over {SEEDS} seeds as a simulation does."
+
+
+def _hidden_exact(collect: Any) -> Any:
+    def hidden(f: Any, data: dict[str, Any]) -> str:
+        states = practice_positions(len(data["keys"]), data["seed"])
+        for i, (s, key) in enumerate(zip(states, data["keys"], strict=True)):
+            if not matches_hash(collect(f, s, f"hidden position {i + 1}"), key):
+                raise Wrong(f"in hidden position {i + 1} (bag of {sum(s.bag)}) an answer is off")
+        return f"Exact on {len(states)} hidden positions."
+
+    return hidden
+
+
+def _hidden_simulation(run: Any) -> Any:
+    def hidden(f: Any, data: dict[str, Any]) -> str:
+        for i, s in enumerate(practice_positions(data["positions"], data["seed"])[-2:]):
+            run(f, f"hidden position {i + 1}", s, data["seed"] + i)
+        return "Right on two hidden positions."
+
+    return hidden
+
+
+#: per task, what the student's function answers on a position (None: a simulation, judged by its statistics)
+COLLECTORS: dict[str, Any] = {"1": _odds_answers, "2": _tiles_answer, "3": None, "4": _draw_call_answers, "5": None}
+
+_ODDS: tuple[str, ...] = ("ra_core.odds.p_next_ra", "ra_core.odds.p_next_disaster", "ra_core.odds.p_next")
+_ODDS += ("ra_core.odds.p_next_tile", "ra_core.odds.next_tile_distribution")
+_BEFORE = ("ra_core.odds.expected_tiles_before_ra", "ra_core.odds.tiles_before_ra", "ra_core.odds.tiles_in_next_lot")
+_DRAW: tuple[str, ...] = ("ra_core.chance.draw_or_call", "ra_core.chance.lot_value_after_draw")
+_DRAW += ("ra_core.chance.expected_lot_values_after_draw",)
 
 
 SHEET = Sheet(
@@ -231,9 +254,11 @@ SHEET = Sheet(
             (
                 "Every tile in the bag is equally likely to come out next (R22), so the chance of a kind "
                 "is its share of the bag: count, then divide. `state.bag` holds a count per Tile.",
-                "P(Ra) = Fraction(state.bag[Tile.RA], sum(state.bag)); for disasters add the counts of "
-                "the kinds with `Tile(i).is_disaster` (funeral, drought, unrest, earthquake).",
+                "Equally likely outcomes: a probability is favourable over possible, as notebook 09, section 1 "
+                "(is the next tile Ra?) counts it; the disasters are four kinds (notebook 05, 'The four disasters').",
             ),
+            forbidden=_ODDS,
+            hidden=_hidden_exact(_odds_answers),
         ),
         Task(
             "2",
@@ -244,9 +269,11 @@ SHEET = Sheet(
             (
                 "Think of the bag shuffled into a row. Take one non-Ra tile: with what chance does it come "
                 "before all R Ra tiles? Then use linearity of expectation over the N non-Ra tiles.",
-                "That tile and the R Ra tiles are in a random order, so it is first of those R+1 tiles "
-                "with probability 1/(R+1). Sum this over the N non-Ra tiles.",
+                "Linearity of expectation with one indicator per non-Ra tile, and symmetry among the tiles "
+                "that compete to come first: notebook 09, section 2 (how many tiles come before the next Ra tile?).",
             ),
+            forbidden=_BEFORE,
+            hidden=_hidden_exact(_tiles_answer),
         ),
         Task(
             "3",
@@ -258,14 +285,15 @@ SHEET = Sheet(
                 "Each trial starts from a fresh copy of the bag, `bag = list(state.bag)`, and draws with "
                 "`draw(bag, rng)` until a Ra tile comes out: its first tile counts for the two shares, the "
                 "tiles before the Ra tile for the mean.",
-                "Per trial: `tile = draw(bag, rng)`; add `tile is Tile.RA` and `tile.is_disaster` to two "
-                "counters; then `while tile is not Tile.RA: before += 1; tile = draw(bag, rng)`. Divide "
-                "the three totals by `trials`.",
+                "A Monte Carlo estimate of an expectation: independent trials, each drawing without "
+                "replacement, averaged; notebook 09, sections 1 and 2 check their exact answers this way.",
             ),
+            forbidden=_ODDS + _BEFORE + ("ra_core.chance.sample_draws",),
+            hidden=_hidden_simulation(_simulate_bag_on),
         ),
         Task(
             "4",
-            "Draw once more or call Ra now?",
+            "Draw now, or call now?",
             4,
             "draw_or_call_values",
             _judge_draw_or_call,
@@ -273,10 +301,11 @@ SHEET = Sheet(
                 "Calling now wins the lot as it is. Drawing first: average over every kind in the bag, "
                 "weighted by its chance: a non-Ra tile joins the lot; a Ra tile starts the auction on the lot "
                 "as it is, unless it is the Ra tile that ends the epoch: then the lot is lost (value 0).",
-                "Value a lot with `lot_value(state, state.turn_player, tiles)`. The epoch ends with the next "
-                "Ra tile when `state.rules.ra_limit - state.ra_count == 1`. Weight each kind by "
-                "Fraction(count, total).",
+                "The expected value of a gamble, outcome by outcome (the law of total expectation), in the "
+                "one-step stopping problem of notebook 09, section 4 (draw or call Ra?).",
             ),
+            forbidden=_DRAW,
+            hidden=_hidden_exact(_draw_call_answers),
         ),
         Task(
             "5",
@@ -287,9 +316,11 @@ SHEET = Sheet(
             (
                 "Draw one tile at random, value what the turn player would then win under Task 4's model, "
                 "and average over many trials.",
-                "Per trial: `tile = draw(list(state.bag), rng)`; if it is not Ra, value the lot plus that tile; "
-                "if it is Ra, the lot as it is, or 0 when that Ra tile ends the epoch. Average the values.",
+                "A Monte Carlo estimate of Task 4's expectation: one independent draw from the full bag per "
+                "trial, valued under the same model (notebook 09, section 4).",
             ),
+            forbidden=_DRAW,
+            hidden=_hidden_simulation(_simulate_draw_on),
         ),
     ),
 )

@@ -44,9 +44,7 @@ Hint: Doubling is adding a number to itself.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import math
-import random
 import site
 import sys
 import traceback
@@ -56,6 +54,8 @@ from pathlib import Path
 from typing import Any
 
 from ..timer import DecisionTimeout, time_limit_for
+from .guards import student_code
+from .hashing import answer_hash, canonical, matches_hash
 
 __all__ = [
     "NOT_ATTEMPTED",
@@ -70,10 +70,11 @@ __all__ = [
     "call",
     "canonical",
     "close_to",
+    "grade",
+    "guarded",
     "is_number",
     "matches_hash",
     "too_high_or_low",
-    "uses_its_rng",
     "within",
 ]
 
@@ -111,6 +112,10 @@ class Task:
         judge: called with the student's answer; returns a short note on success, raises
             `Wrong` or `NotAttempted` otherwise.
         hints: the first hint (after a first failure) and the stronger one (after that).
+        forbidden: the package functions the student's code may not call in this task (see
+            `ra_core.exercises.guards`): those that compute what the task asks for.
+        hidden: the judge of the hidden tests, called with the answer and the data that the
+            hidden test cell of the source sheet holds (positions, seeds, hashed answers).
     """
 
     key: str
@@ -119,6 +124,8 @@ class Task:
     answer: str
     judge: Callable[[Any], str]
     hints: tuple[str, str]
+    forbidden: tuple[str, ...] = ()
+    hidden: Callable[[Any, Any], str] | None = None
 
     @property
     def label(self) -> str:
@@ -150,22 +157,33 @@ class Sheet:
 class Checker:
     """A sheet's checks in one notebook: call it with a task key and the student's answer.
 
-    It remembers, for this notebook session, how often each task failed (for the hint level)
-    and each task's last result (for `summary`).
+    It remembers how often each task failed (for the hint level) and each task's last result
+    (for `summary`) in `memory`: by default its own, in a notebook the session's (see `grade`).
     """
 
-    def __init__(self, sheet: Sheet) -> None:
+    def __init__(self, sheet: Sheet, memory: dict[str, dict[str, Any]] | None = None) -> None:
         self.sheet = sheet
-        self.failures: dict[str, int] = {}
-        self.results: dict[str, str] = {}  # key -> "passed" | "failed" | NOT_ATTEMPTED
+        memory = {} if memory is None else memory
+        self.failures: dict[str, int] = memory.setdefault(f"{sheet.name}:failures", {})
+        self.results: dict[str, str] = memory.setdefault(f"{sheet.name}:results", {})  # "passed" | "failed" | ...
 
-    def __call__(self, key: str, answer: Any) -> None:
-        """Check `answer` for task `key`: print a line if it is right, raise `CheckFailed` if not."""
+    def __call__(self, key: str, answer: Any, hidden: Any = None) -> None:
+        """Check `answer` for task `key`: print a line if it is right, raise `CheckFailed` if not.
+
+        With `hidden` (the data of a hidden test cell), run the task's hidden tests on it instead.
+        """
+        global _FORBIDDEN
         task = self.sheet.task(key)
         try:
             if answer is None or answer is Ellipsis:
                 raise NotAttempted(f"`{task.answer}` is still {answer!r}; define it above")
-            note = task.judge(answer)
+            _FORBIDDEN = task.forbidden
+            if hidden is None:
+                note = task.judge(answer)
+            elif task.hidden is None:
+                raise ValueError(f"{task.label} has no hidden tests")
+            else:
+                note = task.hidden(answer, hidden)
         except NotAttempted as e:
             self.results[key] = NOT_ATTEMPTED
             why = f": {e}" if str(e) else f". Write `{task.answer}` in place of `raise NotImplementedError()`"
@@ -178,6 +196,8 @@ class Checker:
             if n >= 2:
                 lines.append(f"Stronger hint: {task.hints[1]}")
             raise CheckFailed("\n".join(lines)) from None
+        finally:
+            _FORBIDDEN = ()
         self.results[key] = "passed"
         print(f"✔ {task.label}: correct. {note}".rstrip())
 
@@ -202,7 +222,25 @@ class Checker:
         return f"<Checker for {self.sheet.title!r}: {len(self.sheet.tasks)} tasks, {self.sheet.points} points>"
 
 
+def grade(sheet_name: str, key: str, answer: Any, hidden: Any = None) -> None:
+    """Check task `key` of the sheet `sheet_name`, as a graded cell does; see `Checker.__call__`.
+
+    The grade cells of the sheets load this module afresh before they call it (they remove
+    ``ra_core.exercises.*`` from ``sys.modules`` and import it again), so what decides the
+    points is this code, whatever the student's cells rebound or changed before.
+    """
+    from importlib import import_module
+
+    package = import_module("ra_core.exercises")
+    memory: dict[str, dict[str, Any]] = package.SESSION
+    found: Sheet = import_module(f"ra_core.exercises.{package.SHEETS[sheet_name]}").SHEET
+    Checker(found, memory)(key, answer, hidden)
+
+
 # -- helpers for judges ------------------------------------------------------------------------
+
+#: the package functions that the task being checked forbids (set by `Checker` while it judges)
+_FORBIDDEN: tuple[str, ...] = ()
 
 
 def call(function: Any, name: str, *args: Any) -> Any:
@@ -210,13 +248,24 @@ def call(function: Any, name: str, *args: Any) -> Any:
 
     `name` is the function's name for messages. A function that raises `NotImplementedError`,
     or returns None or ``...``, is not attempted yet. Any other exception becomes `Wrong`,
-    naming the exception and the line of the student's code where it was raised.
+    naming the exception and the line of the student's code where it was raised. The call may
+    take `CALL_SECONDS`; the package functions that the task being checked forbids trip while it
+    runs (see `ra_core.exercises.guards`).
     """
     if not callable(function):
         raise Wrong(f"pass the function `{name}` itself to the check (without calling it), not {function!r:.60}")
     try:
-        with time_limit_for(CALL_SECONDS):
-            result = function(*args)
+        with time_limit_for(CALL_SECONDS), student_code(_FORBIDDEN) as tripped:
+            try:
+                result = function(*args)
+            finally:
+                if tripped:
+                    raise _Forbidden(tripped[0])
+    except _Forbidden as e:
+        raise Wrong(
+            f"`{name}` calls `{e}` of the package, which computes what this task asks you to work out "
+            "yourself; the sheet says which package functions you may use"
+        ) from None
     except NotImplementedError:
         raise NotAttempted() from None
     except DecisionTimeout:
@@ -230,8 +279,30 @@ def call(function: Any, name: str, *args: Any) -> Any:
     return result
 
 
+def guarded(function: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """Return `function` run with the forbidden package functions as tripwires (for a game loop that times it).
+
+    A forbidden call raises `Wrong` (a game loop reports it as the bot's failure).
+    """
+
+    def run(*args: Any) -> Any:
+        with student_code(_FORBIDDEN) as tripped:
+            try:
+                return function(*args)
+            finally:
+                if tripped:
+                    raise Wrong(f"`{name}` calls `{tripped[0]}` of the package, which this task does not allow")
+
+    run.__name__ = name
+    return run
+
+
 #: The seconds one call of a student's function may take in a check (the slowest reference: ~2 s).
 CALL_SECONDS = 30.0
+
+
+class _Forbidden(BaseException):
+    """A forbidden package function was called (a BaseException, so that `call` sees it first)."""
 
 
 def _unreadable(error: Exception) -> str:
@@ -257,44 +328,6 @@ def _where(error: BaseException) -> str:
     f = own[-1]
     code = f" `{f.line.strip()}`" if f.line else ""
     return f" (line {f.lineno}{code})"
-
-
-def canonical(value: Any, digits: int = 9) -> str:
-    """Return the text that `answer_hash` hashes: numbers rounded to `digits` decimals.
-
-    Ints, `Fraction`s and floats that agree to `digits` decimals give the same text, so an
-    exact answer may be given as a float. Strings, actions (by their notation) and sequences
-    of these are supported.
-
-    >>> canonical(Fraction(1, 6)) == canonical(1 / 6), canonical((1, "bid 9"))
-    (True, '(1.000000000,bid 9)')
-    """
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int | Fraction | float):
-        x = float(value)
-        if not math.isfinite(x):
-            return str(x)
-        text = f"{x:.{digits}f}"
-        return "0." + "0" * digits if text.strip("-0.") == "" else text  # no "-0.000"
-    if isinstance(value, str):
-        return value.strip()
-    if isinstance(value, list | tuple):
-        return "(" + ",".join(canonical(v, digits) for v in value) + ")"
-    return str(value)  # actions: their notation
-
-
-def answer_hash(value: Any, digits: int = 9) -> str:
-    """Return the SHA-256 of the canonical text of `value` (see `canonical`), as hex."""
-    return hashlib.sha256(canonical(value, digits).encode()).hexdigest()
-
-
-def matches_hash(value: Any, expected: str, digits: int = 9) -> bool:
-    """Return whether `value` hashes to `expected`."""
-    try:
-        return answer_hash(value, digits) == expected
-    except (TypeError, ValueError, OverflowError):
-        return False
 
 
 def close_to(value: Any, target: float | Fraction, tolerance: float) -> bool:
@@ -323,24 +356,3 @@ def within(value: Any, mean: float, variance: float, trials: int) -> bool:
 def too_high_or_low(value: float, target: float) -> str:
     """Return "too high" or "too low": which way `value` misses `target`."""
     return "too high" if value > target else "too low"
-
-
-def uses_its_rng(function: Any, name: str, *args: Any, seeds: Iterable[int] = (7, 8)) -> None:
-    """Check that ``function(*args, rng)`` draws its randomness from `rng`, and from nothing else.
-
-    Two generators seeded alike must give the same result; the generators seeded with `seeds`
-    must not all give one result (a simulation that ignores `rng`, or returns the formula,
-    would). Raises `Wrong` saying which.
-    """
-    first, *others = list(seeds)
-    a = call(function, name, *args, random.Random(first))
-    if a != call(function, name, *args, random.Random(first)):
-        raise Wrong(
-            f"`{name}` gave two different results with two generators seeded alike: it draws random numbers "
-            "from somewhere else (the module `random`, numpy, ...); draw them all from `rng`"
-        )
-    if all(call(function, name, *args, random.Random(seed)) == a for seed in others):
-        raise Wrong(
-            f"`{name}` gives the same result with differently seeded generators: it does not simulate "
-            "with `rng` (a formula, or random numbers from elsewhere, gives the same answer every time)"
-        )

@@ -1,9 +1,13 @@
 """Sheet 2, Ra's auction: what a lot is worth, what a sun costs, and the best bid by backward induction.
 
 The tasks are checked on the sheet's example positions, whose answers are stored hashed
-(`HASHES`), and on hidden positions, whose answers are derived at check time: by
-`ra_core.valuation` and `ra_core.scoring` for the lot and the suns, and by the reference
-backward induction `solve` for the endgames.
+(`HASHES`), and on practice positions from seeded games, whose answers the checks derive from
+the scoring rules (`ra_core.valuation`, `ra_core.scoring`) at check time. The endgame tasks have
+no practice positions: the package holds no solver for them. The hidden tests of the source
+sheet give other positions with their answers hashed (`hidden_positions`, `answer_hash`).
+
+Each task forbids the package functions that compute its answer (`Task.forbidden`): a student's
+`lot_value_now` that calls `ra_core.valuation.lot_value` earns nothing.
 """
 
 from __future__ import annotations
@@ -12,25 +16,15 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-from ..actions import Action, Bid, Pass
+from ..actions import Bid, Pass
 from ..bots import random_bot
 from ..play import play
 from ..scoring import sun_points
 from ..state import Phase, State
 from ..valuation import lot_value
-from .checking import Sheet, Task, Wrong, all_close, call, canonical, is_number, matches_hash
+from .checking import Sheet, Task, Wrong, call, canonical, is_number, matches_hash
 
-__all__ = [
-    "ENDGAME",
-    "HASHES",
-    "LOT_EXAMPLE",
-    "SHEET",
-    "best_bid",
-    "epoch3_positions",
-    "hidden_endgames",
-    "solve",
-    "sun_change",
-]
+__all__ = ["COLLECTORS", "ENDGAME", "HASHES", "LOT_EXAMPLE", "SHEET", "epoch3_positions", "hidden_positions"]
 
 #: Task 1-3's example: epoch 3, P1 is to bid for a lot without disasters.
 LOT_EXAMPLE: dict[str, Any] = {
@@ -74,63 +68,6 @@ HASHES: dict[str, str] = {
 }
 
 
-# -- reference answers ---------------------------------------------------------------------
-
-
-def sun_change(state: State, player: int, sun: int) -> int:
-    """Return the change in `player`'s final sun points (R71) if he wins now with `sun` and the game ends."""
-    totals = [sum(p.suns_up) + sum(p.suns_down) for p in state.players]
-    after = list(totals)
-    after[player] += state.center_sun - sun
-    penalties = state.rules.penalties_apply(3)
-    return sun_points(after, penalties)[player] - sun_points(totals, penalties)[player]
-
-
-def solve(state: State, memo: dict[State, tuple[Fraction, ...]] | None = None) -> tuple[Fraction, ...]:
-    """Return every player's final fame when each maximizes his own and chance is averaged (backward induction).
-
-    Ties between actions go to the first in `State.legal_actions` order. Exact (`Fraction`s).
-    """
-    memo = {} if memo is None else memo
-    found = memo.get(state)
-    if found is not None:
-        return found
-    if state.is_terminal():
-        value = tuple(Fraction(f) for f in state.fame)
-    elif state.is_chance_node():
-        acc = [Fraction(0)] * state.num_players
-        for action, p in state.chance_outcomes():
-            child = solve(state.apply(action), memo)
-            for i, v in enumerate(child):
-                acc[i] += p * v
-        value = tuple(acc)
-    else:
-        me = state.to_move
-        best: tuple[Fraction, ...] | None = None
-        for action in state.legal_actions():
-            child = solve(state.apply(action), memo)
-            if best is None or child[me] > best[me]:
-                best = child
-        assert best is not None
-        value = best
-    memo[state] = value
-    return value
-
-
-def best_bid(state: State) -> Action:
-    """Return the bidder's best action by `solve` (the first of equally good ones)."""
-    memo: dict[State, tuple[Fraction, ...]] = {}
-    me = state.to_move
-    best: Action | None = None
-    best_value = Fraction(0)
-    for action in state.legal_actions():
-        v = solve(state.apply(action), memo)[me]
-        if best is None or v > best_value:
-            best, best_value = action, v
-    assert best is not None
-    return best
-
-
 def epoch3_positions(count: int = 6, seed: int = 11) -> list[State]:
     """Return `count` positions of seeded random games: epoch 3, an auction, a lot without disasters."""
     out: list[State] = []
@@ -146,46 +83,11 @@ def epoch3_positions(count: int = 6, seed: int = 11) -> list[State]:
     return out
 
 
-def hidden_endgames() -> list[State]:
-    """Return the hidden endgames of Task 4-5: `ENDGAME`'s displays with other suns, lots and bags."""
-
-    def variant(suns: list[tuple[list[int], list[int]]], **changes: Any) -> State:
-        pairs = zip(ENDGAME["players"], suns, strict=True)
-        players = [{**p, "suns_up": up, "suns_down": down} for p, (up, down) in pairs]
-        return State.from_dict({**ENDGAME, "players": players, **changes}, strict=False)
-
-    return [
-        variant(
-            [([1, 11], [4, 8]), ([13], [5, 9, 10]), ([6], [2, 7, 12])],
-            center_sun=3,
-            turn_player=2,
-            track=["fortress", "writing", "temple"],
-            bag={"ra": 1, "obelisk": 1},
-            auction={"trigger": "ra_tile"},
-        ),
-        variant(
-            [([7, 10], [2, 12]), ([4], [1, 3, 11]), ([5, 13], [6, 8])],
-            center_sun=9,
-            turn_player=2,
-            track=["temple", "gold", "drought", "funeral", "fortress"],
-            bag={"ra": 1, "gold": 1},
-            auction={"trigger": "ra_tile"},
-        ),
-    ]
-
-
-def example_answers() -> dict[str, Any]:
-    """Return the examples' answers (what `HASHES` hashes); for tests and for updating `HASHES`."""
-    lot = State.from_dict(LOT_EXAMPLE)
-    end = State.from_dict(ENDGAME, strict=False)
-    me = lot.to_move
-    bids = [a.sun for a in lot.legal_actions() if isinstance(a, Bid)]
-    return {
-        "lot_values": tuple(lot_value(lot, p) for p in range(3)),
-        "winning": tuple(lot_value(lot, me) + sun_change(lot, me, s) for s in bids),
-        "solve": solve(end),
-        "best_bid": best_bid(end),
-    }
+def hidden_positions(data: dict[str, Any]) -> list[State]:
+    """Return the positions of a hidden test: ``data["positions"]`` (saved positions) or ``data["seed"]``'s games."""
+    if "positions" in data:
+        return [State.from_dict(p, strict=False) for p in data["positions"]]
+    return epoch3_positions(len(data["keys"]), data["seed"])
 
 
 def _suns_after(state: State, player: int, sun: int) -> tuple[int, ...]:
@@ -198,7 +100,7 @@ def _suns_after(state: State, player: int, sun: int) -> tuple[int, ...]:
 
 def _int(value: Any, what: str) -> int:
     if not is_number(value) or int(value) != value:
-        raise Wrong(f"{what} returned {value!r}; a value in fame is a whole number")
+        raise Wrong(f"{what} returned {value!r:.60}; a value in fame is a whole number")
     return int(value)
 
 
@@ -208,87 +110,144 @@ def _bids(state: State) -> Iterator[int]:
             yield a.sun
 
 
-def _judge_lot(f: Any) -> str:
+def _sun_change(state: State, player: int, sun: int) -> int:
+    totals = [sum(p.suns_up) + sum(p.suns_down) for p in state.players]
+    after = list(totals)
+    after[player] += state.center_sun - sun
+    penalties = state.rules.penalties_apply(3)
+    return sun_points(after, penalties)[player] - sun_points(totals, penalties)[player]
+
+
+# -- what the student's function answers on one position (what the checks compare or hash) --------
+
+
+def _lot_answers(f: Any, state: State, where: str) -> tuple[int, ...]:
     name = "lot_value_now"
-    example = State.from_dict(LOT_EXAMPLE)
-    mine = tuple(_int(call(f, name, example, p), f"{name}(example, {p})") for p in range(3))
-    if not matches_hash(mine, HASHES["lot_values"]):
-        raise Wrong(f"for the example your values for P0, P1, P2 are {mine}; at least one is off")
-    for i, state in enumerate(epoch3_positions()):
-        for p in range(state.num_players):
-            got = _int(call(f, name, state, p), f"{name}(hidden position {i + 1}, {p})")
-            if got != lot_value(state, p):
-                lot = " ".join(t.label for t in state.track if t is not None)
-                raise Wrong(f"in hidden position {i + 1} (lot: {lot}) your value for P{p} is {got}; it is off")
-    return "Right for the example and for six hidden positions."
+    return tuple(_int(call(f, name, state, p), f"{name}({where}, {p})") for p in range(state.num_players))
 
 
-def _judge_sun_exchange(f: Any) -> str:
-    name = "sun_exchange"
-    states = [State.from_dict(LOT_EXAMPLE), *epoch3_positions()]
-    for i, state in enumerate(states):
-        me = state.to_move
-        for sun in _bids(state):
-            got = call(f, name, state, me, sun)
-            where = "the example" if i == 0 else f"hidden position {i}"
-            if not isinstance(got, tuple | list) or len(got) != 2:
-                raise Wrong(f"{name} returned {got!r}; it should return a pair (cost, suns next epoch)")
-            cost, suns = got
-            if not is_number(cost) or cost != sun - state.center_sun:
-                raise Wrong(f"in {where}, winning with sun {sun}: your cost is {cost!r}; it is off")
-            if not isinstance(suns, tuple | list) or tuple(sorted(suns)) != _suns_after(state, me, sun):
-                raise Wrong(f"in {where}, winning with sun {sun}: your suns for the next epoch are {suns!r}")
-    return "Right for every bid in the example and in six hidden positions."
+def _exchange_answers(f: Any, state: State, where: str) -> tuple[Any, ...]:
+    name, me, out = "sun_exchange", state.to_move, []
+    for sun in _bids(state):
+        got = call(f, name, state, me, sun)
+        if not isinstance(got, tuple | list) or len(got) != 2:
+            raise Wrong(f"{name} returned {got!r:.60}; it should return a pair (cost, suns next epoch)")
+        cost, suns = got
+        if not is_number(cost) or not isinstance(suns, tuple | list) or not all(is_number(x) for x in suns):
+            raise Wrong(f"in {where}, winning with sun {sun}: {name} returned {got!r:.60}, not (number, suns)")
+        out.append((cost, tuple(sorted(suns))))
+    return tuple(out)
 
 
-def _judge_winning(f: Any) -> str:
-    name = "value_of_winning"
-    example = State.from_dict(LOT_EXAMPLE)
-    me = example.to_move
-    mine = tuple(_int(call(f, name, example, me, s), f"{name}(example, {me}, {s})") for s in _bids(example))
-    if not matches_hash(mine, HASHES["winning"]):
-        raise Wrong(f"for the example, P{me}'s values of winning with suns {tuple(_bids(example))} are {mine}")
-    for i, state in enumerate(epoch3_positions()):
-        me = state.to_move
-        for s in _bids(state):
-            got = _int(call(f, name, state, me, s), f"{name}(hidden position {i + 1}, ...)")
-            if got != lot_value(state, me) + sun_change(state, me, s):
-                raise Wrong(f"in hidden position {i + 1}, P{me} winning with sun {s}: your value {got} is off")
-    return "Right for every bid in the example and in six hidden positions."
+def _winning_answers(f: Any, state: State, where: str) -> tuple[int, ...]:
+    name, me = "value_of_winning", state.to_move
+    return tuple(_int(call(f, name, state, me, s), f"{name}({where}, {me}, {s})") for s in _bids(state))
 
 
-def _fames(value: Any, name: str, n: int) -> tuple[Any, ...]:
+def _solve_answer(f: Any, state: State, where: str) -> tuple[Any, ...]:
+    value = call(f, "solve", state)
+    n = state.num_players
     if not isinstance(value, tuple | list) or len(value) != n or not all(is_number(v) for v in value):
-        raise Wrong(f"{name} returned {value!r}; it should return a tuple of {n} numbers, one per player")
+        raise Wrong(f"solve({where}) returned {value!r:.60}; it should return a tuple of {n} numbers, one per player")
     return tuple(value)
 
 
+def _best_bid_answer(f: Any, state: State, where: str) -> str:
+    got = call(f, "best_bid", state)
+    if not isinstance(got, Bid | Pass | str):
+        raise Wrong(f"best_bid({where}) returned {got!r:.60}; it should return an action such as Bid(9) or Pass()")
+    return str(got)
+
+
+# -- judges ----------------------------------------------------------------------------------
+
+
+def _example(f: Any, collect: Any, key: str, state: State, what: str) -> Any:
+    mine = collect(f, state, "the example")
+    if not matches_hash(mine, HASHES[key]):
+        raise Wrong(f"for the example {what} {canonical(mine, 3)}; not all are right")
+    return mine
+
+
+def _judge_lot(f: Any) -> str:
+    _example(f, _lot_answers, "lot_values", State.from_dict(LOT_EXAMPLE), "your values for P0, P1, P2 are")
+    for i, state in enumerate(epoch3_positions()):
+        got = _lot_answers(f, state, f"practice position {i + 1}")
+        for p, value in enumerate(got):
+            if value != lot_value(state, p):
+                lot = " ".join(t.label for t in state.track if t is not None)
+                raise Wrong(f"in practice position {i + 1} (lot: {lot}) your value for P{p} is {value}; it is off")
+    return "Right for the example and for six practice positions."
+
+
+def _judge_sun_exchange(f: Any) -> str:
+    states = [State.from_dict(LOT_EXAMPLE), *epoch3_positions()]
+    for i, state in enumerate(states):
+        where = "the example" if i == 0 else f"practice position {i}"
+        me = state.to_move
+        for sun, (cost, suns) in zip(_bids(state), _exchange_answers(f, state, where), strict=True):
+            if cost != sun - state.center_sun:
+                raise Wrong(f"in {where}, winning with sun {sun}: your cost is {cost!r}; it is off")
+            if suns != _suns_after(state, me, sun):
+                raise Wrong(f"in {where}, winning with sun {sun}: your suns for the next epoch are {suns!r}")
+    return "Right for every bid in the example and in six practice positions."
+
+
+def _judge_winning(f: Any) -> str:
+    example = State.from_dict(LOT_EXAMPLE)
+    bids = tuple(_bids(example))
+    _example(f, _winning_answers, "winning", example, f"P{example.to_move}'s values of winning with suns {bids} are")
+    for i, state in enumerate(epoch3_positions()):
+        me = state.to_move
+        for s, got in zip(_bids(state), _winning_answers(f, state, f"practice position {i + 1}"), strict=True):
+            if got != lot_value(state, me) + _sun_change(state, me, s):
+                raise Wrong(f"in practice position {i + 1}, P{me} winning with sun {s}: your value {got} is off")
+    return "Right for every bid in the example and in six practice positions."
+
+
 def _judge_solve(f: Any) -> str:
-    name = "solve"
-    mine = _fames(call(f, name, State.from_dict(ENDGAME, strict=False)), name, 3)
-    if not matches_hash(mine, HASHES["solve"]):
-        raise Wrong(f"for the example endgame your final fames are {canonical(mine, 3)}; they are off")
-    for i, state in enumerate(hidden_endgames()):
-        got = _fames(call(f, name, state), name, 3)
-        if not all_close(got, solve(state)):
-            raise Wrong(f"for hidden endgame {i + 1} your final fames {canonical(got, 3)} are off")
+    mine = _example(f, _solve_answer, "solve", State.from_dict(ENDGAME, strict=False), "your final fames are")
     exact = all(isinstance(v, int | Fraction) for v in mine)
-    return "Right for the example and two hidden endgames." + ("" if exact else " (Fractions would make it exact.)")
+    return "Right for the example endgame." + ("" if exact else " (Fractions would make it exact.)")
 
 
 def _judge_best_bid(f: Any) -> str:
-    name = "best_bid"
-    end = State.from_dict(ENDGAME, strict=False)
-    got = call(f, name, end)
-    if not isinstance(got, Bid | Pass | str):
-        raise Wrong(f"{name} returned {got!r}; it should return an action such as Bid(9) or Pass()")
-    if not matches_hash(str(got), HASHES["best_bid"]):
-        raise Wrong(f"in the example endgame your best action is {got}; it is not the best one")
-    for i, state in enumerate(hidden_endgames()):
-        got = call(f, name, state)
-        if str(got) != str(best_bid(state)):
-            raise Wrong(f"in hidden endgame {i + 1} your best action is {got}; it is not the best one")
-    return "Right for the example and two hidden endgames."
+    _example(f, _best_bid_answer, "best_bid", State.from_dict(ENDGAME, strict=False), "your best action is")
+    return "Right for the example endgame."
+
+
+def _hidden(collect: Any) -> Any:
+    """Return the hidden-test judge: `collect` on each hidden position, compared with its hashed answer."""
+
+    def hidden(f: Any, data: dict[str, Any]) -> str:
+        states = hidden_positions(data)
+        for i, (state, key) in enumerate(zip(states, data["keys"], strict=True)):
+            if not matches_hash(collect(f, state, f"hidden position {i + 1}"), key):
+                raise Wrong(
+                    f"in hidden position {i + 1} (epoch {state.epoch}, P{state.to_move} to bid) an answer is off"
+                )
+        return f"Right on {len(states)} hidden positions."
+
+    return hidden
+
+
+#: per task, what the student's function answers on a position (what the hidden tests hash)
+COLLECTORS: dict[str, Any] = {
+    "1": _lot_answers,
+    "2": _exchange_answers,
+    "3": _winning_answers,
+    "4": _solve_answer,
+    "5": _best_bid_answer,
+}
+
+#: the package functions that value a lot: Tasks 1 and 3 ask for that work
+_VALUERS = (
+    "ra_core.valuation.lot_value",
+    "ra_core.valuation.lot_values",
+    "ra_core.valuation.display_worth",
+    "ra_core.bots.appraise",
+    "ra_core.montecarlo.quick_lot_value",
+)
 
 
 SHEET = Sheet(
@@ -305,11 +264,12 @@ SHEET = Sheet(
                 "A lot's value is a difference: what the player's display scores with the lot, minus "
                 "what it scores without it. In epoch 3 the final scoring counts gods, pharaohs, the river, "
                 "civilizations, gold and monuments (R63-R67, R70).",
-                "Copy `state.players[player].display` into a list, add 1 for each tile on the track, and "
-                "score both displays with ra_core.scoring: god_points, river_points, civilization_points, "
-                "gold_points, monument_points, and pharaoh_points of everybody's pharaoh counts (R64 compares "
-                "players).",
+                "A marginal value: score the display twice, category by category, as notebook 06 does "
+                "(sections 'Every epoch: five categories' and 'After epoch 3 only'). Pharaohs are scored "
+                "against the other players' counts (R64).",
             ),
+            forbidden=_VALUERS,
+            hidden=_hidden(_lot_answers),
         ),
         Task(
             "2",
@@ -320,9 +280,10 @@ SHEET = Sheet(
             (
                 "The winner gives his winning sun to the center and takes the center sun face down (R46); "
                 "he can bid it only in the next epoch, when all suns turn face up again (R49).",
-                "The cost is `sun - state.center_sun`. The suns of the next epoch are all his suns, face up "
-                "and face down, without `sun` and with the center sun, sorted.",
+                "The sun swap as a price paid in future bidding power: notebook 08, section 6, and notebook 03, "
+                "'Winning: the lot and the sun swap'. Count every sun he will own, face up or down.",
             ),
+            hidden=_hidden(_exchange_answers),
         ),
         Task(
             "3",
@@ -333,9 +294,11 @@ SHEET = Sheet(
             (
                 "In epoch 3 the suns count too: the highest sun total gets +5, the lowest -5 (R71). Winning "
                 "changes your total by the center sun minus your sun.",
-                "Add your lot value to the change in your sun points: `sun_points(totals_after)[player] - "
-                "sun_points(totals_before)[player]`, with totals over suns up and down of every player.",
+                "Again a difference, now of the sun points of R71 before and after the swap: notebook 06, "
+                "'After epoch 3 only: monuments and suns'. The sun points compare every player's total.",
             ),
+            forbidden=_VALUERS,
+            hidden=_hidden(_winning_answers),
         ),
         Task(
             "4",
@@ -347,10 +310,11 @@ SHEET = Sheet(
                 "Work backwards from the end: at the end of the game the values are the fames; at a chance "
                 "node, the average over the tiles weighted by their probabilities; at a decision, the child "
                 "that is best for the player who decides.",
-                "Recursion: `if state.is_terminal(): return state.fame`; `if state.is_chance_node(): "
-                "sum p * solve(state.apply(a))` over `state.chance_outcomes()`; else the `max` over "
-                "`state.legal_actions()` of `solve(state.apply(a))` by the entry `state.to_move`.",
+                "Backward induction over a game tree with chance nodes (expectimax): notebook 09, section 4 "
+                "(draw or call Ra? a stopping problem) solves a smaller tree the same way, and notebook 08's "
+                "'What to take away' names it. The function calls itself on the children.",
             ),
+            hidden=_hidden(_solve_answer),
         ),
         Task(
             "5",
@@ -362,9 +326,11 @@ SHEET = Sheet(
                 "Compare the bidder's own final fame after each of his legal actions; the best action is "
                 "the one with the highest, and a bid can be best because it is high enough that the players "
                 "after you cannot beat it.",
-                "For each legal action `a`, `solve(state.apply(a))` is everyone's final fame after it; keep "
-                "the action whose entry for `state.to_move` is largest (the first on ties, as `max` does).",
+                "A best response, judged by looking ahead to everything that follows: notebook 08, section 8 "
+                "(the advantage of bidding last). Only the bidder's own entry of each value of Task 4 counts, "
+                "and ties go to the first action.",
             ),
+            hidden=_hidden(_best_bid_answer),
         ),
     ),
 )

@@ -1,0 +1,53 @@
+"""Answers kept without showing them: the canonical text of an answer and its SHA-256.
+
+A check compares the student's answer for an example with a stored hash, so neither the
+notebook nor the check's code shows the answer; the hidden tests of the source sheets store
+their answers the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from fractions import Fraction
+from typing import Any
+
+__all__ = ["answer_hash", "canonical", "matches_hash"]
+
+
+def canonical(value: Any, digits: int = 9) -> str:
+    """Return the text that `answer_hash` hashes: numbers rounded to `digits` decimals.
+
+    Ints, `Fraction`s and floats that agree to `digits` decimals give the same text, so an
+    exact answer may be given as a float. Strings, actions (by their notation) and sequences
+    of these are supported.
+
+    >>> canonical(Fraction(1, 6)) == canonical(1 / 6), canonical((1, "bid 9"))
+    (True, '(1.000000000,bid 9)')
+    """
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int | Fraction | float):
+        x = float(value)
+        if not math.isfinite(x):
+            return str(x)
+        text = f"{x:.{digits}f}"
+        return "0." + "0" * digits if text.strip("-0.") == "" else text  # no "-0.000"
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, list | tuple):
+        return "(" + ",".join(canonical(v, digits) for v in value) + ")"
+    return str(value)  # actions: their notation
+
+
+def answer_hash(value: Any, digits: int = 9) -> str:
+    """Return the SHA-256 of the canonical text of `value` (see `canonical`), as hex."""
+    return hashlib.sha256(canonical(value, digits).encode()).hexdigest()
+
+
+def matches_hash(value: Any, expected: str, digits: int = 9) -> bool:
+    """Return whether `value` hashes to `expected`."""
+    try:
+        return answer_hash(value, digits) == expected
+    except (TypeError, ValueError, OverflowError):
+        return False
