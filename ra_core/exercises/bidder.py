@@ -60,9 +60,8 @@ MAX_MS_PER_DECISION = 5.0
 OWN_SHARE = 0.03
 #: the package's bots, which the student's functions may not call
 _BOTS = (
-    "ra_core.bots.HeuristicBot.__call__",
+    "ra_core.bots.HeuristicBot.__call__",  # the shared plan (PlanBot.__call__): the greedy bot plays it too
     "ra_core.montecarlo.MonteCarloBot.__call__",
-    "ra_core.montecarlo.GreedyBot.__call__",
 )
 
 

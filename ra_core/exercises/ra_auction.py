@@ -246,7 +246,7 @@ _VALUERS = (
     "ra_core.valuation.lot_values",
     "ra_core.valuation.display_worth",
     "ra_core.bots.appraise",
-    "ra_core.montecarlo.quick_lot_value",
+    "ra_core.bots.quick_lot_value",
 )
 
 
