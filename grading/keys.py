@@ -19,11 +19,12 @@ import contextlib
 import io
 import json
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from ra_core import State
-from ra_core.exercises import auctions, bag, bidder, ra_auction
+from ra_core.exercises import auctions, bag, bidder, ra_auction, reserve
 from ra_core.exercises.hashing import answer_hash
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,6 +34,7 @@ NOTEBOOKS = {
     "ra_auction": "02_ras_auction.ipynb",
     "bag": "03_expected_value_in_the_bag.ipynb",
     "bidder": "04_write_a_bidder.ipynb",
+    "reserve": "05_reserve_prices_and_the_optimal_auction.ipynb",
 }
 BEGIN, END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 
@@ -81,6 +83,16 @@ HIDDEN: dict[str, dict[str, Any]] = {
     },
     "bag": {key: {"seed": 19 + int(key), "count": 6} for key in "12345"},
     "bidder": {key: {"seed": 900 + 10 * int(key)} for key in "12345"},
+    "reserve": {
+        "1": {
+            "laws": [["0", "0", "0", "1"], ["0", "1/2", "1/2"], ["0", "0", "3", "-2"]],
+            "points": ["1/5", "2/3", "9/10"],
+        },
+        "2": {"laws": [["0", "0", "0", "1"], ["0", "1/2", "1/2"], ["0", "0", "3", "-2"], ["0", "3", "-3", "1"]]},
+        "3": {"cases": [[3, "1/3", 3], [5, "3/5", 2], [2, "3/4", 4], [6, "1/2", 1]]},
+        "4": [[4, 0.0, 7401], [2, 0.8, 7402]],
+        "5": [[4, 7501]],
+    },
 }
 
 
@@ -108,6 +120,9 @@ def hidden_data(sheet: str) -> dict[str, Any]:
     plan = HIDDEN[sheet]
     if sheet in ("auctions", "bidder"):  # judged from theory and by rules: no answers to store
         return plan
+    if sheet == "reserve":  # only Task 3's exact revenues are stored, hashed
+        cases = plan["3"]["cases"]
+        return {**plan, "3": {"cases": cases, "keys": [answer_hash(x) for x in reserve_revenues(cases)]}}
     ref = reference(sheet)
     out: dict[str, Any] = {}
     for task in (t for t in {"ra_auction": ra_auction.SHEET, "bag": bag.SHEET}[sheet].tasks):
@@ -144,7 +159,9 @@ def rewrite(sheet: str, data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     _, nb = _cells(sheet)
     tasks = {
         t.key: t
-        for t in {"auctions": auctions, "ra_auction": ra_auction, "bag": bag, "bidder": bidder}[sheet].SHEET.tasks
+        for t in {"auctions": auctions, "ra_auction": ra_auction, "bag": bag, "bidder": bidder, "reserve": reserve}[
+            sheet
+        ].SHEET.tasks
     }
     changed = False
     for cell in nb["cells"]:
@@ -211,6 +228,12 @@ def example_answers(sheet: str) -> dict[str, Any]:
         task = module.SHEET.task(key)
         out[name] = module.COLLECTORS[key](ref[task.answer], State.from_dict(position, strict=False), "the example")
     return out
+
+
+def reserve_revenues(cases: list[Any]) -> list[Any]:
+    """Return the reference solution's exact revenue for each case (n, r, a) of sheet 5's Task 3."""
+    revenue = reference("reserve")["revenue_with_reserve"]
+    return [revenue(n, Fraction(r), a) for n, r, a in cases]
 
 
 if __name__ == "__main__":

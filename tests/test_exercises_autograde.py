@@ -36,7 +36,7 @@ from ra_core.exercises import auctions, bag, bidder, ra_auction
 pytest.importorskip("nbgrader", reason="nbgrader is not installed (pip install -e '.[grading]')")
 
 ROOT = Path(__file__).parent.parent
-SOURCES = {p.stem: p for p in sorted((ROOT / "exercises" / "source").glob("*.ipynb"))}
+SOURCES = {p.stem: p for p in sorted((ROOT / "exercises" / "source").glob("0[1-4]_*.ipynb"))}  # sheet 5: its own test
 ASSIGNMENT = "sheets"
 S1, S2, S3, S4 = sorted(SOURCES)
 

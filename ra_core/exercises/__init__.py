@@ -16,7 +16,7 @@ What the checks of one notebook session remember (failures for the hint level, r
 `summary`) is kept in `SESSION`. The package holds no reference solution and no expected answer
 beyond hashes: the hidden tests and their answers live in the source sheets.
 
-The sheets (`SHEETS`) are `auctions`, `ra_auction`, `bag` and `bidder`; `ra_core.exercises.checking`
+The sheets (`SHEETS`) are `auctions`, `ra_auction`, `bag`, `bidder` and `reserve`; `ra_core.exercises.checking`
 explains how a check passes, fails with a hint, or says "not attempted yet". The standard
 library is all they need, like the rest of `ra_core`.
 """
@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 #: sheet name -> module defining its `SHEET`, in the order of the exercise notebooks
-SHEETS = {"auctions": "auctions", "ra_auction": "ra_auction", "bag": "bag", "bidder": "bidder"}
+SHEETS = {"auctions": "auctions", "ra_auction": "ra_auction", "bag": "bag", "bidder": "bidder", "reserve": "reserve"}
 #: what the checks of this notebook session remember, per sheet: failures per task, last results
 SESSION: dict[str, dict[str, Any]] = {}
 
