@@ -134,7 +134,8 @@ def test_simulations_must_simulate_on_the_same_auctions(solution: dict[str, Any]
         gain = simulate(n, 0.5, k, rng) - simulate(n, 0.0, k, rng)
         return gain, tradeoff(n, k, rng)[1]
 
-    assert "vary 3 times as much" in _fails("5", independent)
+    spread = _fails("5", independent)  # the gain of two independent sets of auctions varies ~3 times as much
+    assert "times as much as a mean of" in spread and "too much" in spread
     assert "too high" in _fails("5", lambda n, k, rng: tuple(reversed(tradeoff(n, k, rng))))
     formula = _fails("5", lambda n, k, rng: (reserve._gain_moments(n, 0.5)[0] + 1e-9 * rng.random(), 0.5**n))
     assert "as a formula with a little noise added would" in formula

@@ -22,7 +22,7 @@ from .sampling import simulated, uses_its_rng
 __all__ = ["AUCTIONS", "PATH_AUCTIONS", "ROUNDS", "SEEDS", "SHEET", "Z"]
 
 #: auctions per simulated estimate in the checks, and how many seeds (estimates) a check compares
-AUCTIONS, SEEDS = 1000, 20
+AUCTIONS, SEEDS = 500, 40
 #: Task 4: rounds of best replies and auctions per simulated profit; a reply passes when it earns at
 #: most `LOSS` less than the exact best reply, and the last round within `SETTLED` of the equilibrium
 ROUNDS, PATH_AUCTIONS, LOSS, SETTLED = 6, 2000, 0.06, 0.05

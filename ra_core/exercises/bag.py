@@ -53,7 +53,7 @@ HASHES: dict[str, str] = {
 }
 
 #: simulated trials per estimate in the checks, and how many seeds (estimates) a check compares
-TRIALS, SEEDS = 500, 20
+TRIALS, SEEDS = 250, 40
 _SEED = 2025
 
 

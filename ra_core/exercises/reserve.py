@@ -30,7 +30,7 @@ from .sampling import simulated, uses_its_rng
 __all__ = ["AUCTIONS", "CASES", "HASHES", "LAWS", "SEEDS", "SHEET", "law"]
 
 #: auctions per simulated estimate in the checks, and how many seeds (estimates) a check compares
-AUCTIONS, SEEDS = 1000, 20
+AUCTIONS, SEEDS = 500, 40
 #: Task 2: a reserve passes when the virtual value changes sign within this distance of it
 STEP = Fraction(1, 10**8)
 
