@@ -8,8 +8,9 @@ their thinking time (the time spent inside the policies) left out. Two levels ar
 
 * controller: `PlayController.click` plus the pure renderings (`board_html`, `status`,
   `choices`, `log_html`, `scores_html`): what any front end has to compute;
-* view: a real ipywidgets `Button.click()` in `PlayView`, which also sets the widget values
-  (headless: no browser, so the comm messages go nowhere).
+* view: a click message as the board's front end sends it, handled by `PlayView` (its
+  `TableWidget`), which also sets the widget values (headless: no browser, so the comm
+  messages go nowhere). The browser's own share is measured by tests/browser (see README).
 """
 
 from __future__ import annotations
@@ -50,18 +51,18 @@ def bench_controller(games: int, players: int) -> list[float]:
 
 
 def bench_view(games: int, players: int) -> list[float]:
-    """Return the time of every button click in `games` whole games played through `PlayView`."""
+    """Return the time of every click on the board in `games` whole games played through `PlayView`."""
     rng = random.Random(1)
     times = []
     for seed in range(games):
         view = PlayView(PlayController(players, you=0, seed=seed))
         c = view.controller
         while not c.state.is_terminal():
-            buttons = view.buttons.children
-            button = buttons[int(rng.random() * len(buttons))]
+            choices = c.choices()
+            action = choices[int(rng.random() * len(choices))].action
             bots = c.bot_seconds
             t0 = time.perf_counter()
-            button.click()
+            view.table._handle_custom_msg({"kind": "click", "action": action, "version": c.version}, [])
             times.append(time.perf_counter() - t0 - (c.bot_seconds - bots))
     return times
 
