@@ -142,10 +142,32 @@ class PlayView(View):
         self.press(action=action, version=version)
 
     def press(self, action: str = "", ui: str = "", version: int | None = None, label: str = "") -> None:
-        """Handle a click on the board (see `BoardClicks.press`), then let the bots answer."""
-        self.clicks.press(action, ui, version, label)
+        """Handle a click on the board (see `BoardClicks.press`), show it, then let the bots answer.
+
+        Your move is on the board before the bots think, so a click answers at once even when
+        they move at once (their replies follow in a second update).
+        """
+        c = self.controller
+        at_once = not c.step_by_step
+        c.step_by_step = True  # the controller leaves the bots to us for this click
+        try:
+            self.clicks.press(action, ui, version, label)
+        finally:
+            c.step_by_step = not at_once
         self.refresh()
+        if at_once and c.bots_pending():
+            self._generation += 1
+            try:  # let the kernel send your move first; the bots reply on its next turn of the loop
+                asyncio.get_running_loop().call_later(0.001, self._guard(self._reply), self._generation)
+            except RuntimeError:  # no event loop (plain Python): the bots reply now
+                self._reply(self._generation)
         self._schedule()
+
+    def _reply(self, generation: int) -> None:
+        """Let the bots answer your move at once (unless a newer refresh took over)."""
+        if generation == self._generation and self.controller.bots_pending() and not self.controller.step_by_step:
+            self.controller.run_bots()
+            self.refresh()
 
     def _pressed(self, content: dict[str, Any]) -> None:
         """Handle a click message from the front end; its fields are checked, as any input from outside."""
@@ -244,7 +266,10 @@ class PlayView(View):
             self.table.version = c.version
             self.table.busy = c.bots_pending()
         self.scores.value = c.scores_html()
-        self.log.value = c.log_html(len(c.log))
+        self.log.value = (  # closed by default: the last lines are beside the board
+            f'<details class="ra-log-all"><summary>The whole log ({len(c.log)} lines)</summary>'
+            f"{c.log_html(len(c.log))}</details>"
+        )
         self.undo_button.disabled = False
 
 
