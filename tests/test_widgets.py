@@ -295,6 +295,11 @@ def test_the_board_offers_exactly_the_legal_actions() -> None:
         board = BoardClicks(PlayController(players, you=range(players), seed=seed))
         c = board.controller
         while not c.state.is_terminal():
+            if board.scores_due():  # an epoch was scored: its scores cover the board until closed
+                assert _targets(board.svg()) == {"ui:dismiss": "Continue: close the scores"}
+                assert not board.press(action=str(c.state.legal_actions()[0])) and "click Continue" in c.message
+                assert board.press(ui="dismiss") and not board.scores_due()
+                seen["dismiss"] += 1
             legal = _check_board(board, seen)
             gods = [a for a in legal if a.startswith("god ")]
             choice = min(gods) if gods and rng.random() < 0.5 else legal[int(rng.random() * len(legal))]
@@ -319,7 +324,7 @@ def test_the_board_offers_exactly_the_legal_actions() -> None:
     assert "action:done" in _targets(board.svg()) and board.press(action="done")
     assert _at(board.controller, two_gods).status() == "P0, your move: draw a tile, call Ra, or use a god."
     seen["done"] += 1
-    assert set(seen) == set(KINDS), seen
+    assert set(seen) == {*KINDS, "dismiss"}, seen
 
 
 def test_a_whole_game_by_clicking_the_board_only() -> None:
@@ -338,7 +343,7 @@ def test_a_whole_game_by_clicking_the_board_only() -> None:
         _send(view, version=view.table.version, **{kind: value})
         assert (view.table.board, c.version) != before and view.table.message == "", view.table.message
         kinds[_kind(value)] += 1
-        assert view.table.status == c.status() and view.log.value
+        assert view.table.status == view.clicks.status() and view.log.value
         assert view.table.recent.count("<li>") == min(5, len(c.log)) and c.log[-1].split()[0] in view.table.recent
     assert {"draw", "ra", "bid", "pass"} <= set(kinds), kinds
     assert "Game over" in view.table.status and "<table" in view.scores.value
@@ -624,6 +629,8 @@ def test_levels_name_the_bots_and_hot_seat_shows_whose_decision_it_is() -> None:
     view = play_widget(players=4, you=[0, 2], seed=3, level="easy")
     c = view.controller
     while not c.state.is_terminal():
+        if view.clicks.scores_due():
+            _send(view, version=c.version, ui="dismiss")
         seat = c.state.to_move
         assert seat in (0, 2) and view.table.status.startswith(f"P{seat}, your move")
         assert f"P{seat} (you): fame {c.state.players[seat].fame}, " in view.table.board  # its panel is marked
@@ -636,3 +643,56 @@ def test_levels_name_the_bots_and_hot_seat_shows_whose_decision_it_is() -> None:
             if c.version != version:
                 break
         assert c.version != version, c.text()
+
+
+def test_each_epochs_scores_cover_the_board_until_closed() -> None:
+    """After each epoch the scores are drawn over the board, with every player's breakdown; then the final screen."""
+    from ra_core.widgets import play as play_widget
+
+    view = play_widget(players=3, you=0, seed=5, level="easy")
+    c, board = view.controller, view.clicks
+    shown = []
+    while not c.state.is_terminal() or board.scores_due():
+        if board.scores_due():
+            score = c.state.scores[-1]
+            svg = view.table.board
+            assert set(_targets(svg)) == {"ui:dismiss"} and "ra-overlay" in svg
+            for i, b in enumerate(score.players):
+                name = "P0 (you)" if i == 0 else f"P{i} (easy)"
+                assert f'aria-label="{name}: gods {render.signed(b.god)}, ' in svg
+                assert f"net {render.signed(b.net)}, fame {b.fame_after}" in svg
+            assert view.table.status.startswith("Game over" if c.state.is_terminal() else f"Epoch {score.epoch} is")
+            shown.append(score.epoch)
+            _send(view, version=c.version, ui="sun 3")  # anything else: a message, no change
+            assert "First close the scores" in view.table.message and board.scores_due()
+            _send(view, version=c.version, ui="dismiss")
+            continue
+        found = sorted(k for k in _targets(view.table.board) if k.startswith("action:"))
+        _send(view, version=c.version, action=found[-1][7:])
+    assert shown == [1, 2, 3] and "Game over" in view.table.status and "ra-overlay" not in view.table.board
+    view.undo_button.click()
+    assert not board.scores_due() and len(c.state.scores) == 2
+
+
+def test_the_final_screen_says_how_a_tie_was_broken() -> None:
+    """Equal fame at the end: the final screen names the tied players and the rule that decided (R73)."""
+    from ra_core.widgets.overlay import scores_overlay, tie_break_words
+
+    final = play([random_bot] * 3, seed=1).replay()
+    players = tuple(p._replace(fame=40) for p in final.players)
+    tied = final.replace(players=players)
+    w = tied.winner()
+    assert w is not None
+    sun = max(tied.players[w].suns)
+    words = tie_break_words(tied)
+    assert words == f"P0, P1, P2 tie on 40 fame; P{w} wins with the highest sun, {sun} (R73)."
+    assert f"Game over: P{w} wins with 40 fame" in scores_overlay(tied) and "tie on 40 fame" in scores_overlay(tied)
+    alone = final.replace(players=tuple(p._replace(fame=40 + (i == 1)) for i, p in enumerate(final.players)))
+    assert tie_break_words(alone) == "" and "P1 wins with 41 fame" in scores_overlay(alone)
+
+
+def test_the_scores_fit_inside_their_card() -> None:
+    """The overlay's columns fit in the card drawn for them (720 wide, 16 of margin each side)."""
+    from ra_core.widgets.overlay import _COLUMNS
+
+    assert sum(width for _, width in _COLUMNS) <= 720 - 32

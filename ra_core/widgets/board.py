@@ -28,6 +28,7 @@ from ..tiles import Tile
 from ..words import tile_name
 from .controllers import PlayController
 from .inputs import describe_value
+from .overlay import scores_overlay
 
 __all__ = ["BoardClicks", "hint"]
 
@@ -69,27 +70,47 @@ class BoardClicks:
         self.god = False
         self.picked: tuple[Tile, ...] = ()
         self._version = controller.version  # a choice in progress belongs to one position
+        self.scored = len(controller.state.scores)  # the epochs whose scores were shown and closed
+
+    def scores_due(self) -> bool:
+        """Return whether an epoch was scored since the scores were last closed (they cover the board)."""
+        scores = self.controller.state.scores
+        self.scored = min(self.scored, len(scores))  # after an undo or a new game
+        return len(scores) > self.scored
+
+    def status(self) -> str:
+        """Return the status line: the controller's, or what to do with the scores shown."""
+        c = self.controller
+        if not self.scores_due():
+            return c.status()
+        if c.state.is_terminal():
+            return f"{c.status()} Click Close to see the final board."
+        return f"Epoch {c.state.scores[-1].epoch} is scored: read the scores, then click Continue."
 
     def controls(self) -> Controls:
         """Return what you may click now: your legal actions (none while others move) and the choice so far."""
         c = self.controller
         if self._version != c.version:  # the game moved on (a bot, undo, a new game): start afresh
             self.god, self.picked, self._version = False, (), c.version
-        actions = tuple(c.state.legal_actions()) if c.is_your_turn() and not c.halted else ()
+        mine = c.is_your_turn() and not c.halted and not self.scores_due()
+        actions = tuple(c.state.legal_actions()) if mine else ()
         return Controls(actions, self.god, self.picked)
 
     def svg(self, width: int | None = None) -> str:
         """Return the board with its controls (the SVG picture only; the text twin is `controller.text`)."""
         c = self.controller
-        return str(svg(c.state, you=c.you, names=c._bot_names(), width=width, controls=self.controls()))
+        board = str(svg(c.state, you=c.you, names=c._bot_names(), width=width, controls=self.controls()))
+        if self.scores_due():
+            board = board.removesuffix("</svg>") + scores_overlay(c.state, c._bot_names(), c.you) + "</svg>"
+        return board
 
     def press(self, action: str = "", ui: str = "", version: int | None = None, label: str = "") -> bool:
         """Handle a click on the board; return whether the game or the choice in progress changed.
 
         Args:
             action: the clicked piece's action text (its ``data-action``), played as it is.
-            ui: the clicked piece's step (its ``data-ui``): ``god``, ``pick TILE``, ``unpick TILE``
-                or ``clear``.
+            ui: the clicked piece's step (its ``data-ui``): ``god``, ``pick TILE``, ``unpick TILE``,
+                ``clear``, or ``dismiss`` (close the scores shown over the board).
             version: the controller's `version` when the board was drawn; a click on an older
                 board is refused (a double click, a board still showing a bot's move).
             label: what was clicked, in words, if it was no control (a stray click).
@@ -98,6 +119,14 @@ class BoardClicks:
         controls = self.controls()
         if version is not None and version != c.version:
             c.message = "That click was on an earlier board; nothing changed. Look again and choose."
+            return False
+        if self.scores_due():
+            if ui == "dismiss":
+                self.scored, c.message = len(c.state.scores), ""
+                return True
+            c.message = "First close the scores over the board: click " + (
+                "Close." if c.state.is_terminal() else "Continue."
+            )
             return False
         if action:
             played = c.click(action, version)

@@ -259,7 +259,7 @@ class PlayView(View):
         lines = "".join(f"<li>{escape(line)}</li>" for line in c.facts())
         with self.table.hold_sync():
             self.table.board = self.clicks.svg()
-            self.table.status = c.status()
+            self.table.status = self.clicks.status()
             self.table.message = c.message
             self.table.recent = "<ol>" + "".join(f"<li>{escape(line)}</li>" for line in c.log_lines(5)) + "</ol>"
             self.table.facts = lines

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -160,11 +161,13 @@ def _piece(page: Any, kind: str, value: str) -> Any:
     return page.locator(f'.ra-table-board [data-{kind}="{value}"]').first
 
 
-def _play_turns(page: Any, turns: int, step_toggle: bool) -> None:
+def _play_turns(page: Any, turns: int, step_toggle: bool, until_scored: bool = False) -> int:
     """Make `turns` decisions by clicking on the board, checking the board and the log after each.
 
     Each decision is a piece the board offers (`_choose`: an action, or the steps to one: a god
     tile then a slot, the tiles to lose then Confirm); the headless game makes the same clicks.
+    When an epoch is scored, its scores must cover the board, a row per player, until
+    Continue is clicked; `until_scored` stops after the first. Returns the epochs seen scored.
     """
     from playwright.sync_api import expect
 
@@ -172,10 +175,14 @@ def _play_turns(page: Any, turns: int, step_toggle: bool) -> None:
     board = _headless()
     c = board.controller
     expect(facts_list).to_have_text(c.facts(), timeout=60_000)
+    scored = 0
     for turn in range(turns):
         if step_toggle and turn == 1:
             page.get_by_role("button", name="Bots: step by step").click()
         version = c.version
+        if board.scores_due():
+            _expect_scores(page, board)
+            scored += 1
         for _ in range(4):  # an action, or the steps to one
             kind, _, value = _choose(_targets(board.svg()), turn).partition(":")
             _piece(page, kind, value).click()
@@ -187,9 +194,30 @@ def _play_turns(page: Any, turns: int, step_toggle: bool) -> None:
         c.run_bots()
         expect(facts_list).to_have_text(c.facts(), timeout=30_000)
         expect(page.locator(".ra-table-recent li").last).to_have_text(c.log[-1], timeout=30_000)
-        expect(page.locator(".ra-table-status")).to_have_text(c.status())
-        if c.state.is_terminal():
+        expect(page.locator(".ra-table-status")).to_have_text(board.status())
+        if c.state.is_terminal() or (until_scored and scored):
             break
+    return scored
+
+
+def _expect_scores(page: Any, board: Any) -> None:
+    """Check that the browser shows the last epoch's scores over the board, one row per player."""
+    from playwright.sync_api import expect
+
+    from ra_core.words import player_name, signed
+
+    c = board.controller
+    score = c.state.scores[-1]
+    overlay = page.locator(".ra-table-board .ra-overlay")
+    expect(overlay).to_be_visible(timeout=30_000)
+    title = "Game over" if c.state.is_terminal() else f"Epoch {score.epoch} is scored"
+    expect(overlay).to_have_attribute("aria-label", re.compile(title))
+    names = c._bot_names()
+    for i, b in enumerate(score.players):
+        row = overlay.locator(f'[role="row"][aria-label^="{player_name(i, c.you, names)}: "]')
+        expect(row).to_have_attribute(
+            "aria-label", re.compile(re.escape(f"net {signed(b.net)}, fame {b.fame_after}") + "$")
+        )
 
 
 def _expect_pieces(page: Any, expected: list[str], timeout: float = 15) -> None:
@@ -206,7 +234,7 @@ def _expect_pieces(page: Any, expected: list[str], timeout: float = 15) -> None:
 def _choose(offered: list[str], turn: int) -> str:
     """Return the piece to click: a god or a disaster's choice when there is one, else by turns the
     first or the last piece in order (so draw and bid, then Ra and pass, come up)."""
-    for rare in ("action:god", "action:done", "action:discard", "ui:god", "ui:pick"):
+    for rare in ("ui:dismiss", "action:god", "action:done", "action:discard", "ui:god", "ui:pick"):
         for k in sorted(offered):
             if k.startswith(rare):
                 return k
@@ -326,5 +354,5 @@ def test_play_notebook_as_a_voila_app(workdir: Path, page: Any) -> None:
         page.goto(f"http://127.0.0.1:{port}/")
         page.get_by_role("button", name="Draw a tile", exact=True).wait_for(timeout=90_000)
         assert "from ra_core.widgets import play" not in page.content()  # no code shown
-        _play_turns(page, turns=3, step_toggle=False)
+        assert _play_turns(page, turns=60, step_toggle=False, until_scored=True) == 1  # epoch 1's scores shown
         _keep_screenshot(page, "voila")
