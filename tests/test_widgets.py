@@ -696,3 +696,13 @@ def test_the_scores_fit_inside_their_card() -> None:
     from ra_core.widgets.overlay import _COLUMNS
 
     assert sum(width for _, width in _COLUMNS) <= 720 - 32
+
+
+def test_a_seats_own_name_is_not_repeated() -> None:
+    """Names "P0", "P1" given to a record show as P0 and P1, not "P0 (P0)" or "P0 P0"."""
+    from ra_core.plots import _states_and_names
+
+    record = play([random_bot] * 3, seed=2, names=["P0", "P1", "cleo"])
+    stepper = ReplayController(record)
+    assert "P0 (P0)" not in stepper.text() and "P2 (cleo)" in stepper.text()
+    assert _states_and_names(record, None)[1] == ["P0", "P1", "P2 cleo"]
