@@ -26,7 +26,9 @@ __all__ = [
     "bag_svg",
     "button_svg",
     "legend",
+    "move_words",
     "outline",
+    "ring",
     "statue_svg",
     "sun_svg",
     "svg_text",
@@ -235,11 +237,18 @@ class Controls(NamedTuple):
         actions: the legal actions of the seat that decides now (one of the table's humans).
         god: whether a god tile is chosen, so that the auction slots take a click (R26).
         picked: the tiles selected so far to lose to a disaster (R53), in tile order.
+        last: the seat and text of the move just made by another player (a bot), which the
+            board marks: a ring around the sun bid or the slot filled, and words by the name.
     """
 
     actions: tuple[Action, ...]
     god: bool = False
     picked: tuple[Tile, ...] = ()
+    last: tuple[int, str] | None = None  # another player's last move (seat, action text), to highlight
+
+    def just_did(self, seat: int) -> str:
+        """Return the action `seat` just made, if it is the move to highlight, else ""."""
+        return self.last[1] if self.last is not None and self.last[0] == seat else ""
 
     def discards(self) -> list[tuple[Tile, ...]]:
         """Return the legal sets of tiles to lose that contain everything picked so far."""
@@ -253,6 +262,25 @@ class Controls(NamedTuple):
     def chosen(self) -> Discard | None:
         """Return the discard that the picked tiles make, if it is a legal one."""
         return next((a for a in self.actions if isinstance(a, Discard) and a.tiles == self.picked), None)
+
+
+def ring(cx: float, cy: float, r: float) -> str:
+    """Return a thick vermillion ring (a dashed circle) that marks the piece a player just moved."""
+    return (
+        f'<circle class="ra-just" cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="none" stroke="{VERMILLION}" '
+        'stroke-width="3" stroke-dasharray="6 3"/>'
+    )
+
+
+def move_words(action: str) -> str:
+    """Return a move in a few words for the board: ``'just now: bid 9'``, ``'just now: passed'``."""
+    verb, _, rest = action.partition(" ")
+    words = {"draw": "drew a tile", "ra": "called Ra", "pass": "passed", "done": "done with gods"}
+    if verb in words:
+        return f"just now: {words[verb]}"
+    if verb == "god":
+        return f"just now: used a god (slot {rest})"
+    return f"just now: {'lost ' + rest.replace(' ', ', ') if verb == 'discard' else action}"
 
 
 def outline(x: float, y: float, colour: str, dashed: bool = False) -> str:
@@ -297,8 +325,13 @@ def bag_svg(x: float, y: float, count: int) -> str:
         f'<path d="M{x + 14:.1f},{y + 14:.1f} L{x + 10:.1f},{y + 4:.1f} L{x + 46:.1f},{y + 4:.1f} '
         f'L{x + 42:.1f},{y + 14:.1f} Z" fill="#b08850" stroke="#000" stroke-width="1.5"/>'
         + text_element(x + 28, y + 40, str(count), 14, "bold", "middle")
-        + text_element(x + 28, y + 72, "Draw", 12, "bold", "middle")
+        + _label(x + 28, y + 72, "Draw")
     )
+
+
+def _label(x: float, y: float, text: str) -> str:
+    """Return the word under a control, on the board's paper (the theme may recolour its ink)."""
+    return text_element(x, y, text, 12, "bold", "middle").replace("<text ", '<text class="ra-ink" ', 1)
 
 
 def statue_svg(x: float, y: float) -> str:
@@ -308,5 +341,5 @@ def statue_svg(x: float, y: float) -> str:
         f'<path d="M{x + 20:.1f},{y + 24:.1f} L{x + 36:.1f},{y + 24:.1f} L{x + 42:.1f},{y + 56:.1f} '
         f'L{x + 14:.1f},{y + 56:.1f} Z" fill="#e8c872" stroke="#000" stroke-width="1.5"/>'
         + text_element(x + 28, y + 48, "Ra", 13, "bold", "middle")
-        + text_element(x + 28, y + 72, "Call Ra", 12, "bold", "middle")
+        + _label(x + 28, y + 72, "Call Ra")
     )

@@ -34,7 +34,9 @@ from .pieces import (
     bag_svg,
     button_svg,
     legend,
+    move_words,
     outline,
+    ring,
     statue_svg,
     sun_svg,
     svg_text,
@@ -133,6 +135,11 @@ def _auction_track(s: State, controls: Controls | None) -> list[str]:
                 out.append(f'<g aria-label="slot {i + 1}">{tile}</g>')
     if controls is not None:
         out += _bag_and_statue(s, controls)
+        last = controls.last[1] if controls.last else ""
+        filled = [i for i, t in enumerate(s.track) if t is not None]
+        slot = filled[-1] if last == "draw" and filled else int(last[4:]) - 1 if last.startswith("god ") else -1
+        if slot >= 0:
+            out.append(ring(90 + slot * 58 + 26, 138, 28))
     return out
 
 
@@ -150,7 +157,7 @@ def _bag_and_statue(s: State, controls: Controls) -> list[str]:
     return out
 
 
-def _status_lines(s: State) -> list[str]:
+def _status_lines(s: State, table: bool = False) -> list[str]:
     """Return the lines under the tracks: the running auction or the discard being chosen."""
     lines = []
     a = s.auction
@@ -161,6 +168,9 @@ def _status_lines(s: State) -> list[str]:
         )
         lines.append(f"Auction: {TRIGGER_WORDS[a.trigger]} (Ra player P{a.ra_player}); {high}")
         lines.append(f"Bids: {done or 'none yet'};  still to bid: {seats_words(a.still_to_bid)}")
+        if table:  # the sun swap the auction will make (R44)
+            who = f"P{a.high_bidder} would give sun {a.high_bid} and" if a.high_bidder >= 0 else "The winner will"
+            lines.append(f"{who} take the center sun {s.center_sun} with the tiles on the track.")
     if s.discard is not None:
         owed = owed_words(s.discard.owed)
         lines.append(f"P{s.discard.player} must choose tiles to lose: {owed}")
@@ -216,6 +226,11 @@ def _player_panel(s: State, i: int, p: Player, y: float, name: str, controls: Co
     for sun in p.suns_down:
         out.append(sun_svg(sun, x, y + 15, 12, False))
         x += 28
+    did = controls.just_did(i) if controls else ""
+    if did:
+        out.append(text_element(_W - 12, y + 20, move_words(did), 13, "bold", "end"))
+        if did.startswith("bid ") and int(did[4:]) in p.suns_up:
+            out.append(ring(470 + 28 * p.suns_up.index(int(did[4:])), y + 15, 16))
     if mine:
         for kind, word in ((Pass, "Pass"), (Done, "Done")):
             if any(isinstance(a, kind) for a in mine.actions):
@@ -321,7 +336,7 @@ def _svg(
     out.append(sun_svg(s.center_sun, cx, cy, 22, True, f"center sun {s.center_sun}"))
     out.append(text_element(cx + 30, cy + 5, "center", 12))
     out += _auction_track(s, controls)
-    for k, line in enumerate(_status_lines(s)):
+    for k, line in enumerate(_status_lines(s, controls is not None)):
         out.append(text_element(10, 188 + 18 * k, line, 13, "bold" if k == 0 else "normal"))
     if controls is not None and s.phase is Phase.DISCARD:
         out += _discard_buttons(controls)

@@ -706,3 +706,23 @@ def test_a_seats_own_name_is_not_repeated() -> None:
     stepper = ReplayController(record)
     assert "P0 (P0)" not in stepper.text() and "P2 (cleo)" in stepper.text()
     assert _states_and_names(record, None)[1] == ["P0", "P1", "P2 cleo"]
+
+
+def test_the_board_marks_what_a_bot_just_did_and_the_coming_sun_swap() -> None:
+    """After a bot's move the board says it by the bot's name and rings the piece; an auction shows the swap."""
+    c = PlayController(3, you=0, seed=2, step_by_step=True)
+    board = BoardClicks(c)
+    assert c.click("ra")  # P0 calls Ra: the bots bid next, one step at a time
+    steps = 0
+    while c.step():
+        steps += 1
+        seat, action = board.last_move() or (-1, "")
+        assert seat in (1, 2) and action == c.actions[-1]
+        svg = board.svg()
+        assert svg.count('class="ra-just"') == (1 if action.startswith("bid ") else 0)
+        words = {"pass": "just now: passed"}.get(action, f"just now: {action}")
+        assert words in svg
+        if c.state.auction is not None and c.state.auction.high_bidder >= 0:
+            a = c.state.auction
+            assert f"P{a.high_bidder} would give sun {a.high_bid} and take the center sun {c.state.center_sun}" in svg
+    assert steps >= 2 and "ra-just" not in str(render.svg(c.state))  # a picture without controls marks nothing

@@ -94,7 +94,16 @@ class BoardClicks:
             self.god, self.picked, self._version = False, (), c.version
         mine = c.is_your_turn() and not c.halted and not self.scores_due()
         actions = tuple(c.state.legal_actions()) if mine else ()
-        return Controls(actions, self.god, self.picked)
+        return Controls(actions, self.god, self.picked, self.last_move())
+
+    def last_move(self) -> tuple[int, str] | None:
+        """Return the seat and text of the last move, if a bot (not one of your seats) made it."""
+        c = self.controller
+        for k in range(len(c.actions) - 1, -1, -1):
+            if not c.actions[k].startswith("reveal"):
+                seat = c.states[k].to_move
+                return (seat, c.actions[k]) if seat >= 0 and seat not in c.you else None
+        return None
 
     def svg(self, width: int | None = None) -> str:
         """Return the board with its controls (the SVG picture only; the text twin is `controller.text`)."""
