@@ -1,6 +1,7 @@
 """How long from a click to the updated board, in the play widget (target: median under 50 ms).
 
     .venv/bin/python benchmarks/widgets.py [--games 20] [--players 3]
+    .venv/bin/python benchmarks/widgets.py --class 1,4,8     # a class on one machine (needs chromium)
 
 Drives whole games by clicking a random legal button each time, and times every click until the
 board, status, buttons and log are rendered again, with the bots' replies made in between but
@@ -8,6 +9,11 @@ their thinking time (the time spent inside the policies) left out. Two levels ar
 
 * controller: `PlayController.click` plus the pure renderings (`board_html`, `status`,
   `choices`, `log_html`, `scores_html`): what any front end has to compute;
+* class: N students at once, each in their own browser page of the Voila app
+  (notebooks/app/play.ipynb, its own kernel), arriving a second apart and clicking on the board
+  with a short pause between clicks; prints the browser's click -> board drawn times at each N,
+  the kernels' memory and the slowest page load.
+
 * view: a click message as the board's front end sends it, handled by `PlayView` (its
   `TableWidget`), which also sets the widget values (headless: no browser, so the comm
   messages go nowhere). The browser's own share is measured by tests/browser (see README).
@@ -67,12 +73,87 @@ def bench_view(games: int, players: int) -> list[float]:
     return times
 
 
+#: Seconds between two students opening the app (all in one chromium, which queues page loads
+#: to one server beyond six at a time: real students each have their own browser).
+STAGGER = 1.0
+
+
+def bench_class(students: int, clicks: int = 30) -> tuple[list[float], float, float]:
+    """Return every click's time (ms) with `students` playing at once in Voila, the kernels' MB each,
+    and the slowest page load (s), the students opening the app `STAGGER` seconds apart."""
+    import asyncio
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    import psutil
+    from playwright.async_api import async_playwright
+
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "tests" / "browser"))
+    from test_play_in_browser import _PIECES, _TIMED_CLICK, BIN, CHROMIUM, FLAGS, _free_port, _serve
+
+    loads: list[float] = []
+
+    async def student(context: object, url: str, seed: int, out: list[float]) -> None:
+        rng = random.Random(seed)
+        page = await context.new_page()  # type: ignore[attr-defined]
+        await asyncio.sleep(seed * STAGGER)  # students arrive a moment apart
+        t0 = time.perf_counter()
+        await page.goto(url, timeout=600_000)  # Voila runs the notebook in a new kernel per page
+        await page.locator(".ra-table-board [data-action]").first.wait_for(timeout=600_000)
+        loads.append(time.perf_counter() - t0)
+        for _ in range(clicks):
+            await page.locator(".ra-table:not(.ra-busy)").wait_for()
+            pieces = [p for p in await page.locator(".ra-table-board").evaluate(_PIECES) if "clear" not in p]
+            if not pieces:
+                break
+            ms = await page.evaluate(_TIMED_CLICK, pieces[int(rng.random() * len(pieces))])
+            if ms is not None:
+                out.append(float(ms))
+            await asyncio.sleep(0.3 + rng.random())  # a student looks at the board before the next click
+
+    async def run(url: str) -> list[float]:
+        out: list[float] = []
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+            contexts = [await browser.new_context() for _ in range(students)]
+            await asyncio.gather(*(student(c, url, i, out) for i, c in enumerate(contexts)))
+            await browser.close()
+        return out
+
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        app = root / "notebooks" / "app" / "play.ipynb"
+        port = _free_port()
+        cmd = [str(BIN / "voila"), str(app), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"]
+        with _serve(cmd, f"http://127.0.0.1:{port}/", work):
+            times = asyncio.run(run(f"http://127.0.0.1:{port}/"))
+            kernels = [  # this server's kernels: they run in the app's folder
+                p
+                for p in psutil.process_iter(["cmdline", "cwd"])
+                if "ipykernel_launcher" in " ".join(p.info["cmdline"] or ()) and p.info["cwd"] == str(app.parent)
+            ]
+            megabytes = sum(p.memory_info().rss for p in kernels) / 2**20 / max(1, len(kernels))
+    return times, megabytes, max(loads)
+
+
 def main() -> None:
-    """Run both benchmarks and print the figures."""
+    """Run the benchmarks and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--class", dest="students", default="", help="numbers of students at once, e.g. 1,4,8")
     args = parser.parse_args()
+    if args.students:
+        for n in (int(x) for x in args.students.split(",")):
+            times, megabytes, load = bench_class(n)
+            print(
+                _summary(f"class of {n}", [t / 1000 for t in times])
+                + f"   kernel memory ~{megabytes:.0f} MB each   slowest page load {load:.1f} s",
+                flush=True,
+            )
+        return
     print(f"click -> updated board, {args.games} whole games of {args.players} players, bots' thinking excluded")
     controller = bench_controller(args.games, args.players)
     print(_summary("controller", controller))

@@ -364,6 +364,8 @@ def test_a_whole_game_by_clicking_the_board_only() -> None:
     assert "Could not load that game" in view.table.message
     view.speed.value = True
     assert c.step_by_step
+    view.pace.value = 1.4
+    assert view.delay == 1.4
     view.speed.value = False
     assert not c.step_by_step and view.text() == c.text()
     bundle = view._repr_mimebundle_()

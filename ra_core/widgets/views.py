@@ -107,6 +107,9 @@ class PlayView(View):
             options=[("Bots: at once", False), ("Bots: step by step", True)],
             value=controller.step_by_step,
         )
+        self.pace = w.FloatSlider(value=delay, min=0.2, max=3.0, step=0.2, description="Seconds per bot step",
+                                  style={"description_width": "initial"}, continuous_update=False)  # fmt: skip
+        self.pace.observe(self._guard(lambda change: setattr(self, "delay", float(change["new"]))), names="value")
         self.save_button = w.Button(description="Save", tooltip="Put the game record in the box below")
         self.load_button = w.Button(description="Load", tooltip="Load the game record from the box below")
         self.upload = w.FileUpload(accept=".json", multiple=False, description="Load file")
@@ -123,7 +126,7 @@ class PlayView(View):
         self.widget = w.VBox(
             [
                 self.table,
-                w.HBox([self.undo_button, self.new_button, self.speed], layout=_WRAP),
+                w.HBox([self.undo_button, self.new_button, self.speed, self.pace], layout=_WRAP),
                 self.scores,
                 self.log,
                 files,

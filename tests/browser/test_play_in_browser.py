@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from ra_core.widgets import PlayController
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "07_play_a_game.ipynb"
+APP = ROOT / "notebooks" / "app" / "play.ipynb"
 CHROMIUM = Path("/usr/bin/chromium")
 BIN = Path(sys.executable).parent
 FLAGS = [
@@ -45,6 +47,9 @@ FLAGS = [
     "--disable-sync",
 ]
 SEED, PLAYERS, YOU = 2, 3, 0  # as in the notebook's play() call
+#: The seed the Voila test plays a whole game with: with `_choose`'s clicks it draws, calls Ra,
+#: bids, passes, uses a god on a slot and chooses a disaster's losses (45 decisions).
+WHOLE_GAME_SEED = 4
 
 
 def _need_browser() -> None:
@@ -148,12 +153,12 @@ def _keep_screenshot(page: Any, name: str) -> None:
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
 
-def _headless() -> Any:
+def _headless(seed: int = SEED) -> Any:
     """Return the notebook's game without a browser: its board clicks, with the same seed and bots."""
     from ra_core.widgets import LEVELS
     from ra_core.widgets.board import BoardClicks
 
-    return BoardClicks(PlayController(PLAYERS, you=YOU, seed=SEED, bots=LEVELS["normal"]))
+    return BoardClicks(PlayController(PLAYERS, you=YOU, seed=seed, bots=LEVELS["normal"]))
 
 
 def _piece(page: Any, kind: str, value: str) -> Any:
@@ -161,30 +166,32 @@ def _piece(page: Any, kind: str, value: str) -> Any:
     return page.locator(f'.ra-table-board [data-{kind}="{value}"]').first
 
 
-def _play_turns(page: Any, turns: int, step_toggle: bool, until_scored: bool = False) -> int:
+def _play_turns(page: Any, turns: int, step_toggle: bool, seed: int = SEED) -> Counter[str]:
     """Make `turns` decisions by clicking on the board, checking the board and the log after each.
 
     Each decision is a piece the board offers (`_choose`: an action, or the steps to one: a god
     tile then a slot, the tiles to lose then Confirm); the headless game makes the same clicks.
     When an epoch is scored, its scores must cover the board, a row per player, until
-    Continue is clicked; `until_scored` stops after the first. Returns the epochs seen scored.
+    Continue is clicked. Returns how often each kind of piece was clicked (``action:bid``, ``ui:dismiss``).
     """
     from playwright.sync_api import expect
 
     facts_list = page.locator(".ra-table .ra-facts").first.locator("li")
-    board = _headless()
+    board = _headless(seed)
     c = board.controller
     expect(facts_list).to_have_text(c.facts(), timeout=60_000)
-    scored = 0
+    clicked: Counter[str] = Counter()
     for turn in range(turns):
         if step_toggle and turn == 1:
             page.get_by_role("button", name="Bots: step by step").click()
         version = c.version
         if board.scores_due():
             _expect_scores(page, board)
-            scored += 1
         for _ in range(4):  # an action, or the steps to one
+            if c.state.is_terminal() and not board.scores_due():
+                break  # the final scores are closed: the game is over
             kind, _, value = _choose(_targets(board.svg()), turn).partition(":")
+            clicked[f"{kind}:{value.split()[0]}"] += 1
             _piece(page, kind, value).click()
             assert board.press(**{kind: value}, version=version), c.message
             if c.version != version:
@@ -195,9 +202,9 @@ def _play_turns(page: Any, turns: int, step_toggle: bool, until_scored: bool = F
         expect(facts_list).to_have_text(c.facts(), timeout=30_000)
         expect(page.locator(".ra-table-recent li").last).to_have_text(c.log[-1], timeout=30_000)
         expect(page.locator(".ra-table-status")).to_have_text(board.status())
-        if c.state.is_terminal() or (until_scored and scored):
+        if c.state.is_terminal() and not board.scores_due():
             break
-    return scored
+    return clicked
 
 
 def _expect_scores(page: Any, board: Any) -> None:
@@ -308,6 +315,22 @@ def latency_summary(times: list[float]) -> tuple[float, float, str]:
     return median, p90, line
 
 
+def _check_dark_theme(page: Any) -> None:
+    """Switch JupyterLab to its dark theme: the board's paper turns dark and its words light."""
+    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
+    page.wait_for_function("() => document.body.dataset.jpThemeLight === 'false'", timeout=30_000)
+    paper, ink, tile = page.evaluate(
+        """() => {
+            const svg = document.querySelector('.ra-table-board svg');
+            const style = (node) => getComputedStyle(node);
+            return [style(svg.querySelector(':scope > rect')).fill, style(svg.querySelector(':scope > text')).fill,
+                    style(svg.querySelector('g[role="img"] circle[fill="#F0E442"]')).fill];
+        }"""
+    )
+    assert (paper, ink, tile) == ("rgb(33, 33, 33)", "rgb(255, 255, 255)", "rgb(240, 228, 66)")  # suns stay yellow
+    _keep_screenshot(page, "jupyterlab-dark")
+
+
 def test_play_notebook_in_jupyterlab(workdir: Path, page: Any) -> None:
     """Open the play notebook in JupyterLab, run it, and play several turns by clicking on the board.
 
@@ -341,10 +364,16 @@ def test_play_notebook_in_jupyterlab(workdir: Path, page: Any) -> None:
         median, p90, line = latency_summary(times)
         print(line)
         assert len(times) >= 20 and median < MEDIAN_TARGET and p90 < P90_TARGET, line
+        _check_dark_theme(page)
 
 
 def test_play_notebook_as_a_voila_app(workdir: Path, page: Any) -> None:
-    """`voila notebooks/07_play_a_game.ipynb` serves the game without code; it plays the same."""
+    """`voila notebooks/07_play_a_game.ipynb` serves the game without code: a whole game, by clicks on the board.
+
+    The copy plays seed `WHOLE_GAME_SEED`, whose game brings every kind of decision.
+    """
+    copy = workdir / NOTEBOOK.name
+    copy.write_text(copy.read_text().replace(f"seed={SEED})", f"seed={WHOLE_GAME_SEED})", 1))
     port = _free_port()
     cmd = [
         str(BIN / "voila"), NOTEBOOK.name, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
@@ -354,5 +383,49 @@ def test_play_notebook_as_a_voila_app(workdir: Path, page: Any) -> None:
         page.goto(f"http://127.0.0.1:{port}/")
         page.get_by_role("button", name="Draw a tile", exact=True).wait_for(timeout=90_000)
         assert "from ra_core.widgets import play" not in page.content()  # no code shown
-        assert _play_turns(page, turns=60, step_toggle=False, until_scored=True) == 1  # epoch 1's scores shown
+        clicked = _play_turns(page, turns=100, step_toggle=False, seed=WHOLE_GAME_SEED)
+        assert page.locator(".ra-table-status").text_content().startswith("Game over")
+        kinds = {"action:draw", "action:ra", "action:bid", "action:pass", "ui:god", "action:god", "ui:pick"}
+        assert kinds | {"action:discard"} <= set(clicked) and clicked["ui:dismiss"] == 3, clicked
         _keep_screenshot(page, "voila")
+
+
+def test_the_app_shows_only_the_game_and_idle_kernels_are_culled(workdir: Path, page: Any) -> None:
+    """The Voila app (notebooks/app/play.ipynb) shows a title, a how-to and the table, no code;
+    with the README's culling settings (here with short times) an idle student's kernel is shut down."""
+    import psutil  # type: ignore[import-untyped]
+    from playwright.sync_api import expect
+
+    shutil.copy(APP, workdir / APP.name)
+    port = _free_port()
+    cmd = [
+        str(BIN / "voila"), APP.name, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+        "--MappingKernelManager.cull_idle_timeout=4", "--MappingKernelManager.cull_interval=1",
+        "--MappingKernelManager.cull_connected=True",
+    ]  # fmt: skip
+
+    def kernels() -> int:
+        return sum(
+            1
+            for p in psutil.process_iter(["cmdline", "cwd"])
+            if "ipykernel_launcher" in " ".join(p.info["cmdline"] or ()) and p.info["cwd"] == str(workdir)
+        )
+
+    with _serve(cmd, f"http://127.0.0.1:{port}/", workdir):
+        page.goto(f"http://127.0.0.1:{port}/")
+        bag = page.locator('.ra-table-board [data-action="draw"]')
+        bag.wait_for(timeout=90_000)
+        text = page.locator("body").inner_text()
+        assert text.lstrip().startswith("Ra") and "Click on the board" in text
+        for authoring in ("import", "play(", "Run the cell", "seed=", "ra_core"):
+            assert authoring not in text, authoring
+        assert page.locator(".jp-CodeCell .jp-InputArea:visible, .cm-editor:visible").count() == 0  # no code shown
+        version = page.locator(".ra-table").get_attribute("data-version")
+        bag.click()
+        expect(page.locator(".ra-table")).not_to_have_attribute("data-version", version or "", timeout=30_000)
+        _keep_screenshot(page, "voila-app")
+        assert kernels() >= 1  # the page's kernel (Voila may hold a spare one too)
+        deadline = time.monotonic() + 60
+        while kernels() and time.monotonic() < deadline:  # idle for 4 s: culled, though the tab is open
+            time.sleep(1)
+        assert kernels() == 0, "the idle kernel was not culled"
