@@ -195,18 +195,26 @@ def sun_svg(value: int, cx: float, cy: float, r: float, face_up: bool, label: st
     )
 
 
-def text_element(x: float, y: float, text: str, size: int = 13, weight: str = "normal", anchor: str = "start") -> str:
-    """Return an SVG ``<text>`` element, its text escaped."""
+def text_element(
+    x: float, y: float, text: str, size: int = 13, weight: str = "normal", anchor: str = "start", ink: str = "#000"
+) -> str:
+    """Return an SVG ``<text>`` element, its text escaped; ``ink="currentColor"`` takes the page's text colour."""
     bold = ' font-weight="bold"' if weight == "bold" else ""
     return (
         f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}"{bold} text-anchor="{anchor}" '
-        f'fill="#000">{escape(text)}</text>'
+        f'fill="{ink}">{escape(text)}</text>'
     )
 
 
-def svg_text(x: float, y: float, text: str, size: int = 13, weight: str = "normal", anchor: str = "middle") -> str:
-    """Return an SVG ``<text>`` element (escaped), for pictures built from `tile_svg`."""
-    return text_element(x, y, text, size, weight, anchor)
+def svg_text(
+    x: float, y: float, text: str, size: int = 13, weight: str = "normal", anchor: str = "middle", ink: str = "#000"
+) -> str:
+    """Return an SVG ``<text>`` element (escaped), for pictures built from `tile_svg`.
+
+    Words on no background of their own (beside tiles, in a notebook) should use
+    ``ink="currentColor"``, so that they follow the notebook's theme, dark or light.
+    """
+    return text_element(x, y, text, size, weight, anchor, ink)
 
 
 def legend(size: int = 36) -> Svg:

@@ -728,3 +728,9 @@ def test_the_board_marks_what_a_bot_just_did_and_the_coming_sun_swap() -> None:
             a = c.state.auction
             assert f"P{a.high_bidder} would give sun {a.high_bid} and take the center sun {c.state.center_sun}" in svg
     assert steps >= 2 and "ra-just" not in str(render.svg(c.state))  # a picture without controls marks nothing
+
+
+def test_the_disaster_explorers_counts_follow_the_notebooks_theme() -> None:
+    """The counts beside the tiles are drawn in the page's text colour (light on a dark theme), not black."""
+    html = DisasterExplorer("unrest", {"art": 2, "writing": 1}).html()
+    assert 'fill="currentColor">\u00d72</text>' in html and 'fill="currentColor">\u00d71</text>' in html
