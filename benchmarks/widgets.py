@@ -1,6 +1,7 @@
 """How long from a click to the updated board, in the play widget (target: median under 50 ms).
 
     .venv/bin/python benchmarks/widgets.py [--games 20] [--players 3]
+    .venv/bin/python benchmarks/widgets.py --browser 100     # clicks timed in JupyterLab (needs chromium)
     .venv/bin/python benchmarks/widgets.py --class 1,4,8     # a class on one machine (needs chromium)
 
 Drives whole games by clicking a random legal button each time, and times every click until the
@@ -9,6 +10,10 @@ their thinking time (the time spent inside the policies) left out. Two levels ar
 
 * controller: `PlayController.click` plus the pure renderings (`board_html`, `status`,
   `choices`, `log_html`, `scores_html`): what any front end has to compute;
+* browser: the play notebook in JupyterLab and chromium; random clicks on the board, each
+  timed in the page from the click to the first frame after the board is drawn again (the
+  bots' replies are in a second update); target: median under 50 ms, p90 under 100 ms.
+
 * class: N students at once, each in their own browser page of the Voila app
   (notebooks/app/play.ipynb, its own kernel), arriving a second apart and clicking on the board
   with a short pause between clicks; prints the browser's click -> board drawn times at each N,
@@ -138,13 +143,65 @@ def bench_class(students: int, clicks: int = 30) -> tuple[list[float], float, fl
     return times, megabytes, max(loads)
 
 
+def bench_browser(clicks: int) -> list[float]:
+    """Return the browser's click -> board drawn times (ms) of `clicks` random clicks in JupyterLab."""
+    import shutil
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from playwright.sync_api import sync_playwright
+
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "tests" / "browser"))
+    from test_play_in_browser import BIN, CHROMIUM, FLAGS, NOTEBOOK, _free_port, _serve, click_latencies
+
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        shutil.copy(NOTEBOOK, work / NOTEBOOK.name)
+        port = _free_port()
+        cmd = [
+            str(BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+            "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
+            f"--ServerApp.root_dir={work}", "--allow-root",
+        ]  # fmt: skip
+        with _serve(cmd, f"http://127.0.0.1:{port}/api/status", work), sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+            page = browser.new_page(viewport={"width": 1200, "height": 1600})
+            page.goto(f"http://127.0.0.1:{port}/lab/tree/{NOTEBOOK.name}")
+            page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
+            page.wait_for_function(
+                "() => { const w = window.jupyterapp.shell.currentWidget; const s = w && w.sessionContext;"
+                " return s && s.session && s.session.kernel && s.session.kernel.status === 'idle'; }",
+                timeout=90_000,
+            )
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            page.locator('.ra-table-board [data-action="draw"]').wait_for(timeout=60_000)
+            times: list[float] = []
+            while len(times) < clicks:  # a game ends: the next one starts
+                times += click_latencies(page, clicks - len(times), seed=len(times))
+                page.get_by_role("button", name="New game").click()
+                page.locator(".ra-table:not(.ra-busy)").wait_for()
+            browser.close()
+    return times
+
+
 def main() -> None:
     """Run the benchmarks and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--class", dest="students", default="", help="numbers of students at once, e.g. 1,4,8")
+    parser.add_argument("--browser", type=int, default=0, help="clicks to time in JupyterLab and chromium")
     args = parser.parse_args()
+    if args.browser:
+        times = bench_browser(args.browser)
+        print(_summary("browser", [t / 1000 for t in times]) + "   (JupyterLab, click -> board drawn)")
+        ms = sorted(times)
+        median, p90 = statistics.median(ms), ms[int(0.9 * (len(ms) - 1))]
+        met = median < 50 and p90 < 100
+        print(f"target: median under 50 ms and p90 under 100 ms -> {'met' if met else 'MISSED'}")
+        return
     if args.students:
         for n in (int(x) for x in args.students.split(",")):
             times, megabytes, load = bench_class(n)
