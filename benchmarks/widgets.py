@@ -71,9 +71,12 @@ def bench_view(games: int, players: int) -> list[float]:
         while not c.state.is_terminal():
             choices = c.choices()
             action = choices[int(rng.random() * len(choices))].action
+            click = {"kind": "click", "action": action, "version": c.version}
+            if view.clicks.scores_due():  # an epoch's scores cover the board: close them
+                click = {"kind": "click", "ui": "dismiss", "version": c.version}
             bots = c.bot_seconds
             t0 = time.perf_counter()
-            view.table._handle_custom_msg({"kind": "click", "action": action, "version": c.version}, [])
+            view.table._handle_custom_msg(click, [])
             times.append(time.perf_counter() - t0 - (c.bot_seconds - bots))
     return times
 
