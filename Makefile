@@ -21,9 +21,9 @@ $(STAMP): pyproject.toml
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/
 
-# The play notebook as a standalone app (Voila): the game without the code, for students.
+# The game as a standalone app (Voila): title, how-to and the table, no code, for students.
 play: $(STAMP)
-	$(BIN)/voila notebooks/07_play_a_game.ipynb
+	$(BIN)/voila notebooks/app/play.ipynb
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -7,22 +7,32 @@ function returns SVG markup as text, byte-stable for the notebooks' comparisons.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from html import escape
 from typing import NamedTuple
 
+from .actions import Action, Discard
 from .tiles import CIVILIZATIONS, MONUMENTS, Tile
 from .words import tile_name
 
 __all__ = [
     "TILE_STYLES",
     "VERMILLION",
+    "Controls",
     "Html",
     "Svg",
     "TileStyle",
+    "bag_svg",
+    "button_svg",
     "legend",
+    "move_words",
+    "outline",
+    "ring",
+    "statue_svg",
     "sun_svg",
     "svg_text",
+    "target",
     "text_element",
     "tile_svg",
 ]
@@ -185,18 +195,26 @@ def sun_svg(value: int, cx: float, cy: float, r: float, face_up: bool, label: st
     )
 
 
-def text_element(x: float, y: float, text: str, size: int = 13, weight: str = "normal", anchor: str = "start") -> str:
-    """Return an SVG ``<text>`` element, its text escaped."""
+def text_element(
+    x: float, y: float, text: str, size: int = 13, weight: str = "normal", anchor: str = "start", ink: str = "#000"
+) -> str:
+    """Return an SVG ``<text>`` element, its text escaped; ``ink="currentColor"`` takes the page's text colour."""
     bold = ' font-weight="bold"' if weight == "bold" else ""
     return (
         f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}"{bold} text-anchor="{anchor}" '
-        f'fill="#000">{escape(text)}</text>'
+        f'fill="{ink}">{escape(text)}</text>'
     )
 
 
-def svg_text(x: float, y: float, text: str, size: int = 13, weight: str = "normal", anchor: str = "middle") -> str:
-    """Return an SVG ``<text>`` element (escaped), for pictures built from `tile_svg`."""
-    return text_element(x, y, text, size, weight, anchor)
+def svg_text(
+    x: float, y: float, text: str, size: int = 13, weight: str = "normal", anchor: str = "middle", ink: str = "#000"
+) -> str:
+    """Return an SVG ``<text>`` element (escaped), for pictures built from `tile_svg`.
+
+    Words on no background of their own (beside tiles, in a notebook) should use
+    ``ink="currentColor"``, so that they follow the notebook's theme, dark or light.
+    """
+    return text_element(x, y, text, size, weight, anchor, ink)
 
 
 def legend(size: int = 36) -> Svg:
@@ -215,3 +233,121 @@ def legend(size: int = 36) -> Svg:
         out.append(text_element(x + cell / 2 - 4, y + size + 14, tile_name(t), 11, anchor="middle"))
     out.append("</svg>")
     return Svg("".join(out))
+
+
+# -- the game table's controls: pieces that stand for an action -----------------------------
+
+
+class Controls(NamedTuple):
+    """What the deciding player may click on the board (the game table), and what is selected.
+
+    Attributes:
+        actions: the legal actions of the seat that decides now (one of the table's humans).
+        god: whether a god tile is chosen, so that the auction slots take a click (R26).
+        picked: the tiles selected so far to lose to a disaster (R53), in tile order.
+        last: the seat and text of the move just made by another player (a bot), which the
+            board marks: a ring around the sun bid or the slot filled, and words by the name.
+    """
+
+    actions: tuple[Action, ...]
+    god: bool = False
+    picked: tuple[Tile, ...] = ()
+    last: tuple[int, str] | None = None  # another player's last move (seat, action text), to highlight
+
+    def just_did(self, seat: int) -> str:
+        """Return the action `seat` just made, if it is the move to highlight, else ""."""
+        return self.last[1] if self.last is not None and self.last[0] == seat else ""
+
+    def discards(self) -> list[tuple[Tile, ...]]:
+        """Return the legal sets of tiles to lose that contain everything picked so far."""
+        picked = Counter(self.picked)
+        return [a.tiles for a in self.actions if isinstance(a, Discard) and not picked - Counter(a.tiles)]
+
+    def can_pick(self, tile: Tile) -> bool:
+        """Return whether one more `tile` can join the picked tiles in a legal loss."""
+        return bool(self._replace(picked=tuple(sorted((*self.picked, tile)))).discards())
+
+    def chosen(self) -> Discard | None:
+        """Return the discard that the picked tiles make, if it is a legal one."""
+        return next((a for a in self.actions if isinstance(a, Discard) and a.tiles == self.picked), None)
+
+
+def ring(cx: float, cy: float, r: float) -> str:
+    """Return a thick vermillion ring (a dashed circle) that marks the piece a player just moved."""
+    return (
+        f'<circle class="ra-just" cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="none" stroke="{VERMILLION}" '
+        'stroke-width="3" stroke-dasharray="6 3"/>'
+    )
+
+
+def move_words(action: str) -> str:
+    """Return a move in a few words for the board: ``'just now: bid 9'``, ``'just now: passed'``."""
+    verb, _, rest = action.partition(" ")
+    words = {"draw": "drew a tile", "ra": "called Ra", "pass": "passed", "done": "done with gods"}
+    if verb in words:
+        return f"just now: {words[verb]}"
+    if verb == "god":
+        return f"just now: used a god (slot {rest})"
+    return f"just now: {'lost ' + rest.replace(' ', ', ') if verb == 'discard' else action}"
+
+
+def outline(x: float, y: float, colour: str, dashed: bool = False) -> str:
+    """Return a thick frame around the 34-unit tile at (x, y): a chosen god, or a tile picked to lose."""
+    dash = ' stroke-dasharray="5 3"' if dashed else ""
+    return (
+        f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="40" height="40" fill="none" stroke="{colour}" '
+        f'stroke-width="3"{dash}/>'
+    )
+
+
+def target(markup: str, label: str, *, action: str = "", ui: str = "", pressed: bool | None = None) -> str:
+    """Return `markup` as a clickable piece of the board: a focusable button with an ``aria-label``.
+
+    `action` is the text of the action a click plays (`ra_core.actions` notation, e.g.
+    ``"bid 9"``); `ui` names a step that only prepares one (``"god"``: choose a god first,
+    ``"pick art"``: select a tile to lose). A front end turns a click, or Enter or Space on the
+    focused piece, into that text; the board itself never changes the game.
+    """
+    data = f' data-action="{escape(action)}"' if action else f' data-ui="{escape(ui)}"'
+    state = "" if pressed is None else f' aria-pressed="{str(pressed).lower()}"'
+    return (
+        f'<g class="ra-target" role="button" tabindex="0" aria-label="{escape(label)}"{data}{state}>'
+        f"<title>{escape(label)}</title>{markup}</g>"
+    )
+
+
+def button_svg(x: float, y: float, width: float, text: str, fill: str = "#ffffff") -> str:
+    """Return a labelled button shape (a rounded box with its word, 13 px bold)."""
+    return (
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="26" rx="6" fill="{fill}" stroke="#000" '
+        f'stroke-width="1.5"/>{text_element(x + width / 2, y + 18, text, 13, "bold", "middle")}'
+    )
+
+
+def bag_svg(x: float, y: float, count: int) -> str:
+    """Return the cloth bag (a sack with its tie) and how many tiles are left in it."""
+    return (
+        f'<path d="M{x + 14:.1f},{y + 14:.1f} C{x - 2:.1f},{y + 30:.1f} {x + 2:.1f},{y + 56:.1f} {x + 28:.1f},'
+        f'{y + 56:.1f} C{x + 54:.1f},{y + 56:.1f} {x + 58:.1f},{y + 30:.1f} {x + 42:.1f},{y + 14:.1f} Z" '
+        'fill="#c8a165" stroke="#000" stroke-width="1.5"/>'
+        f'<path d="M{x + 14:.1f},{y + 14:.1f} L{x + 10:.1f},{y + 4:.1f} L{x + 46:.1f},{y + 4:.1f} '
+        f'L{x + 42:.1f},{y + 14:.1f} Z" fill="#b08850" stroke="#000" stroke-width="1.5"/>'
+        + text_element(x + 28, y + 40, str(count), 14, "bold", "middle")
+        + _label(x + 28, y + 72, "Draw")
+    )
+
+
+def _label(x: float, y: float, text: str) -> str:
+    """Return the word under a control, on the board's paper (the theme may recolour its ink)."""
+    return text_element(x, y, text, 12, "bold", "middle").replace("<text ", '<text class="ra-ink" ', 1)
+
+
+def statue_svg(x: float, y: float) -> str:
+    """Return the Ra statue (a figure with a sun disk on its head), to call Ra."""
+    return (
+        f'<circle cx="{x + 28:.1f}" cy="{y + 12:.1f}" r="10" fill="{VERMILLION}" stroke="#000" stroke-width="1.5"/>'
+        f'<path d="M{x + 20:.1f},{y + 24:.1f} L{x + 36:.1f},{y + 24:.1f} L{x + 42:.1f},{y + 56:.1f} '
+        f'L{x + 14:.1f},{y + 56:.1f} Z" fill="#e8c872" stroke="#000" stroke-width="1.5"/>'
+        + text_element(x + 28, y + 48, "Ra", 13, "bold", "middle")
+        + _label(x + 28, y + 72, "Call Ra")
+    )

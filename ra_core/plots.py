@@ -83,7 +83,8 @@ def _states_and_names(game: Any, names: Sequence[str] | None) -> tuple[list[Stat
     else:
         if len(names) != n:
             raise ValueError(f"{len(names)} names for {n} players")
-        labels = [f"P{i} {name}" for i, name in enumerate(names)]
+        # a seat's own name ("P0") or no name adds nothing: "P0", never "P0 P0"
+        labels = [f"P{i}" if name in ("", f"P{i}") else f"P{i} {name}" for i, name in enumerate(names)]
     return states, labels
 
 
@@ -111,7 +112,7 @@ def plot_fame(
     n = final.num_players
     scores = final.scores
     if categories:
-        fig, (ax, bars) = figure(10.5, 4.2, ncols=2, width_ratios=(1.15, 1))
+        fig, (ax, bars) = figure(8.8, 4.2, ncols=2, width_ratios=(1.15, 1))  # fits a 900 px output area
     else:
         fig, ax = figure(6.5, 4.2)
     if len(states) > 1:

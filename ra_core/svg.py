@@ -14,9 +14,11 @@ from collections.abc import Collection, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
+from .actions import Bid, CallRa, Done, Draw, Pass, UseGod
 from .records import Phase
 from .rules import EPOCHS
 from .state import DISPLAYS
+from .tiles import Tile
 
 if TYPE_CHECKING:
     from .records import Player
@@ -25,12 +27,20 @@ if TYPE_CHECKING:
 from .pieces import (
     TILE_STYLES,
     VERMILLION,
+    Controls,
     Html,
     Svg,
     TileStyle,
+    bag_svg,
+    button_svg,
     legend,
+    move_words,
+    outline,
+    ring,
+    statue_svg,
     sun_svg,
     svg_text,
+    target,
     text_element,
     tile_svg,
 )
@@ -46,9 +56,23 @@ from .words import (
     seat_set,
     seats_words,
     signed,
+    tile_name,
 )
 
-__all__ = ["TILE_STYLES", "Html", "Svg", "TileStyle", "html", "legend", "scores_html", "svg", "svg_text", "tile_svg"]
+__all__ = [
+    "TILE_STYLES",
+    "Controls",
+    "Html",
+    "Svg",
+    "TileStyle",
+    "html",
+    "legend",
+    "scores_html",
+    "svg",
+    "svg_text",
+    "tile_svg",
+]
+
 
 # -- the SVG board ---------------------------------------------------------------------------
 
@@ -89,7 +113,8 @@ def _ra_track(s: State) -> list[str]:
     return out
 
 
-def _auction_track(s: State) -> list[str]:
+def _auction_track(s: State, controls: Controls | None) -> list[str]:
+    gods = {a.slot for a in controls.actions if isinstance(a, UseGod)} if controls and controls.god else set()
     out = [text_element(10, 138, "Auction", 13, "bold")]
     for i, t in enumerate(s.track):
         x = 90 + i * 58
@@ -101,12 +126,38 @@ def _auction_track(s: State) -> list[str]:
                 f'role="img" aria-label="{label}"><title>{label}</title></rect>'
             )
         else:
-            out.append(f'<rect x="{x}" y="112" width="52" height="52" fill="#fff" stroke="#555"/>')
-            out.append(f'<g aria-label="slot {i + 1}">{tile_svg(t, x + 4, 116, 44)}</g>')
+            tile = (
+                f'<rect x="{x}" y="112" width="52" height="52" fill="#fff" stroke="#555"/>{tile_svg(t, x + 4, 116, 44)}'
+            )
+            if i + 1 in gods:
+                out.append(target(tile, f"Use a god: take the {tile_name(t)} on slot {i + 1}", action=f"god {i + 1}"))
+            else:
+                out.append(f'<g aria-label="slot {i + 1}">{tile}</g>')
+    if controls is not None:
+        out += _bag_and_statue(s, controls)
+        last = controls.last[1] if controls.last else ""
+        filled = [i for i, t in enumerate(s.track) if t is not None]
+        slot = filled[-1] if last == "draw" and filled else int(last[4:]) - 1 if last.startswith("god ") else -1
+        if slot >= 0:
+            out.append(ring(90 + slot * 58 + 26, 138, 28))
     return out
 
 
-def _status_lines(s: State) -> list[str]:
+def _bag_and_statue(s: State, controls: Controls) -> list[str]:
+    """Return the bag (click: draw) and the Ra statue (click: call Ra), dimmed when not a choice."""
+    out = []
+    for kind, markup, label, verb in (
+        (Draw, bag_svg(586, 100, sum(s.bag)), "Draw a tile", "draw"),
+        (CallRa, statue_svg(668, 100), "Call Ra", "ra"),
+    ):
+        if any(isinstance(a, kind) for a in controls.actions):
+            out.append(target(markup, label, action=verb))
+        else:
+            out.append(f'<g opacity="0.45" role="img" aria-label="{escape(label)}: not now">{markup}</g>')
+    return out
+
+
+def _status_lines(s: State, table: bool = False) -> list[str]:
     """Return the lines under the tracks: the running auction or the discard being chosen."""
     lines = []
     a = s.auction
@@ -117,6 +168,9 @@ def _status_lines(s: State) -> list[str]:
         )
         lines.append(f"Auction: {TRIGGER_WORDS[a.trigger]} (Ra player P{a.ra_player}); {high}")
         lines.append(f"Bids: {done or 'none yet'};  still to bid: {seats_words(a.still_to_bid)}")
+        if table:  # the sun swap the auction will make (R44)
+            who = f"P{a.high_bidder} would give sun {a.high_bid} and" if a.high_bidder >= 0 else "The winner will"
+            lines.append(f"{who} take the center sun {s.center_sun} with the tiles on the track.")
     if s.discard is not None:
         owed = owed_words(s.discard.owed)
         lines.append(f"P{s.discard.player} must choose tiles to lose: {owed}")
@@ -126,7 +180,19 @@ def _status_lines(s: State) -> list[str]:
     return lines
 
 
-def _player_panel(s: State, i: int, p: Player, y: float, name: str) -> list[str]:
+def _discard_buttons(controls: Controls) -> list[str]:
+    """Return the buttons that confirm or clear the tiles picked to lose."""
+    out = []
+    chosen = controls.chosen()
+    if chosen is not None:
+        label = "Confirm: lose " + ", ".join(tile_name(t) for t in chosen.tiles)
+        out.append(target(button_svg(_W - 190, 196, 90, "Confirm", "#F0E442"), label, action=str(chosen)))
+    if controls.picked:
+        out.append(target(button_svg(_W - 92, 196, 80, "Clear"), "Clear the tiles picked to lose", ui="clear"))
+    return out
+
+
+def _player_panel(s: State, i: int, p: Player, y: float, name: str, controls: Controls | None) -> list[str]:
     turn = i == s.turn_player and s.phase is not Phase.GAME_OVER
     deciding = i == s.to_move
     stroke = ' stroke="#000" stroke-width="3"' if deciding else ' stroke="#777" stroke-width="1"'
@@ -149,14 +215,27 @@ def _player_panel(s: State, i: int, p: Player, y: float, name: str) -> list[str]
         badges.append("\u25cf decides now")
     if badges:
         out.append(text_element(250, y + 20, "   ".join(badges), 13, "bold"))
+    mine = controls if deciding else None  # only the seat deciding now has controls
+    bids = {a.sun for a in mine.actions if isinstance(a, Bid)} if mine else set()
     out.append(text_element(430, y + 20, "suns", 12))
     x = 470
     for sun in p.suns_up:
-        out.append(sun_svg(sun, x, y + 15, 12, True))
+        disk = sun_svg(sun, x, y + 15, 12, True)
+        out.append(target(disk, f"Bid sun {sun}", action=f"bid {sun}") if sun in bids else disk)
         x += 28
     for sun in p.suns_down:
         out.append(sun_svg(sun, x, y + 15, 12, False))
         x += 28
+    did = controls.just_did(i) if controls else ""
+    if did:
+        out.append(text_element(_W - 12, y + 20, move_words(did), 13, "bold", "end"))
+        if did.startswith("bid ") and int(did[4:]) in p.suns_up:
+            out.append(ring(470 + 28 * p.suns_up.index(int(did[4:])), y + 15, 16))
+    if mine:
+        for kind, word in ((Pass, "Pass"), (Done, "Done")):
+            if any(isinstance(a, kind) for a in mine.actions):
+                label = "Pass (do not bid)" if kind is Pass else "Done: use no more gods"
+                out.append(target(button_svg(_W - 92, y + 4, 80, word), label, action=word.lower()))
     # Tiles, grouped as on the player boards: kept ones on the left, the epoch's on the right.
     gy = y + 34
     out.append(text_element(14, gy + 12, "kept", 11))
@@ -167,10 +246,33 @@ def _player_panel(s: State, i: int, p: Player, y: float, name: str) -> list[str]
         if not shown:
             out.append(text_element(x, gy + 48, "\u2013 none", 12))
         for t in shown:
-            out.append(tile_svg(t, x, gy + 18, 34, p.display[t]))
+            out.append(_display_tile(t, p.display[t], x, gy + 18, mine))
             x += 40
     out.append("</g>")
     return out
+
+
+def _display_tile(t: Tile, count: int, x: float, y: float, controls: Controls | None) -> str:
+    """Return a pile of a player's tiles; with controls, the god to use and the tiles to lose take clicks."""
+    if controls is None:
+        return tile_svg(t, x, y, 34, count)
+    name = tile_name(t)
+    if t is Tile.GOD and any(isinstance(a, UseGod) for a in controls.actions):
+        pile = tile_svg(t, x, y, 34, count)
+        if controls.god:
+            pile += outline(x, y, "#000")
+            return target(pile, "Use a god (chosen: now click a tile on the auction track)", ui="god", pressed=True)
+        return target(pile, "Use a god: choose it, then a tile on the auction track", ui="god", pressed=False)
+    lost = controls.picked.count(t)
+    pile = tile_svg(t, x, y, 34, count - lost) if lost < count else f'<g opacity="0.35">{tile_svg(t, x, y, 34)}</g>'
+    keep = f"Keep one {name} after all ({lost} chosen to lose)"
+    if lost:  # the pile is framed; its mark "-1" under it takes the choice back
+        pile += outline(x, y, VERMILLION, dashed=True)
+        mark = text_element(x + 17, y + 50, f"\u2212{lost}", 12, "bold", "middle")
+        pile += target(mark, keep, ui=f"unpick {t.label}")
+    if controls.can_pick(t):
+        return target(pile, f"Lose one {name} (you have {count - lost} left)", ui=f"pick {t.label}")
+    return target(pile, keep, ui=f"unpick {t.label}") if lost else pile
 
 
 def svg(
@@ -179,6 +281,7 @@ def svg(
     you: int | Collection[int] | None = None,
     names: Sequence[str] = (),
     width: int | None = None,
+    controls: Controls | None = None,
 ) -> Svg:
     """Return the board as an SVG picture (standard library only, byte-stable).
 
@@ -192,12 +295,22 @@ def svg(
         you: the seat (or seats) to mark "(you)".
         names: a name per seat.
         width: the width in pixels to draw at (default: 760, natural size).
+        controls: for a game table: the pieces that stand for the deciding player's legal
+            actions become buttons (see `Controls` and `pieces.target`), and the bag and the
+            Ra statue are drawn.
     """
     me = seat_set(you)
-    return _svg(s, me, names, width, facts(s, you=me, names=names))
+    return _svg(s, me, names, width, facts(s, you=me, names=names), controls)
 
 
-def _svg(s: State, me: Collection[int], names: Sequence[str], width: int | None, lines: Sequence[str]) -> Svg:
+def _svg(
+    s: State,
+    me: Collection[int],
+    names: Sequence[str],
+    width: int | None,
+    lines: Sequence[str],
+    controls: Controls | None = None,
+) -> Svg:
     """Return `svg` of `s`, given its `facts` (`lines`), which title the picture."""
     height = _TOP + _PANEL * len(s.players) + 4
     shown = width or _W
@@ -222,11 +335,13 @@ def _svg(s: State, me: Collection[int], names: Sequence[str], width: int | None,
     cx, cy = 640, 66
     out.append(sun_svg(s.center_sun, cx, cy, 22, True, f"center sun {s.center_sun}"))
     out.append(text_element(cx + 30, cy + 5, "center", 12))
-    out += _auction_track(s)
-    for k, line in enumerate(_status_lines(s)):
+    out += _auction_track(s, controls)
+    for k, line in enumerate(_status_lines(s, controls is not None)):
         out.append(text_element(10, 188 + 18 * k, line, 13, "bold" if k == 0 else "normal"))
+    if controls is not None and s.phase is Phase.DISCARD:
+        out += _discard_buttons(controls)
     for i, p in enumerate(s.players):
-        out += _player_panel(s, i, p, _TOP + i * _PANEL, player_name(i, me, names))
+        out += _player_panel(s, i, p, _TOP + i * _PANEL, player_name(i, me, names), controls)
     out.append("</svg>")
     return Svg("".join(out))
 

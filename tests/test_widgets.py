@@ -10,10 +10,11 @@ import json
 import random
 from collections import Counter
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 
-from ra_core import Rules, State, Tile
+from ra_core import Rules, State, Tile, render
 from ra_core.bots import random_bot
 from ra_core.play import GameRecord, play
 from ra_core.widgets import (
@@ -23,6 +24,7 @@ from ra_core.widgets import (
     ReplayController,
     ScoringCalculator,
 )
+from ra_core.widgets.board import BoardClicks
 
 KINDS = ("draw", "ra", "god", "done", "bid", "pass", "discard")
 
@@ -225,27 +227,128 @@ def test_bots_by_seat_and_bad_seats() -> None:
 # -- the ipywidgets view, headless ---------------------------------------------------------------
 
 
-def test_play_view_buttons_drive_a_whole_game() -> None:
-    """Clicking the view's buttons plays a whole game; undo, new game, speed, save and load work."""
+def _targets(board: str) -> dict[str, str]:
+    """Return the board's clickable pieces: what each stands for (``action:...`` or ``ui:...``) and its label.
+
+    The board must parse as XML, and every piece must be a focusable button with a label.
+    """
+    root = ElementTree.fromstring(board)
+    found = {}
+    for node in root.iter():
+        for kind in ("action", "ui"):
+            value = node.get(f"data-{kind}")
+            if value is not None:
+                assert node.get("role") == "button" and node.get("tabindex") == "0", board
+                assert node.get("aria-label"), board
+                found[f"{kind}:{value}"] = node.get("aria-label", "")
+    return found
+
+
+def _send(view: Any, **content: Any) -> None:
+    """Send a click message as the front end does (through the widget's comm message handler)."""
+    view.table._handle_custom_msg({"kind": "click", **content}, [])
+
+
+def _check_board(board: BoardClicks, seen: Counter[str]) -> list[str]:
+    """Check that the board's pieces stand for exactly the legal actions now; return those actions.
+
+    A god is two clicks (the god tile, then a slot), a disaster's losses one click per tile and
+    then Confirm; each legal discard is picked and confirmed, and Clear starts again.
+    """
+    c = board.controller
+    legal = [str(a) for a in c.state.legal_actions()]
+    direct = {a for a in legal if not a.startswith(("god ", "discard "))}
+    found = _targets(board.svg())
+    assert {k[7:] for k in found if k.startswith("action:")} == direct
+    gods = {a for a in legal if a.startswith("god ")}
+    assert ("ui:god" in found) == bool(gods)
+    if gods:
+        assert board.press(ui="god", version=c.version)
+        armed = {k[7:] for k in _targets(board.svg()) if k.startswith("action:")}
+        assert armed == direct | gods
+        assert board.press(ui="god") and not board.god  # a second click puts the god back
+        seen["god"] += 1
+    for a in (a for a in legal if a.startswith("discard ")):
+        for label in a.split()[1:]:
+            assert f"ui:pick {label}" in _targets(board.svg()), (a, board.picked)
+            assert board.press(ui=f"pick {label}", version=c.version)
+        confirm = {k[7:] for k in _targets(board.svg()) if k.startswith("action:")}
+        assert confirm == {a}, (a, confirm)
+        assert board.press(ui="clear") and board.picked == ()
+        seen["discard"] += 1
+    return legal
+
+
+def _at(c: PlayController, s: State) -> PlayController:
+    """Put the controller's game at position `s` (a test's shortcut to a rare position)."""
+    c.states.append(s)
+    c.version += 1
+    return c
+
+
+def test_the_board_offers_exactly_the_legal_actions() -> None:
+    """In every position of hot-seat games, and in rare ones built on purpose, the board offers the legal actions."""
+    rng = random.Random(3)
+    seen: Counter[str] = Counter()
+    for seed in range(6):
+        players = 2 + seed % 4
+        board = BoardClicks(PlayController(players, you=range(players), seed=seed))
+        c = board.controller
+        while not c.state.is_terminal():
+            if board.scores_due():  # an epoch was scored: its scores cover the board until closed
+                assert _targets(board.svg()) == {"ui:dismiss": "Continue: close the scores"}
+                assert not board.press(action=str(c.state.legal_actions()[0])) and "click Continue" in c.message
+                assert board.press(ui="dismiss") and not board.scores_due()
+                seen["dismiss"] += 1
+            legal = _check_board(board, seen)
+            gods = [a for a in legal if a.startswith("god ")]
+            choice = min(gods) if gods and rng.random() < 0.5 else legal[int(rng.random() * len(legal))]
+            seen[_kind(choice)] += 1
+            assert board.press(action=choice, version=c.version), c.message
+    suns: list[dict[str, Any]] = [{"suns_up": list(up)} for up in ((13, 6, 2), (12, 7, 3), (11, 8, 4), (10, 9, 5))]
+    suns[0]["display"] = {"art": 1, "writing": 2, "religion": 1, "temple": 3, "pyramid": 1}
+    owed = {"player": 0, "owed": [["unrest", 2], ["earthquake", 2]], "after": "auction"}
+    unrest = State.from_dict({"players": suns, "phase": "discard", "turn_player": 0, "discard": owed})
+    board = BoardClicks(_at(PlayController(4, you=range(4), seed=1), unrest))
+    assert len(_check_board(board, seen)) == 4  # the four ways to lose two civilizations (TV-22)
+    assert board.press(ui="pick art") and board.press(ui="pick writing") and not board.press(ui="pick religion")
+    assert "Religion is not among the tiles" in board.controller.message
+    assert board.press(ui="unpick art") and board.picked == (Tile.WRITING,)
+    assert board.press(action="discard religion writing")
+    assert len(_check_board(board, seen)) == 2  # then the earthquake: two monuments of the four
+    suns[0]["display"] = {"god": 2}
+    two_gods = State.from_dict({"players": suns, "track": ["gold", "nile", "god"], "turn_player": 0})
+    board = BoardClicks(_at(PlayController(4, you=range(4), seed=1), two_gods))
+    _check_board(board, seen)
+    assert board.press(ui="god") and board.press(action="god 1") and board.controller.state.phase.name == "GODS"
+    assert "action:done" in _targets(board.svg()) and board.press(action="done")
+    assert _at(board.controller, two_gods).status() == "P0, your move: draw a tile, call Ra, or use a god."
+    seen["done"] += 1
+    assert set(seen) == {*KINDS, "dismiss"}, seen
+
+
+def test_a_whole_game_by_clicking_the_board_only() -> None:
+    """Messages as the front end sends them play a whole game; undo, new game, speed, save and load work."""
     from ra_core.widgets import play as play_widget
 
     view = play_widget(players=3, you=0, seed=6)
     c = view.controller
     rng = random.Random(1)
-    stale = None
+    kinds: Counter[str] = Counter()
     while not c.state.is_terminal():
-        buttons = list(view.buttons.children)
-        assert [b.description for b in buttons] == [ch.label for ch in c.choices()]
-        before = view.board.value
-        stale = buttons[0]
-        buttons[int(rng.random() * len(buttons))].click()
-        assert view.board.value != before and view.log.value
-    assert "Game over" in view.status.value and "<table" in view.scores.value
-    assert stale is not None
-    stale.click()  # a button from an earlier position
-    assert "earlier position" in view.message.value or "game is over" in view.message.value
+        found = sorted(_targets(view.table.board))
+        assert found, c.text()
+        kind, _, value = found[int(rng.random() * len(found))].partition(":")
+        before = (view.table.board, c.version)
+        _send(view, version=view.table.version, **{kind: value})
+        assert (view.table.board, c.version) != before and view.table.message == "", view.table.message
+        kinds[_kind(value)] += 1
+        assert view.table.status == view.clicks.status() and view.log.value
+        assert view.table.recent.count("<li>") == min(5, len(c.log)) and c.log[-1].split()[0] in view.table.recent
+    assert {"draw", "ra", "bid", "pass"} <= set(kinds), kinds
+    assert "Game over" in view.table.status and "<table" in view.scores.value
     view.undo_button.click()
-    assert not c.state.is_terminal() and view.buttons.children
+    assert not c.state.is_terminal() and _targets(view.table.board)
     view.save_button.click()
     assert view.record_box.value.startswith("{") and "Download ra-game.json" in view.download.value
     saved = view.record_box.value
@@ -253,18 +356,58 @@ def test_play_view_buttons_drive_a_whole_game() -> None:
     assert c.seed == 7 and "seed 7" in view.log.value
     view.record_box.value = saved
     view.load_button.click()
-    assert "Loaded a game" in view.log.value and view.message.value == ""
+    assert "Loaded a game" in view.log.value and view.table.message == ""
     view.record_box.value = "{broken"
     view.load_button.click()
-    assert "Could not load that game" in view.message.value
+    assert "Could not load that game" in view.table.message
     view._uploaded({"new": ({"name": "g.json", "content": memoryview(b"{}x")},)})  # what FileUpload sends
-    assert "Could not load that game" in view.message.value
+    assert "Could not load that game" in view.table.message
     view.speed.value = True
     assert c.step_by_step
+    view.pace.value = 1.4
+    assert view.delay == 1.4
     view.speed.value = False
     assert not c.step_by_step and view.text() == c.text()
     bundle = view._repr_mimebundle_()
     assert bundle["text/plain"] == c.text() and "application/vnd.jupyter.widget-view+json" in bundle
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        ({"label": "sun 3, face up"}, "sun 3, face up: nothing to do there now. Click the bag"),
+        ({"ui": "god"}, "You have no god to use now."),
+        ({"ui": "pick art"}, "Art is not among the tiles you may lose now."),
+        ({"ui": "unpick gold"}, "Nothing to do there now."),
+        ({"action": "bid 13"}, "Not legal now: bid 13."),
+        ({"action": "draw", "version": 99}, "earlier board"),
+        ({"action": ["draw"]}, "Nothing to do there now."),
+        ({"action": "draw", "version": "0"}, "earlier board"),
+        ({"kind": "other", "action": "draw"}, ""),
+    ],
+)
+def test_stray_stale_and_malformed_clicks_change_nothing(content: dict[str, Any], says: str) -> None:
+    """A click that is not a choice now, or a message that is not a click, leaves the game as it was."""
+    from ra_core.widgets import play as play_widget
+
+    view = play_widget(players=3, you=0, seed=2)
+    c = view.controller
+    content = {"version": c.version, **content}
+    before = (c.text(), view.table.board, c.version)
+    view.table._handle_custom_msg({"kind": "click", **content}, [])
+    assert (c.text().replace(f"Message: {c.message}\n", ""), view.table.board, c.version) == before
+    assert says in view.table.message if says else view.table.message == ""
+    assert "use a god" not in view.table.status  # nobody starts with a god
+
+
+def test_keyboard_reaches_every_choice_and_the_status_names_only_open_choices() -> None:
+    """Every piece that takes a click is a focusable button with a label; the status names only real choices."""
+    c = PlayController(3, you=range(3), seed=4)
+    board = BoardClicks(c)
+    labels = _targets(board.svg())
+    assert labels == {"action:draw": "Draw a tile", "action:ra": "Call Ra"}
+    assert c.status() == f"P{c.state.to_move}, your move: draw a tile or call Ra."
+    assert "data-action" not in str(render.svg(c.state, you=c.you))  # a picture without controls has none
 
 
 def test_view_shows_a_message_instead_of_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -278,7 +421,7 @@ def test_view_shows_a_message_instead_of_a_traceback(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(view.controller, "undo", boom)
     view.undo_button.click()
-    assert "Something went wrong (KeyError" in view.message.value
+    assert "Something went wrong (KeyError" in view.table.message
 
 
 # -- explorers --------------------------------------------------------------------------------------
@@ -472,3 +615,122 @@ def test_disaster_explorer_never_takes_more_disasters_than_exist() -> None:
     view.how_many.value = 3
     view.disaster.value = "drought"
     assert (view.how_many.max, view.how_many.value, view.controller.how_many) == (2, 2, 2)
+
+
+def test_levels_name_the_bots_and_hot_seat_shows_whose_decision_it_is() -> None:
+    """play(level=...) picks the bots by difficulty and shows them by level; you=[0, 2] seats two humans."""
+    from ra_core.widgets import LEVELS
+    from ra_core.widgets import play as play_widget
+
+    assert list(LEVELS) == ["easy", "normal", "hard"]
+    view = play_widget(players=3, you=0, seed=2)
+    assert view.controller.names == ("you", "normal", "normal") and "P1 (normal)" in view.table.board
+    assert play_widget(players=3, level="easy", seed=2).controller.names[1:] == ("easy", "easy")
+    with pytest.raises(ValueError, match="level must be one of easy, normal, hard"):
+        play_widget(level="expert")
+    view = play_widget(players=4, you=[0, 2], seed=3, level="easy")
+    c = view.controller
+    while not c.state.is_terminal():
+        if view.clicks.scores_due():
+            _send(view, version=c.version, ui="dismiss")
+        seat = c.state.to_move
+        assert seat in (0, 2) and view.table.status.startswith(f"P{seat}, your move")
+        assert f"P{seat} (you): fame {c.state.players[seat].fame}, " in view.table.board  # its panel is marked
+        assert 'decides now"' in view.table.board.split(f"P{seat} (you): fame")[1].split(">")[0]
+        version = c.version
+        for _ in range(4):  # an action, or the steps to one: a god then a slot, tiles to lose then Confirm
+            found = sorted(k for k in _targets(view.table.board) if not k.startswith(("ui:unpick", "ui:clear")))
+            kind, _, value = found[0].partition(":")
+            _send(view, version=version, **{kind: value})
+            if c.version != version:
+                break
+        assert c.version != version, c.text()
+
+
+def test_each_epochs_scores_cover_the_board_until_closed() -> None:
+    """After each epoch the scores are drawn over the board, with every player's breakdown; then the final screen."""
+    from ra_core.widgets import play as play_widget
+
+    view = play_widget(players=3, you=0, seed=5, level="easy")
+    c, board = view.controller, view.clicks
+    shown = []
+    while not c.state.is_terminal() or board.scores_due():
+        if board.scores_due():
+            score = c.state.scores[-1]
+            svg = view.table.board
+            assert set(_targets(svg)) == {"ui:dismiss"} and "ra-overlay" in svg
+            for i, b in enumerate(score.players):
+                name = "P0 (you)" if i == 0 else f"P{i} (easy)"
+                assert f'aria-label="{name}: gods {render.signed(b.god)}, ' in svg
+                assert f"net {render.signed(b.net)}, fame {b.fame_after}" in svg
+            assert view.table.status.startswith("Game over" if c.state.is_terminal() else f"Epoch {score.epoch} is")
+            shown.append(score.epoch)
+            _send(view, version=c.version, ui="sun 3")  # anything else: a message, no change
+            assert "First close the scores" in view.table.message and board.scores_due()
+            _send(view, version=c.version, ui="dismiss")
+            continue
+        found = sorted(k for k in _targets(view.table.board) if k.startswith("action:"))
+        _send(view, version=c.version, action=found[-1][7:])
+    assert shown == [1, 2, 3] and "Game over" in view.table.status and "ra-overlay" not in view.table.board
+    view.undo_button.click()
+    assert not board.scores_due() and len(c.state.scores) == 2
+
+
+def test_the_final_screen_says_how_a_tie_was_broken() -> None:
+    """Equal fame at the end: the final screen names the tied players and the rule that decided (R73)."""
+    from ra_core.widgets.overlay import scores_overlay, tie_break_words
+
+    final = play([random_bot] * 3, seed=1).replay()
+    players = tuple(p._replace(fame=40) for p in final.players)
+    tied = final.replace(players=players)
+    w = tied.winner()
+    assert w is not None
+    sun = max(tied.players[w].suns)
+    words = tie_break_words(tied)
+    assert words == f"P0, P1, P2 tie on 40 fame; P{w} wins with the highest sun, {sun} (R73)."
+    assert f"Game over: P{w} wins with 40 fame" in scores_overlay(tied) and "tie on 40 fame" in scores_overlay(tied)
+    alone = final.replace(players=tuple(p._replace(fame=40 + (i == 1)) for i, p in enumerate(final.players)))
+    assert tie_break_words(alone) == "" and "P1 wins with 41 fame" in scores_overlay(alone)
+
+
+def test_the_scores_fit_inside_their_card() -> None:
+    """The overlay's columns fit in the card drawn for them (720 wide, 16 of margin each side)."""
+    from ra_core.widgets.overlay import _COLUMNS
+
+    assert sum(width for _, width in _COLUMNS) <= 720 - 32
+
+
+def test_a_seats_own_name_is_not_repeated() -> None:
+    """Names "P0", "P1" given to a record show as P0 and P1, not "P0 (P0)" or "P0 P0"."""
+    from ra_core.plots import _states_and_names
+
+    record = play([random_bot] * 3, seed=2, names=["P0", "P1", "cleo"])
+    stepper = ReplayController(record)
+    assert "P0 (P0)" not in stepper.text() and "P2 (cleo)" in stepper.text()
+    assert _states_and_names(record, None)[1] == ["P0", "P1", "P2 cleo"]
+
+
+def test_the_board_marks_what_a_bot_just_did_and_the_coming_sun_swap() -> None:
+    """After a bot's move the board says it by the bot's name and rings the piece; an auction shows the swap."""
+    c = PlayController(3, you=0, seed=2, step_by_step=True)
+    board = BoardClicks(c)
+    assert c.click("ra")  # P0 calls Ra: the bots bid next, one step at a time
+    steps = 0
+    while c.step():
+        steps += 1
+        seat, action = board.last_move() or (-1, "")
+        assert seat in (1, 2) and action == c.actions[-1]
+        svg = board.svg()
+        assert svg.count('class="ra-just"') == (1 if action.startswith("bid ") else 0)
+        words = {"pass": "just now: passed"}.get(action, f"just now: {action}")
+        assert words in svg
+        if c.state.auction is not None and c.state.auction.high_bidder >= 0:
+            a = c.state.auction
+            assert f"P{a.high_bidder} would give sun {a.high_bid} and take the center sun {c.state.center_sun}" in svg
+    assert steps >= 2 and "ra-just" not in str(render.svg(c.state))  # a picture without controls marks nothing
+
+
+def test_the_disaster_explorers_counts_follow_the_notebooks_theme() -> None:
+    """The counts beside the tiles are drawn in the page's text colour (light on a dark theme), not black."""
+    html = DisasterExplorer("unrest", {"art": 2, "writing": 1}).html()
+    assert 'fill="currentColor">\u00d72</text>' in html and 'fill="currentColor">\u00d71</text>' in html

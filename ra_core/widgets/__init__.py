@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..bots import heuristic_bot, random_bot
+from ..entrants import NamedBot
+from ..montecarlo import MonteCarloBot
+from ..play import Policy
 from ..rules import Rules
 from .controllers import Choice, PlayController, action_label
 from .explorers import AuctionExplorer, DisasterExplorer, ScoringCalculator
@@ -22,6 +26,7 @@ if TYPE_CHECKING:
     from .views import PlayView, ReplayView
 
 __all__ = [
+    "LEVELS",
     "AuctionExplorer",
     "Choice",
     "DisasterExplorer",
@@ -37,14 +42,28 @@ __all__ = [
 ]
 
 
-def play(players: int = 3, **options: Any) -> PlayView:
-    """Show a game of Ra to play with the mouse: the board, your buttons, the log, and more.
+#: The bots' levels of difficulty for `play`, each shown under its level's name:
+#: easy plays at random, normal is the heuristic bot, hard the Monte Carlo bot (100 rollouts per choice).
+LEVELS: dict[str, Policy] = {
+    "easy": NamedBot(random_bot, "easy"),
+    "normal": NamedBot(heuristic_bot, "normal"),
+    "hard": NamedBot(MonteCarloBot(rollouts=100), "hard"),
+}
 
+
+def play(players: int = 3, level: str = "normal", **options: Any) -> PlayView:
+    """Show a game of Ra to play by clicking on the board, with the log beside it, and more.
+
+    `level` is the bots' difficulty (see `LEVELS`): ``"easy"``, ``"normal"`` or ``"hard"``.
     Options are those of `PlayController` (``you``, ``bots``, ``seed``, ``rules``,
-    ``step_by_step``) plus ``delay``, the seconds between two visible bot steps.
+    ``step_by_step``) plus ``delay``, the seconds between two visible bot steps. Bots given as
+    ``bots`` replace the level's. ``you=[0, 2]`` seats two humans at one screen (hot seat).
     """
     from .views import PlayView
 
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+    options.setdefault("bots", LEVELS[level])
     delay = options.pop("delay", 0.6)
     return PlayView(PlayController(players, **options), delay=delay)
 

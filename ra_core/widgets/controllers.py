@@ -24,7 +24,7 @@ from html import escape
 from typing import Any
 
 from .. import render
-from ..actions import Action, Draw, parse_action
+from ..actions import Action, CallRa, Draw, UseGod, parse_action
 from ..bots import random_bot
 from ..errors import BotError
 from ..narrate import narrate
@@ -329,6 +329,10 @@ class PlayController:
         """Return the board: SVG picture and its text twin."""
         return render.html(self.state, you=self.you, names=self._bot_names())
 
+    def facts(self) -> list[str]:
+        """Return the board's text twin: the position's facts, one line each."""
+        return render.facts(self.state, you=self.you, names=self._bot_names())
+
     def _bot_names(self) -> tuple[str, ...]:
         return tuple("" if q in self.you else name for q, name in enumerate(self.names))
 
@@ -343,7 +347,7 @@ class PlayController:
         if self.is_your_turn():
             who = f"P{s.to_move}, your" if len(self.you) > 1 else "Your"
             what = {
-                Phase.ACTION: "draw a tile, call Ra, or use a god",
+                Phase.ACTION: _turn_words(s.legal_actions()),
                 Phase.GODS: "use another god, or be done",
                 Phase.BID: "bid one of your face-up suns, or pass",
                 Phase.DISCARD: "choose which tiles to lose",
@@ -368,7 +372,7 @@ class PlayController:
 
     def text(self) -> str:
         """Return everything the widget shows, as plain text (for tests and screen readers)."""
-        lines = render.facts(self.state, you=self.you, names=self._bot_names())
+        lines = self.facts()
         lines.append(f"Status: {self.status()}")
         if self.message:
             lines.append(f"Message: {self.message}")
@@ -378,3 +382,10 @@ class PlayController:
         if self.state.scores:
             lines.append(render.scores_text(self.state.scores))
         return "\n".join(lines)
+
+
+def _turn_words(legal: Sequence[Action]) -> str:
+    """Return a turn's choices in words: only those open now (no god named when you have none)."""
+    ways = [w for kind, w in ((Draw, "draw a tile"), (CallRa, "call Ra"), (UseGod, "use a god"))
+            if any(isinstance(a, kind) for a in legal)]  # fmt: skip
+    return ", ".join(ways[:-1]) + ("," if len(ways) > 2 else "") + " or " + ways[-1] if len(ways) > 1 else "".join(ways)

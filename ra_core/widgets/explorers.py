@@ -373,7 +373,8 @@ class DisasterExplorer:
         """Return the outcome, the display as tiles, and the rules quoted (the view shows `message` above it)."""
         kinds = self.targets()
         tiles = "".join(
-            render.tile_svg(t, 4 + 46 * i, 4, 40) + render.svg_text(24 + 46 * i, 60, f"\u00d7{self.display[t]}", 13)
+            render.tile_svg(t, 4 + 46 * i, 4, 40)
+            + render.svg_text(24 + 46 * i, 60, f"\u00d7{self.display[t]}", 13, ink="currentColor")
             for i, t in enumerate(kinds)
         )
         width = 46 * len(kinds) + 10

@@ -37,6 +37,11 @@ class ReplayController:
         if not self.load(record):
             self.message = f"Could not read that record: {self.message}"
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Return the players' names as shown: a seat's own name ("P0") is not repeated ("P0 (P0)")."""
+        return tuple("" if name == f"P{i}" else name for i, name in enumerate(self.record.names))
+
     def load(self, record: GameRecord | str | Any) -> bool:
         """Load a record (or its JSON); a malformed one sets `message` and changes nothing."""
         try:
@@ -104,19 +109,19 @@ class ReplayController:
             tile = parse_action(action).tile  # type: ignore[union-attr]
             total = sum(s.bag)
             odds = f"{s.bag[tile]} of {total} tiles"
-            told = narrate(s, action, after, names=self.record.names)
+            told = narrate(s, action, after, names=self.names)
             return f"{head} Chance: a tile comes out of the bag; it is {render.tile_name(tile)} ({odds}). {told}"
         options = ", ".join(str(a) for a in s.legal_actions())
-        told = narrate(s, action, after, names=self.record.names)
+        told = narrate(s, action, after, names=self.names)
         return f"{head} P{s.to_move} decides among: {options}. Chosen: {action}. {told}"
 
     def board_html(self) -> str:
         """Return the board at the position shown."""
-        return render.html(self.state, names=self.record.names)
+        return render.html(self.state, names=self.names)
 
     def text(self) -> str:
         """Return the position and the decision as plain text."""
-        lines = render.facts(self.state, names=self.record.names) + [self.decision()]
+        lines = render.facts(self.state, names=self.names) + [self.decision()]
         if self.message:
             lines.append(f"Message: {self.message}")
         return "\n".join(lines)

@@ -17,8 +17,10 @@ from typing import Any
 
 import ipywidgets as w
 
+from .board import BoardClicks
 from .controllers import PlayController
 from .replay import ReplayController
+from .table import TableWidget
 
 __all__ = ["PlayView", "ReplayView", "View"]
 
@@ -66,31 +68,37 @@ class View:
             try:
                 fn(*args)
             except Exception as e:  # the last line of defence for the notebook  # noqa: BLE001
-                self.message.value = _message_html(f"Something went wrong ({type(e).__name__}: {e}); nothing changed.")
+                self._alarm(f"Something went wrong ({type(e).__name__}: {e}); nothing changed.")
 
         return run
+
+    def _alarm(self, text: str) -> None:
+        """Show `text` as the widget's message."""
+        self.message.value = _message_html(text)
 
 
 # -- play -------------------------------------------------------------------------------------
 
 
 class PlayView(View):
-    """A game of Ra in a cell: board, your buttons, log, undo, new game, save and load.
+    """A game of Ra in a cell: the board you click on, the last moves beside it, the log, and more.
+
+    The board is the control surface (a `TableWidget`): click the bag, the Ra statue, a god tile
+    then a slot, one of your suns, Pass or Done, or the tiles to lose to a disaster. Undo, new
+    game, the bots' pace, save and load are ordinary buttons under it; the whole log is below.
 
     Attributes:
         controller: the `PlayController`; everything shown is rendered from it.
+        clicks: the `BoardClicks` that turn clicks on the board into actions.
         delay: seconds between two visible bot steps when bots go step by step.
     """
 
     def __init__(self, controller: PlayController, delay: float = 0.6) -> None:
         self.controller = controller
+        self.clicks = BoardClicks(controller)
         self.delay = delay
         self._generation = 0  # bumps on every refresh that may cancel a pending bot timer
-        self._buttons_version = -1
-        self.status = w.HTML()
-        self.message = w.HTML()
-        self.board = w.HTML()
-        self.buttons = w.HBox(layout=_WRAP)
+        self.table = TableWidget(self._guard(self._pressed))
         self.log = w.HTML()
         self.scores = w.HTML()
         self.undo_button = w.Button(description="Undo", tooltip="Take back your last decision", icon="undo")
@@ -99,6 +107,9 @@ class PlayView(View):
             options=[("Bots: at once", False), ("Bots: step by step", True)],
             value=controller.step_by_step,
         )
+        self.pace = w.FloatSlider(value=delay, min=0.2, max=3.0, step=0.2, description="Seconds per bot step",
+                                  style={"description_width": "initial"}, continuous_update=False)  # fmt: skip
+        self.pace.observe(self._guard(lambda change: setattr(self, "delay", float(change["new"]))), names="value")
         self.save_button = w.Button(description="Save", tooltip="Put the game record in the box below")
         self.load_button = w.Button(description="Load", tooltip="Load the game record from the box below")
         self.upload = w.FileUpload(accept=".json", multiple=False, description="Load file")
@@ -114,12 +125,9 @@ class PlayView(View):
         files = w.VBox([w.HBox([self.save_button, self.load_button, self.upload, self.download]), self.record_box])
         self.widget = w.VBox(
             [
-                self.status,
-                self.message,
-                self.buttons,
-                self.board,
+                self.table,
+                w.HBox([self.undo_button, self.new_button, self.speed, self.pace], layout=_WRAP),
                 self.scores,
-                w.HBox([self.undo_button, self.new_button, self.speed], layout=_WRAP),
                 self.log,
                 files,
             ]
@@ -127,13 +135,52 @@ class PlayView(View):
         self.refresh()
         self._schedule()
 
+    def _alarm(self, text: str) -> None:
+        self.table.message = text
+
     # -- actions ------------------------------------------------------------------------------
 
     def click(self, action: str, version: int | None = None) -> None:
-        """Play `action` for you (what a button does), then let the bots answer."""
-        self.controller.click(action, version)
+        """Play `action` for you (what a click on its piece of the board does), then let the bots answer."""
+        self.press(action=action, version=version)
+
+    def press(self, action: str = "", ui: str = "", version: int | None = None, label: str = "") -> None:
+        """Handle a click on the board (see `BoardClicks.press`), show it, then let the bots answer.
+
+        Your move is on the board before the bots think, so a click answers at once even when
+        they move at once (their replies follow in a second update).
+        """
+        c = self.controller
+        at_once = not c.step_by_step
+        c.step_by_step = True  # the controller leaves the bots to us for this click
+        try:
+            self.clicks.press(action, ui, version, label)
+        finally:
+            c.step_by_step = not at_once
         self.refresh()
+        if at_once and c.bots_pending():
+            self._generation += 1
+            try:  # let the kernel send your move first; the bots reply on its next turn of the loop
+                asyncio.get_running_loop().call_later(0.001, self._guard(self._reply), self._generation)
+            except RuntimeError:  # no event loop (plain Python): the bots reply now
+                self._reply(self._generation)
         self._schedule()
+
+    def _reply(self, generation: int) -> None:
+        """Let the bots answer your move at once (unless a newer refresh took over)."""
+        if generation == self._generation and self.controller.bots_pending() and not self.controller.step_by_step:
+            self.controller.run_bots()
+            self.refresh()
+
+    def _pressed(self, content: dict[str, Any]) -> None:
+        """Handle a click message from the front end; its fields are checked, as any input from outside."""
+
+        def text(key: str) -> str:
+            value = content.get(key)
+            return value[:200] if isinstance(value, str) else ""
+
+        version = content.get("version")
+        self.press(text("action"), text("ui"), version if type(version) is int else -1, text("label"))
 
     def undo(self) -> None:
         """Take back your last decision."""
@@ -210,25 +257,23 @@ class PlayView(View):
     # -- rendering --------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Show the controller's state: status, message, buttons, board, scores and log."""
+        """Show the controller's state: the board with its controls, status, message, log and scores."""
         c = self.controller
-        self.status.value = (
-            f'<div class="ra-status" style="font-size:1.2em;font-weight:bold">{escape(c.status())}</div>'
-        )
-        self.message.value = _message_html(c.message)
-        if self._buttons_version != c.version or not c.choices():
-            self._buttons_version = c.version
-            self.buttons.children = [self._button(choice.action, choice.label, c.version) for choice in c.choices()]
-        self.board.value = c.board_html()
+        lines = "".join(f"<li>{escape(line)}</li>" for line in c.facts())
+        with self.table.hold_sync():
+            self.table.board = self.clicks.svg()
+            self.table.status = self.clicks.status()
+            self.table.message = c.message
+            self.table.recent = "<ol>" + "".join(f"<li>{escape(line)}</li>" for line in c.log_lines(5)) + "</ol>"
+            self.table.facts = lines
+            self.table.version = c.version
+            self.table.busy = c.bots_pending()
         self.scores.value = c.scores_html()
-        self.log.value = c.log_html()
+        self.log.value = (  # closed by default: the last lines are beside the board
+            f'<details class="ra-log-all"><summary>The whole log ({len(c.log)} lines)</summary>'
+            f"{c.log_html(len(c.log))}</details>"
+        )
         self.undo_button.disabled = False
-
-    def _button(self, action: str, label: str, version: int) -> w.Button:
-        style = "warning" if action == "pass" else "primary" if action in ("draw", "ra") else "info"
-        b = w.Button(description=label, tooltip=action, button_style=style, layout=w.Layout(width="auto"))
-        b.on_click(self._guard(lambda _: self.click(action, version)))
-        return b
 
 
 # -- replay -----------------------------------------------------------------------------------

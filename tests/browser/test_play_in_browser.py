@@ -1,9 +1,10 @@
 """The play notebook in a real browser: JupyterLab and Voila, Debian's chromium, Playwright.
 
 Each test starts its own server on a free loopback port from a temporary copy of
-``notebooks/07_play_a_game.ipynb``, clicks through several turns of the seeded game, and checks
-that the board's text twin shows what the engine (a headless `PlayController` with the same
-seed) says it must. On failure a screenshot is saved next to this file.
+``notebooks/07_play_a_game.ipynb``, plays turns of the seeded game by clicking on the board
+only (the pieces marked with the action they stand for), and checks that the board's text twin
+and the log show what the engine (a headless game with the same seed, driven by the same
+clicks) says they must. On failure a screenshot is saved next to this file.
 
 Without chromium the tests fail under CI (``CI`` set) and are skipped elsewhere.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -20,17 +22,18 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ra_core.render import facts
 from ra_core.widgets import PlayController
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "07_play_a_game.ipynb"
+APP = ROOT / "notebooks" / "app" / "play.ipynb"
 CHROMIUM = Path("/usr/bin/chromium")
 BIN = Path(sys.executable).parent
 FLAGS = [
@@ -44,6 +47,11 @@ FLAGS = [
     "--disable-sync",
 ]
 SEED, PLAYERS, YOU = 2, 3, 0  # as in the notebook's play() call
+#: The seed the Voila test plays a whole game with: with `_choose`'s clicks it draws, calls Ra,
+#: bids, passes, uses a god on a slot and chooses a disaster's losses (45 decisions).
+WHOLE_GAME_SEED = 4
+WHOLE_GAME_KINDS = {"action:draw", "action:ra", "action:bid", "action:pass", "ui:god", "action:god", "ui:pick",
+                    "action:discard", "ui:dismiss"}  # fmt: skip
 
 
 def _need_browser() -> None:
@@ -147,40 +155,193 @@ def _keep_screenshot(page: Any, name: str) -> None:
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
 
-def _expected_after(clicks: list[str]) -> list[str]:
-    """Return the text twin the engine gives after `clicks` in the notebook's game."""
-    c = PlayController(PLAYERS, you=YOU, seed=SEED)
-    for action in clicks:
-        assert c.click(action), c.message
-    return facts(c.state, you=c.you, names=c._bot_names())
+def _headless(seed: int = SEED) -> Any:
+    """Return the notebook's game without a browser: its board clicks, with the same seed and bots."""
+    from ra_core.widgets import LEVELS
+    from ra_core.widgets.board import BoardClicks
+
+    return BoardClicks(PlayController(PLAYERS, you=YOU, seed=seed, bots=LEVELS["normal"]))
 
 
-def _play_turns(page: Any, turns: int, step_toggle: bool) -> None:
-    """Click `turns` buttons (the first legal one each time), checking the board after each."""
+def _piece(page: Any, kind: str, value: str) -> Any:
+    """Return the board's piece that stands for `value` (``data-action`` or ``data-ui``)."""
+    return page.locator(f'.ra-table-board [data-{kind}="{value}"]').first
+
+
+def _play_turns(page: Any, turns: int, step_toggle: bool, seed: int = SEED) -> Counter[str]:
+    """Make `turns` decisions by clicking on the board, checking the board and the log after each.
+
+    Each decision is a piece the board offers (`_choose`: an action, or the steps to one: a god
+    tile then a slot, the tiles to lose then Confirm); the headless game makes the same clicks.
+    When an epoch is scored, its scores must cover the board, a row per player, until
+    Continue is clicked. Returns how often each kind of piece was clicked (``action:bid``, ``ui:dismiss``).
+    """
     from playwright.sync_api import expect
 
-    facts_list = page.locator(".ra-facts").first.locator("li")  # the play widget is the first board
-    expect(facts_list).to_have_text(_expected_after([]), timeout=60_000)
-    c = PlayController(PLAYERS, you=YOU, seed=SEED)
-    clicks: list[str] = []
+    facts_list = page.locator(".ra-table .ra-facts").first.locator("li")
+    board = _headless(seed)
+    c = board.controller
+    expect(facts_list).to_have_text(c.facts(), timeout=60_000)
+    clicked: Counter[str] = Counter()
     for turn in range(turns):
-        if step_toggle and turn == 1:
-            page.get_by_role("button", name="Bots: step by step").click()
-        choice = c.choices()[0]
-        page.get_by_role("button", name=choice.label, exact=True).first.click()
-        assert c.click(choice.action), c.message
-        clicks.append(choice.action)
-        expected = _expected_after(clicks)
-        assert expected == facts(c.state, you=c.you, names=c._bot_names())
-        expect(facts_list).to_have_text(expected, timeout=30_000)
-        last = c.log[-1]
-        expect(page.locator(".ra-log").first.locator("li").last).to_have_text(last, timeout=30_000)
-        if c.state.is_terminal():
+        if step_toggle and turn in (1, 4):  # three turns with the bots moving one visible step at a time
+            page.get_by_role("button", name="Bots: step by step" if turn == 1 else "Bots: at once").click()
+        version = c.version
+        if board.scores_due():
+            _expect_scores(page, board)
+        for _ in range(4):  # an action, or the steps to one
+            if c.state.is_terminal() and not board.scores_due():
+                break  # the final scores are closed: the game is over
+            kind, _, value = _choose(_targets(board.svg()), turn).partition(":")
+            clicked[f"{kind}:{value.split()[0]}"] += 1
+            _piece(page, kind, value).click()
+            assert board.press(**{kind: value}, version=version), c.message
+            if c.version != version:
+                break
+            expect(page.locator(".ra-table-message")).to_have_text(c.message)
+            _expect_pieces(page, sorted(_targets(board.svg())))
+        c.run_bots()
+        expect(facts_list).to_have_text(c.facts(), timeout=30_000)
+        expect(page.locator(".ra-table-recent li").last).to_have_text(c.log[-1], timeout=30_000)
+        expect(page.locator(".ra-table-status")).to_have_text(board.status())
+        if c.state.is_terminal() and not board.scores_due():
             break
+    return clicked
+
+
+def _expect_scores(page: Any, board: Any) -> None:
+    """Check that the browser shows the last epoch's scores over the board, one row per player."""
+    from playwright.sync_api import expect
+
+    from ra_core.words import player_name, signed
+
+    c = board.controller
+    score = c.state.scores[-1]
+    overlay = page.locator(".ra-table-board .ra-overlay")
+    expect(overlay).to_be_visible(timeout=30_000)
+    title = "Game over" if c.state.is_terminal() else f"Epoch {score.epoch} is scored"
+    expect(overlay).to_have_attribute("aria-label", re.compile(title))
+    names = c._bot_names()
+    for i, b in enumerate(score.players):
+        row = overlay.locator(f'[role="row"][aria-label^="{player_name(i, c.you, names)}: "]')
+        expect(row).to_have_attribute(
+            "aria-label", re.compile(re.escape(f"net {signed(b.net)}, fame {b.fame_after}") + "$")
+        )
+
+
+def _expect_pieces(page: Any, expected: list[str], timeout: float = 15) -> None:
+    """Wait until the browser's board offers the pieces `expected` (``action:...``/``ui:...``, sorted)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = sorted(_targets(page.locator(".ra-table-board").first.inner_html()))
+        if shown == expected:
+            return
+        assert time.monotonic() < deadline, f"the board offers {shown}, the engine {expected}"
+        time.sleep(0.05)
+
+
+def _choose(offered: list[str], turn: int) -> str:
+    """Return the piece to click: a god or a disaster's choice when there is one, else by turns the
+    first or the last piece in order (so draw and bid, then Ra and pass, come up)."""
+    for rare in ("ui:dismiss", "action:god", "action:done", "action:discard", "ui:god", "ui:pick"):
+        for k in sorted(offered):
+            if k.startswith(rare):
+                return k
+    pieces = sorted(k for k in offered if k.startswith("action:"))
+    return pieces[0] if turn % 2 == 0 else pieces[-1]
+
+
+def _targets(svg: str) -> list[str]:
+    """Return what the board's pieces stand for: ``action:...`` or ``ui:...``."""
+    import re
+
+    return [f"{k}:{v}" for k, v in re.findall(r'data-(action|ui)="([^"]*)"', svg)]
+
+
+#: Click one piece of the board (its CSS selector) and resolve, at the first frame after the
+#: board was drawn again, with the milliseconds since the click: what a student waits for.
+_TIMED_CLICK = """async (selector) => {
+    const board = document.querySelector('.ra-table-board');
+    const piece = board.querySelector(selector);
+    if (!piece) return null;
+    const t0 = performance.now();
+    const drawn = new Promise((resolve) => {
+        const seen = new MutationObserver(() => {
+            seen.disconnect();
+            requestAnimationFrame(() => resolve(performance.now() - t0));
+        });
+        seen.observe(board, { childList: true });
+    });
+    piece.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    return await Promise.race([drawn, new Promise((resolve) => setTimeout(() => resolve(null), 5000))]);
+}"""
+
+#: The CSS selectors of the board's pieces (each by its data-action or data-ui).
+_PIECES = """(board) => [...board.querySelectorAll('[data-action],[data-ui]')].map((n) =>
+    n.hasAttribute('data-action') ? `[data-action="${n.getAttribute('data-action')}"]`
+                                  : `[data-ui="${n.getAttribute('data-ui')}"]`)"""
+
+#: Targets for click -> board updated in the browser (JupyterLab), in milliseconds.
+MEDIAN_TARGET, P90_TARGET = 50.0, 100.0
+
+
+def click_latencies(page: Any, clicks: int, seed: int = 0) -> list[float]:
+    """Return the browser's click -> board drawn again time (ms) of `clicks` clicks on random pieces.
+
+    The bots answer at once, so their moves are in the time, as a student sees it. The game
+    goes on from where the page is; at its end the clicks stop.
+    """
+    import random
+
+    rng = random.Random(seed)
+    times: list[float] = []
+    for _ in range(clicks):
+        page.locator(".ra-table:not(.ra-busy)").wait_for()  # the bots' replies are on the board
+        pieces = page.locator(".ra-table-board").first.evaluate(_PIECES)
+        pieces = [p for p in pieces if "clear" not in p and "unpick" not in p]
+        if not pieces:
+            break
+        ms = page.evaluate(_TIMED_CLICK, pieces[int(rng.random() * len(pieces))])
+        if ms is not None:
+            times.append(float(ms))
+    return times
+
+
+def latency_summary(times: list[float]) -> tuple[float, float, str]:
+    """Return the median, the 90th percentile and a line that prints them."""
+    ms = sorted(times)
+    median, p90 = ms[len(ms) // 2], ms[int(0.9 * (len(ms) - 1))]
+    line = (
+        f"browser click -> board drawn: {len(ms)} clicks, median {median:.1f} ms, p90 {p90:.1f} ms, max {ms[-1]:.1f} ms"
+    )
+    return median, p90, line
+
+
+def _check_dark_theme(page: Any) -> None:
+    """Switch JupyterLab to its dark theme: the board's paper turns dark and its words light."""
+    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
+    page.wait_for_function("() => document.body.dataset.jpThemeLight === 'false'", timeout=30_000)
+    paper, ink, tile = page.evaluate(
+        """() => {
+            const svg = document.querySelector('.ra-table-board svg');
+            const style = (node) => getComputedStyle(node);
+            return [style(svg.querySelector(':scope > rect')).fill, style(svg.querySelector(':scope > text')).fill,
+                    style(svg.querySelector('g[role="img"] circle[fill="#F0E442"]')).fill];
+        }"""
+    )
+    assert (paper, ink, tile) == ("rgb(33, 33, 33)", "rgb(255, 255, 255)", "rgb(240, 228, 66)")  # suns stay yellow
+    _keep_screenshot(page, "jupyterlab-dark")
 
 
 def test_play_notebook_in_jupyterlab(workdir: Path, page: Any) -> None:
-    """Open the play notebook in JupyterLab, run it, and play several turns with the mouse."""
+    """Open the play notebook in JupyterLab, run it, and play a whole game by clicking on the board.
+
+    The copy plays seed `WHOLE_GAME_SEED` (three turns with the bots going step by step). Then,
+    in a new game, time clicks in the browser from the click to the board drawn again: the
+    median must stay under 50 ms and the 90th percentile under 100 ms. Last, the dark theme.
+    """
+    copy = workdir / NOTEBOOK.name
+    copy.write_text(copy.read_text().replace(f"seed={SEED})", f"seed={WHOLE_GAME_SEED})", 1))
     port = _free_port()
     cmd = [
         str(BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
@@ -201,12 +362,26 @@ def test_play_notebook_in_jupyterlab(workdir: Path, page: Any) -> None:
         )
         page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
         page.get_by_role("button", name="Draw a tile", exact=True).wait_for(timeout=60_000)
-        _play_turns(page, turns=5, step_toggle=True)
+        clicked = _play_turns(page, turns=100, step_toggle=True, seed=WHOLE_GAME_SEED)
+        assert page.locator(".ra-table-status").text_content().startswith("Game over")
+        assert set(clicked) >= WHOLE_GAME_KINDS and clicked["ui:dismiss"] == 3, clicked
         _keep_screenshot(page, "jupyterlab")
+        page.get_by_role("button", name="New game").click()  # the next seed, for the timed clicks
+        page.locator(".ra-table-recent li", has_text=f"New game, seed {WHOLE_GAME_SEED + 1}").wait_for()
+        times = click_latencies(page, 40)
+        median, p90, line = latency_summary(times)
+        print(line)
+        assert len(times) >= 20 and median < MEDIAN_TARGET and p90 < P90_TARGET, line
+        _check_dark_theme(page)
 
 
 def test_play_notebook_as_a_voila_app(workdir: Path, page: Any) -> None:
-    """`voila notebooks/07_play_a_game.ipynb` serves the game without code; it plays the same."""
+    """`voila notebooks/07_play_a_game.ipynb` serves the game without code: a whole game, by clicks on the board.
+
+    The copy plays seed `WHOLE_GAME_SEED`, whose game brings every kind of decision.
+    """
+    copy = workdir / NOTEBOOK.name
+    copy.write_text(copy.read_text().replace(f"seed={SEED})", f"seed={WHOLE_GAME_SEED})", 1))
     port = _free_port()
     cmd = [
         str(BIN / "voila"), NOTEBOOK.name, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
@@ -216,5 +391,55 @@ def test_play_notebook_as_a_voila_app(workdir: Path, page: Any) -> None:
         page.goto(f"http://127.0.0.1:{port}/")
         page.get_by_role("button", name="Draw a tile", exact=True).wait_for(timeout=90_000)
         assert "from ra_core.widgets import play" not in page.content()  # no code shown
-        _play_turns(page, turns=3, step_toggle=False)
+        clicked = _play_turns(page, turns=100, step_toggle=False, seed=WHOLE_GAME_SEED)
+        assert page.locator(".ra-table-status").text_content().startswith("Game over")
+        assert set(clicked) >= WHOLE_GAME_KINDS and clicked["ui:dismiss"] == 3, clicked
         _keep_screenshot(page, "voila")
+
+
+def test_the_app_shows_only_the_game_and_idle_kernels_are_culled(workdir: Path, page: Any) -> None:
+    """The Voila app (notebooks/app/play.ipynb) shows a title, a how-to and the table, no code;
+    with the README's culling settings (here with short times) an idle student's kernel is shut down."""
+    import psutil  # type: ignore[import-untyped]
+    from playwright.sync_api import expect
+
+    shutil.copy(APP, workdir / APP.name)
+    port = _free_port()
+    cmd = [
+        str(BIN / "voila"), APP.name, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+        "--MappingKernelManager.cull_idle_timeout=4", "--MappingKernelManager.cull_interval=1",
+        "--MappingKernelManager.cull_connected=True",
+    ]  # fmt: skip
+
+    def kernels() -> int:
+        return sum(
+            1
+            for p in psutil.process_iter(["cmdline", "cwd"])
+            if "ipykernel_launcher" in " ".join(p.info["cmdline"] or ()) and p.info["cwd"] == str(workdir)
+        )
+
+    with _serve(cmd, f"http://127.0.0.1:{port}/", workdir):
+        page.goto(f"http://127.0.0.1:{port}/")
+        bag = page.locator(".ra-table-board [data-action]").first  # a fresh game: the bag, or a bid if a bot began
+        bag.wait_for(timeout=90_000)
+        text = page.locator("body").inner_text()
+        assert text.lstrip().startswith("Ra") and "Click on the board" in text
+        for authoring in ("import", "play(", "Run the cell", "seed=", "ra_core"):
+            assert authoring not in text, authoring
+        assert page.locator(".jp-CodeCell .jp-InputArea:visible, .cm-editor:visible").count() == 0  # no code shown
+        version = page.locator(".ra-table").get_attribute("data-version")
+        bag.focus()  # the keyboard reaches every piece: Tab to it, Enter plays it
+        page.keyboard.press("Enter")
+        expect(page.locator(".ra-table")).not_to_have_attribute("data-version", version or "", timeout=30_000)
+        version = page.locator(".ra-table").get_attribute("data-version")
+        first = page.locator(".ra-table-board [data-action]").first
+        first.focus()
+        assert page.evaluate("() => document.activeElement.classList.contains('ra-target')")
+        page.keyboard.press(" ")
+        expect(page.locator(".ra-table")).not_to_have_attribute("data-version", version or "", timeout=30_000)
+        _keep_screenshot(page, "voila-app")
+        assert kernels() >= 1  # the page's kernel (Voila may hold a spare one too)
+        deadline = time.monotonic() + 60
+        while kernels() and time.monotonic() < deadline:  # idle for 4 s: culled, though the tab is open
+            time.sleep(1)
+        assert kernels() == 0, "the idle kernel was not culled"
