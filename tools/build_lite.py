@@ -53,7 +53,7 @@ CACHE = ROOT / ".cache" / "lite"
 # one listed in loadPyodideOptions.packages is loaded by Pyodide instead, from the site's lock).
 KERNEL = ("micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython")
 # What the notebooks need preinstalled: ra_core and the Python side of its widgets.
-PRELOAD = (*KERNEL, "ra-core", "ipywidgets")
+PRELOAD = (*KERNEL, "ra-core", "ipywidgets", "anywidget")
 # The core files of the npm package `pyodide` that a browser loads (no lock: the site writes its own).
 CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 PURE = "-none-any.whl"
