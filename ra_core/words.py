@@ -6,7 +6,7 @@ readers, for printing and for tests. Pure functions of a `State`, standard libra
 >>> from ra_core import new_game
 >>> for line in facts(new_game(3, suns="table"))[:3]:
 ...     print(line)
-Epoch 1 of 3: P0 takes a turn (draw, call Ra or use a god).
+Epoch 1 of 3: P0 takes a turn (draw or call Ra).
 Ra track: 0 of 8 Ra tiles drawn; the 8th ends the epoch.
 Center sun: 1.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
+from .actions import CallRa, Draw, UseGod
 from .records import Phase, Trigger
 from .rules import EPOCHS, TRACK_SIZE
 from .scoring import CATEGORIES
@@ -39,6 +40,7 @@ __all__ = [
     "seat_set",
     "seats_words",
     "signed",
+    "turn_choices",
     "tile_name",
 ]
 
@@ -106,6 +108,13 @@ def seat_set(you: int | Collection[int] | None) -> Collection[int]:
     return tuple(you)
 
 
+def turn_choices(s: State) -> str:
+    """Return the turn player's open choices in words: ``'draw, call Ra or use a god'``, ``'draw or call Ra'``..."""
+    kinds = {type(a) for a in s.legal_actions()}
+    choices = [word for kind, word in ((Draw, "draw"), (CallRa, "call Ra"), (UseGod, "use a god")) if kind in kinds]
+    return ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else "".join(choices)
+
+
 def facts(s: State, *, you: int | Collection[int] | None = None, names: Sequence[str] = ()) -> list[str]:
     """Return the board as plain sentences, one fact each: the text twin of `svg`.
 
@@ -126,7 +135,7 @@ def facts(s: State, *, you: int | Collection[int] | None = None, names: Sequence
         lines.append(f"Game over after epoch {EPOCHS}: {who(w)} wins with {s.players[w].fame} fame.")
     else:
         if s.phase is Phase.ACTION:
-            doing = f"{who(s.turn_player)} takes a turn (draw, call Ra or use a god)."
+            doing = f"{who(s.turn_player)} takes a turn ({turn_choices(s)})."
         elif s.phase is Phase.REVEAL:
             doing = f"{who(s.turn_player)} draws a tile from the bag."
         elif s.phase is Phase.GODS:
