@@ -12,7 +12,7 @@ from .actions import BIDS, PASS, Bid, Pass
 from .records import Auction, Player, Trigger
 from .tiles import Tile
 
-__all__ = ["bid_actions", "bid_choices", "bid_order", "win"]
+__all__ = ["bid_actions", "bid_choices", "bid_order", "must_bid", "win"]
 
 
 def bid_order(players: Sequence[Player], ra_player: int) -> tuple[int, ...]:
@@ -36,8 +36,13 @@ def bid_actions(auction: Auction, seat: int, player: Player) -> tuple[Pass | Bid
     The first bid may be any sun: it is not compared with the center sun (R39). The Ra player
     who called Ra voluntarily may not pass when everyone else passed (R40).
     """
-    must_bid = seat == auction.ra_player and auction.high_bidder < 0 and auction.trigger is _VOLUNTARY
-    return bid_choices(player.suns_up, auction.high_bid, must_bid)
+    forced = must_bid(seat, auction.ra_player, auction.high_bidder, auction.trigger)
+    return bid_choices(player.suns_up, auction.high_bid, forced)
+
+
+def must_bid(seat: int, ra_player: int, high_bidder: int, trigger: Trigger) -> bool:
+    """Return whether `seat` may not pass: the Ra player who called Ra voluntarily, when nobody has bid (R40)."""
+    return seat == ra_player and high_bidder < 0 and trigger is _VOLUNTARY
 
 
 def bid_choices(suns_up: tuple[int, ...], high_bid: int, must_bid: bool) -> tuple[Pass | Bid, ...]:

@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .actions import DONE, Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod
-from .auction import SEATS_AFTER, bid_choices, bid_order, win
+from .auction import SEATS_AFTER, bid_choices, bid_order, must_bid, win
 from .disasters import resolve
 from .records import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, Resume, Trigger
 from .rules import EPOCHS, TRACK_SIZE
@@ -299,7 +299,7 @@ def _start_auction(s: State, bag: tuple[int, ...], ra_count: int, trigger: Trigg
     rules, epoch, _, ra_player, _, _, _, track, center, players, _, pending, box, scores, _ = s
     order = bid_order(players, ra_player)
     first = order[0]
-    legal = bid_choices(players[first].suns_up, 0, first == ra_player and trigger is _VOLUNTARY)  # R40
+    legal = bid_choices(players[first].suns_up, 0, must_bid(first, ra_player, -1, trigger))
     a = _tuple_new(Auction, (trigger, ra_player, order, (), 0, -1))  # no bid yet
     return _tuple_new(
         type(s),
@@ -320,8 +320,7 @@ def _bid(s: State, action: Bid | Pass) -> State:
     if done == len(order):  # everyone had his one chance (R37)
         return _resolve_auction(s, trigger, ra_player, high_bid, high_bidder)
     seat = order[done]
-    must_bid = seat == ra_player and high_bidder < 0 and trigger is _VOLUNTARY  # R40
-    legal = bid_choices(players[seat].suns_up, high_bid, must_bid)
+    legal = bid_choices(players[seat].suns_up, high_bid, must_bid(seat, ra_player, high_bidder, trigger))
     a = _tuple_new(Auction, (trigger, ra_player, order, bids, high_bid, high_bidder))
     return _tuple_new(
         type(s),
