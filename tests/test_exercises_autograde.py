@@ -22,16 +22,16 @@ locked grade cells from its database, hidden tests included).
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ra_core.exercises import auctions, bag, bidder, ra_auction
+
+from .test_exercises_nbgrader import _nbgrader
 
 pytest.importorskip("nbgrader", reason="nbgrader is not installed (pip install -e '.[grading]')")
 
@@ -140,18 +140,6 @@ CONCERNED: dict[str, dict[str, tuple[str, ...]]] = {
     "formula": {S1: ("1", "2", "3", "4", "5"), S3: ("3", "5")},
     "copy": {S4: ("3", "4", "5")},
 }
-
-
-def _nbgrader(*args: str, cwd: Path) -> subprocess.Popen[str]:
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
-    return subprocess.Popen(
-        [sys.executable, "-m", "nbgrader", *args],
-        cwd=cwd,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
 
 
 def _wait(*processes: subprocess.Popen[str]) -> None:

@@ -203,7 +203,8 @@ CONCERNED = {
 def graded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Return a course directory in which every submission of sheet 5 was autograded."""
     pytest.importorskip("nbgrader", reason="nbgrader is not installed (pip install -e '.[grading]')")
-    from .test_exercises_autograde import ASSIGNMENT, REBIND, _nbgrader, _submission, _wait
+    from .test_exercises_autograde import ASSIGNMENT, REBIND, _submission, _wait
+    from .test_exercises_nbgrader import _nbgrader
 
     root = tmp_path_factory.mktemp("sheet5")
     (root / "nbgrader_config.py").write_text(

@@ -32,22 +32,11 @@ from typing import Any
 
 import pytest
 from jupyterlite_pyodide_kernel import constants as kernel  # type: ignore[import-untyped]
-from test_play_in_browser import _free_port, _play_turns, _serve, workdir  # type: ignore[import-not-found]  # noqa: F401
+from test_play_in_browser import CHROMIUM, FLAGS, _free_port, _play_turns, _serve, workdir  # type: ignore[import-not-found]  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 NOTEBOOK = ROOT / "notebooks" / "07_play_a_game.ipynb"
-CHROMIUM = Path("/usr/bin/chromium")
-OFFLINE = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",  # no internet, whatever the machine has
-]
+OFFLINE = [*FLAGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]  # no internet, whatever the machine has
 PYODIDE = f"static/{kernel.PYODIDE}"
 PRELOADED = {"micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython", "ra-core", "ipywidgets"}
 LAZY = {"numpy", "matplotlib"}  # WebAssembly builds: only on the Pyodide CDN
