@@ -313,9 +313,9 @@ def _bid(s: State, action: Bid | Pass) -> State:
     trigger, ra_player, order, bids, high_bid, high_bidder = auction  # type: ignore[misc]
     if type(action) is Bid:
         high_bid, high_bidder = action.sun, bidder
-        bids = (*bids, high_bid)
+        bids += (high_bid,)
     else:
-        bids = (*bids, None)
+        bids += _PASSED
     done = len(bids)
     if done == len(order):  # everyone had his one chance (R37)
         return _resolve_auction(s, trigger, ra_player, high_bid, high_bidder)
@@ -338,6 +338,7 @@ _ACTION, _REVEAL, _GODS, _BID, _DISCARD, _OVER = (  # module constants: enum att
 )
 _RA, _GOD, _FUNERAL = Tile.RA, Tile.GOD, Tile.FUNERAL
 _GOD_INDEX = int(_GOD)  # indexing a tuple with a plain int is cheaper than with an IntEnum
+_PASSED = (None,)  # a pass, as recorded in `Auction.bids`
 _VOLUNTARY, _FORCED, _RA_TILE = Trigger.CALL_VOLUNTARY, Trigger.CALL_FORCED, Trigger.RA_TILE
 
 
