@@ -78,7 +78,10 @@ def monument_points(display: Sequence[int]) -> int:
     monuments = display[_MONUMENTS]
     kinds = len(monuments) - monuments.count(0)
     variety = kinds if kinds <= 6 else (10 if kinds == 7 else 15)
-    sets = sum(map(_SET_POINTS.__getitem__, monuments))
+    sets = 0
+    for copies in monuments:
+        if copies >= 3:
+            sets += _SET_POINTS[copies]
     return variety + sets
 
 
@@ -92,9 +95,14 @@ assert tuple(Tile(i) for i in range(23)[_MONUMENTS]) == MONUMENTS
 
 def _most_and_fewest(values: Sequence[int], bonus: int, penalty: int) -> list[int]:
     hi, lo = max(values), min(values)
-    if hi == lo:  # all equal: nobody scores (R64, R71)
-        return [0] * len(values)
-    return [bonus if v == hi else penalty if v == lo else 0 for v in values]
+    points = [0] * len(values)
+    if hi != lo:  # all equal: nobody scores (R64, R71)
+        for i, v in enumerate(values):
+            if v == hi:
+                points[i] = bonus
+            elif v == lo:
+                points[i] = penalty
+    return points
 
 
 def pharaoh_points(pharaohs: Sequence[int], penalties: bool = True) -> list[int]:
@@ -132,25 +140,26 @@ def score_epoch(
     final = epoch == EPOCHS
     penalties = rules.penalties_apply(epoch)
     pharaoh = pharaoh_points([p.display[_PHARAOH] for p in players], penalties)
-    sums = [sum(p.suns_up) + sum(p.suns_down) for p in players]
-    sun = sun_points(sums, penalties) if final else [0] * len(players)  # R71: suns only after epoch 3
+    if final:  # R68, R71: monuments and suns count only after epoch 3
+        sun = sun_points([sum(p.suns_up) + sum(p.suns_down) for p in players], penalties)
+    else:
+        sun = [0] * len(players)
     floor = rules.fame_floor
     after: list[Player] = []
     breakdowns: list[Breakdown] = []
-    for p, pharaohs, suns in zip(players, pharaoh, sun, strict=True):
+    boxed = [0] * len(EMPTY)
+    for p, pharaohs, suns in zip(players, pharaoh, sun):
         d = p.display
         god, river, civ, gold = god_points(d), river_points(d), civilization_points(d), gold_points(d)
-        monument = monument_points(d) if final else 0  # R68: monuments only after epoch 3
+        monument = monument_points(d) if final else 0
         fame = p.fame + god + pharaohs + river + civ + gold + monument + suns
         if floor and fame < 0:  # R69, D4
             fame = 0
         breakdowns.append(Breakdown(god, pharaohs, river, civ, gold, monument, suns, p.fame, fame))
         after.append(Player(p.suns_up, p.suns_down, _kept(d), fame))
-    boxed = [0] * len(EMPTY)
-    for p in players:  # R60: gods, gold, civilizations and floods leave the game
-        d = p.display
-        for t in _DISCARDED:
-            boxed[t] += d[t]
+        for t in _DISCARDED:  # R60: gods, gold, civilizations and floods leave the game
+            if d[t]:
+                boxed[t] += d[t]
     return tuple(after), EpochScore(epoch, tuple(breakdowns)), tuple(boxed)
 
 
