@@ -19,6 +19,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod, parse_action
+from .auction import win
 from .disasters import counts_of, resolve
 from .state import Phase, Trigger
 from .tiles import NUM_KINDS, Tile
@@ -88,24 +89,24 @@ def epoch_summary(s: State, *, you: Collection[int] = (), names: Sequence[str] =
     return text
 
 
-def _auction_result(before: State, winner: int, sun: int = 0) -> str:
-    """Return what the end of an auction did: "won ... with sun 9; lost ...", or the all-pass outcome."""
-    lot = [t for t in before.track if t is not None]
+def _auction_result(before: State, winner: int, sun: int, *, say_sun: bool = True) -> str:
+    """Return what the end of an auction did: "won ... with sun 9; lost ...", or the all-pass outcome.
+
+    What the winner gets and loses is the engine's own rule functions applied to `before`
+    (`auction.win`, then `disasters.resolve` inside `_losses`): the state after an epoch-ending
+    auction is already scored and cleaned up (R60), so it no longer shows what a drought or
+    unrest took.
+    """
+    lot = before.lot
     if winner < 0:
         a = before.auction
         if a is not None and a.trigger is Trigger.CALL_FORCED:
             return "nobody bid, so the 8 tiles go to the box"
         return "nobody bid, so the tiles stay on the track" if lot else "nobody bid"
-    display = list(before.players[winner].display)
-    disasters = []
-    for t in lot:
-        if t.is_disaster:
-            disasters.append(t)
-        else:
-            display[t] += 1
+    player, disasters = win(before.players[winner], sun, before.center_sun, before.track)
     won = join(_in_order(lot)) if lot else f"the center sun {before.center_sun}"
-    text = f"won {won}" + (f" with sun {sun}" if sun else "")
-    text += _losses(display, disasters)
+    text = f"won {won}" + (f" with sun {sun}" if say_sun else "")
+    text += _losses(player.display, disasters)
     return text
 
 
@@ -162,11 +163,11 @@ def narrate(
             if not last or a is None:
                 text = f"{actor} {verb}."
             elif isinstance(bid_or_pass, Bid):
-                text = f"{actor} bid {sun} and {_auction_result(before, before.to_move)}."
+                text = f"{actor} bid {sun} and {_auction_result(before, before.to_move, sun, say_sun=False)}."
             elif a.high_bidder >= 0:
                 text = f"{actor} passed; {who(a.high_bidder)} {_auction_result(before, a.high_bidder, a.high_bid)}."
             else:
-                text = f"{actor} passed; {_auction_result(before, -1, 0)}."
+                text = f"{actor} passed; {_auction_result(before, -1, 0, say_sun=False)}."
         case UseGod(slot):
             taken = before.track[slot - 1]
             assert taken is not None
