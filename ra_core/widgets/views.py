@@ -32,7 +32,7 @@ _NO_LABEL = {"description_width": "0px"}
 def _message_html(text: str) -> str:
     if not text:
         return ""
-    return f'<div class="ra-message" role="alert" style="color:#a00000;font-weight:bold">{escape(text)}</div>'
+    return f'<div class="ra-message" role="alert" style="color:var(--jp-error-color1, #a00000);font-weight:bold">{escape(text)}</div>'
 
 
 class View:
