@@ -1,7 +1,8 @@
-"""The pieces of the board picture: tiles (shape, colour and word), suns, and the legend.
+"""The pieces of the board picture: tiles (shape, colour and icon or name), suns, and the legend.
 
 Tiles are told apart three ways, so the board works without colour: a shape per category, a
-colour from a colour-blind-safe palette (Okabe and Ito), and a short word on the tile. Every
+colour from a colour-blind-safe palette (Okabe and Ito), and an icon or the full name on the
+tile (`ra_core.icons`); the full name is always in its tooltip. Every
 function returns SVG markup as text, byte-stable for the notebooks' comparisons.
 """
 

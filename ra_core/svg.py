@@ -3,9 +3,10 @@
 Everything is a pure function of a `State` (standard library only) and byte-stable: no dates,
 no random ids, no memory addresses, so notebooks can compare it. Tiles are told apart three
 ways, so the board works without colour: a shape per category, a colour from a
-colour-blind-safe palette (Okabe and Ito), and a short word on the tile. The words come from
-`ra_core.words`. Importing this module makes notebooks show a `State` as its board
-(`State._repr_html_`).
+colour-blind-safe palette (Okabe and Ito), and an icon or the full name on the tile
+(`ra_core.icons`). The words come from `ra_core.words`; the colours of paper and ink follow the
+page's theme (`ra_core.theme`). Importing this module makes notebooks show a `State` as its
+board (`State._repr_html_`).
 """
 
 from __future__ import annotations
