@@ -1,7 +1,8 @@
-"""The pieces of the board picture: tiles (shape, colour and word), suns, and the legend.
+"""The pieces of the board picture: tiles (shape, colour and icon or name), suns, and the legend.
 
 Tiles are told apart three ways, so the board works without colour: a shape per category, a
-colour from a colour-blind-safe palette (Okabe and Ito), and a short word on the tile. Every
+colour from a colour-blind-safe palette (Okabe and Ito), and an icon or the full name on the
+tile (`ra_core.icons`); the full name is always in its tooltip. Every
 function returns SVG markup as text, byte-stable for the notebooks' comparisons.
 """
 
@@ -13,12 +14,15 @@ from html import escape
 from typing import NamedTuple
 
 from .actions import Action, Discard
+from .icons import WORD_TILES, icon_svg
+from .theme import INK, PANEL, ROOT, STYLE, classed
 from .tiles import CIVILIZATIONS, MONUMENTS, Tile
 from .words import tile_name
 
 __all__ = [
     "TILE_STYLES",
     "VERMILLION",
+    "COUNT_FONT",
     "Controls",
     "Html",
     "Svg",
@@ -63,7 +67,7 @@ class Html(str):
 
 
 class TileStyle(NamedTuple):
-    """How a tile kind is drawn: its shape, fill and text colour, and the word on it."""
+    """How a tile kind is drawn: its shape, fill and ink colour, and the word on it ("" for an icon)."""
 
     shape: str
     fill: str
@@ -71,22 +75,15 @@ class TileStyle(NamedTuple):
     word: str
 
 
-# Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
+# Okabe-Ito colours: distinguishable with the common colour-vision deficiencies. Each ink is the
+# one of black and white with the higher contrast on its fill.
 VERMILLION, _PURPLE, _BLUE, _SKY, _YELLOW, _GREEN, _ORANGE = (
     "#D55E00", "#CC79A7", "#0072B2", "#56B4E9", "#F0E442", "#009E73", "#E69F00",
 )  # fmt: skip
-_WORDS = {
-    Tile.RA: "Ra", Tile.GOD: "God", Tile.PHARAOH: "Phar", Tile.NILE: "Nile", Tile.FLOOD: "Flood",
-    Tile.GOLD: "Gold", Tile.ART: "Art", Tile.AGRICULTURE: "Agri", Tile.RELIGION: "Relig",
-    Tile.ASTRONOMY: "Astro", Tile.WRITING: "Write", Tile.FORTRESS: "Fort", Tile.OBELISK: "Obel",
-    Tile.PALACE: "Palace", Tile.PYRAMID: "Pyra", Tile.SPHINX: "Sphinx", Tile.STATUE: "Statue",
-    Tile.STEP_PYRAMID: "Steps", Tile.TEMPLE: "Temple", Tile.FUNERAL: "Funrl", Tile.DROUGHT: "Drght",
-    Tile.UNREST: "Unrest", Tile.EARTHQUAKE: "Quake",
-}  # fmt: skip
 
 
 def _style(t: Tile) -> TileStyle:
-    word = _WORDS[t]
+    word = WORD_TILES.get(t, "")
     if t is Tile.RA:
         return TileStyle("sun", VERMILLION, "#000", word)
     if t is Tile.GOD:
@@ -100,7 +97,7 @@ def _style(t: Tile) -> TileStyle:
     if t is Tile.GOLD:
         return TileStyle("circle", _YELLOW, "#000", word)
     if t in CIVILIZATIONS:
-        return TileStyle("pentagon", _GREEN, "#fff", word)
+        return TileStyle("pentagon", _GREEN, "#000", word)
     if t in MONUMENTS:
         return TileStyle("pyramid", _ORANGE, "#000", word)
     return TileStyle("octagon", "#222", "#fff", word)  # the four disasters
@@ -108,8 +105,12 @@ def _style(t: Tile) -> TileStyle:
 
 TILE_STYLES: dict[Tile, TileStyle] = {t: _style(t) for t in Tile}
 
+#: Where the picture sits in each shape (a fraction of the tile down from its centre) and how
+#: much of the tile it fills: low and small in the monuments' narrow-topped outline.
+_PLACE = {"pyramid": (0.12, 0.5), "pentagon": (0.06, 0.56), "wave": (0.08, 0.56), "wave2": (0.08, 0.56)}
+COUNT_FONT = 13  #: the size of a pile's count under its tile, in the picture's units
 
-#: The tiles that stay with a player until the end (R60), as on the left of a player board.
+
 def _shape(shape: str, x: float, y: float, size: float, fill: str) -> str:
     """Return the SVG outline of `shape` in the box (x, y, size)."""
     h = size / 2
@@ -149,35 +150,42 @@ def _shape(shape: str, x: float, y: float, size: float, fill: str) -> str:
     crests = 1 if shape == "wave" else 2
     step = (size - 4) / (2 * crests)
     d = f"M{x + 2:.1f},{y + size - 2:.1f} L{x + 2:.1f},{y + 6:.1f} "
-    px = x + 2
     for i in range(2 * crests):
         dy = -5 if i % 2 == 0 else 5
         d += f"q{step / 2:.1f},{dy} {step:.1f},0 "
-        px += step
     d += f"L{x + size - 2:.1f},{y + size - 2:.1f} Z"
     return f'<path d="{d}" {style}/>'
 
 
-def tile_svg(t: Tile, x: float, y: float, size: float = 40, count: int = 0) -> str:
-    """Return one tile as an SVG group: its shape, colour and word, with an ``aria-label``.
+def tile_svg(t: Tile, x: float, y: float, size: float = 40, count: int = 0, count_anchor: str = "middle") -> str:
+    """Return one tile as an SVG group: its shape, colour and icon (or short name), with its full name.
 
-    `count` above 1 adds a badge with the number, for a player's pile of that kind.
+    The full name is the group's ``<title>`` (a tooltip) and ``aria-label``. `count` above 1
+    adds the number of tiles in the pile (``×3``) under the tile, inside the tile's own width,
+    so that it never covers a neighbour; ``count_anchor="end"`` puts it on the left half, to leave
+    the right half free for a mark.
     """
     st = TILE_STYLES[t]
     label = tile_name(t) if count <= 1 else f"{tile_name(t)}, {count} tiles"
-    font = min(size * 0.3, size * 0.86 / (0.62 * len(st.word)))  # fit the word across the tile
-    ty = y + size / 2 + font * 0.35 + (3 if st.shape == "pyramid" else 0)
+    h = size / 2
     parts = [
         f'<g role="img" aria-label="{escape(label)}"><title>{escape(label)}</title>',
         _shape(st.shape, x, y, size, st.fill),
-        f'<text x="{x + size / 2:.1f}" y="{ty:.1f}" font-size="{font:.1f}" text-anchor="middle" '
-        f'font-weight="bold" fill="{st.ink}">{escape(st.word)}</text>',
     ]
-    if count > 1:
-        bx, by = x + size - 2, y + 3
+    if st.word:
+        font = size * 0.36  # "God" fits the hexagon; 12 units on the board's 34-unit tiles
         parts.append(
-            f'<circle cx="{bx:.1f}" cy="{by:.1f}" r="8" fill="#fff" stroke="#000"/>'
-            f'<text x="{bx:.1f}" y="{by + 4:.1f}" font-size="11" text-anchor="middle" fill="#000">{count}</text>'
+            f'<text x="{x + h:.1f}" y="{y + h + font * 0.36:.1f}" font-size="{font:.1f}" text-anchor="middle" '
+            f'font-weight="bold" fill="{st.ink}">{escape(st.word)}</text>'
+        )
+    else:
+        down, part = _PLACE.get(st.shape, (0.0, 0.62))
+        parts.append(icon_svg(t, x + h, y + h + down * size, part * size / 20, st.ink, st.fill))
+    if count > 1:
+        parts.append(
+            f'<text class="ra-count {INK}" x="{x + h - (1 if count_anchor == "end" else 0):.1f}" '
+            f'y="{y + size + COUNT_FONT:.1f}" font-size="{COUNT_FONT}" text-anchor="{count_anchor}" font-weight="bold" '
+            f'fill="#000">\u00d7{count}</text>'
         )
     parts.append("</g>")
     return "".join(parts)
@@ -196,13 +204,25 @@ def sun_svg(value: int, cx: float, cy: float, r: float, face_up: bool, label: st
 
 
 def text_element(
-    x: float, y: float, text: str, size: int = 13, weight: str = "normal", anchor: str = "start", ink: str = "#000"
+    x: float,
+    y: float,
+    text: str,
+    size: int = 13,
+    weight: str = "normal",
+    anchor: str = "start",
+    ink: str = "#000",
+    cls: str = INK,
 ) -> str:
-    """Return an SVG ``<text>`` element, its text escaped; ``ink="currentColor"`` takes the page's text colour."""
+    """Return an SVG ``<text>`` element, its text escaped; ``ink="currentColor"`` takes the page's text colour.
+
+    Words on the paper carry the class `ra_core.theme.INK` (the theme's text colour); words on a
+    piece of fixed colour (the bag, a yellow button) pass ``cls=""`` and keep `ink`.
+    """
     bold = ' font-weight="bold"' if weight == "bold" else ""
-    return (
+    return classed(
         f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}"{bold} text-anchor="{anchor}" '
-        f'fill="{ink}">{escape(text)}</text>'
+        f'fill="{ink}">{escape(text)}</text>',
+        cls,
     )
 
 
@@ -224,13 +244,13 @@ def legend(size: int = 36) -> Svg:
     cell = size + 56
     w, h = per_row * cell, rows * (size + 26)
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
-        f'font-family="sans-serif" role="group" aria-label="Key to the tiles"><title>Key to the tiles</title>'
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{ROOT}" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+        f'font-family="sans-serif" role="group" aria-label="Key to the tiles"><title>Key to the tiles</title>{STYLE}'
     ]
     for k, t in enumerate(Tile):
         x, y = (k % per_row) * cell + 4, (k // per_row) * (size + 26) + 2
         out.append(tile_svg(t, x + (cell - size) / 2 - 4, y, size))
-        out.append(text_element(x + cell / 2 - 4, y + size + 14, tile_name(t), 11, anchor="middle"))
+        out.append(text_element(x + cell / 2 - 4, y + size + 14, tile_name(t), 12, anchor="middle"))
     out.append("</svg>")
     return Svg("".join(out))
 
@@ -317,10 +337,17 @@ def target(markup: str, label: str, *, action: str = "", ui: str = "", pressed: 
 
 
 def button_svg(x: float, y: float, width: float, text: str, fill: str = "#ffffff") -> str:
-    """Return a labelled button shape (a rounded box with its word, 13 px bold)."""
-    return (
+    """Return a labelled button shape (a rounded box with its word, 13 px bold).
+
+    A white button follows the theme (`ra_core.theme.PANEL`); a coloured one keeps its colour and black ink.
+    """
+    plain = fill == "#ffffff"
+    box = (
         f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="26" rx="6" fill="{fill}" stroke="#000" '
-        f'stroke-width="1.5"/>{text_element(x + width / 2, y + 18, text, 13, "bold", "middle")}'
+        'stroke-width="1.5"/>'
+    )
+    return classed(box, PANEL if plain else "") + text_element(
+        x + width / 2, y + 18, text, 13, "bold", "middle", cls=INK if plain else ""
     )
 
 
@@ -332,14 +359,14 @@ def bag_svg(x: float, y: float, count: int) -> str:
         'fill="#c8a165" stroke="#000" stroke-width="1.5"/>'
         f'<path d="M{x + 14:.1f},{y + 14:.1f} L{x + 10:.1f},{y + 4:.1f} L{x + 46:.1f},{y + 4:.1f} '
         f'L{x + 42:.1f},{y + 14:.1f} Z" fill="#b08850" stroke="#000" stroke-width="1.5"/>'
-        + text_element(x + 28, y + 40, str(count), 14, "bold", "middle")
+        + text_element(x + 28, y + 40, str(count), 14, "bold", "middle", cls="")
         + _label(x + 28, y + 72, "Draw")
     )
 
 
 def _label(x: float, y: float, text: str) -> str:
-    """Return the word under a control, on the board's paper (the theme may recolour its ink)."""
-    return text_element(x, y, text, 12, "bold", "middle").replace("<text ", '<text class="ra-ink" ', 1)
+    """Return the word under a control, on the board's paper (the theme recolours its ink)."""
+    return text_element(x, y, text, 12, "bold", "middle")
 
 
 def statue_svg(x: float, y: float) -> str:
@@ -348,6 +375,6 @@ def statue_svg(x: float, y: float) -> str:
         f'<circle cx="{x + 28:.1f}" cy="{y + 12:.1f}" r="10" fill="{VERMILLION}" stroke="#000" stroke-width="1.5"/>'
         f'<path d="M{x + 20:.1f},{y + 24:.1f} L{x + 36:.1f},{y + 24:.1f} L{x + 42:.1f},{y + 56:.1f} '
         f'L{x + 14:.1f},{y + 56:.1f} Z" fill="#e8c872" stroke="#000" stroke-width="1.5"/>'
-        + text_element(x + 28, y + 48, "Ra", 13, "bold", "middle")
+        + text_element(x + 28, y + 48, "Ra", 13, "bold", "middle", cls="")
         + _label(x + 28, y + 72, "Call Ra")
     )

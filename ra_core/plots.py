@@ -8,7 +8,7 @@ so a notebook shows each one once and pyplot does not keep them alive. Their lay
 computed once and then fixed, so that every rendering is the same; after changing a figure,
 ``fig.set_layout_engine("constrained")`` lays it out again.
 
-The style (a white card for light and dark themes, the Okabe-Ito palette with markers and
+The style (transparent, mid-grey ink for light and dark themes, Okabe-Ito with markers and
 hatches, byte-stable SVG for nbval) is chosen once for all figures in `ra_core.plotstyle`.
 
 >>> fig = plot_distribution({0: 0.5, 1: 0.25, 2: 0.25}, title="A small law", xlabel="tiles")
@@ -41,6 +41,7 @@ from .plotstyle import (
     finish,
     legend_below,
     series_style,
+    styled,
     svg_setup,
     to_svg,
 )
@@ -88,6 +89,7 @@ def _states_and_names(game: Any, names: Sequence[str] | None) -> tuple[list[Stat
     return states, labels
 
 
+@styled
 def plot_fame(
     game: Any,
     *,
@@ -223,6 +225,7 @@ def _triple(value: Any) -> tuple[Any, Any, Any]:
     return _field(value, _RATE, "rate"), _field(value, _LOW, "low"), _field(value, _HIGH, "high")
 
 
+@styled
 def plot_win_rates(
     results: Any,
     *,
@@ -294,6 +297,7 @@ def _key_label(key: Any) -> str:
     return key.label if isinstance(key, Tile) else str(key)
 
 
+@styled
 def plot_distribution(
     law: Mapping[Any, Any],
     *,

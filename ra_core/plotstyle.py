@@ -1,16 +1,24 @@
 """The one style of every plot: colours, markers, sizes, and byte-stable SVG.
 
-Every figure is an opaque white card with near-black text, so it reads the same on
-JupyterLab's light and dark themes; colours come from the Okabe-Ito palette and every series
-also differs by marker, line style or hatch. `to_svg` and `svg_setup` make SVG output byte for
-byte the same on every run (a fixed ``svg.hashsalt``, no date), so notebooks can compare plots.
+Every figure reads on JupyterLab's light and dark themes alike. JupyterLab shows a figure (SVG
+or PNG) as an image, into which the page's CSS variables cannot reach, so a plot cannot take the
+theme's colours the way the board does (`ra_core.theme`). Instead it has a transparent
+background, so the notebook's own background (white or near-black) shows through, and its
+text, axes and outlines are a neutral mid-grey, `INK`, of contrast about 4.3 : 1 on both white
+and JupyterLab Dark's #111111 (black text would vanish on the dark theme, white on the light
+one; an opaque white card would glare in the dark). The series take the Okabe-Ito palette,
+safe for the common colour-vision deficiencies, with the same mid-grey in place of its black,
+and every series also differs by marker, line style or hatch. `to_svg` and `svg_setup` make SVG
+output byte for byte the same on every run (a fixed ``svg.hashsalt``, no date), so notebooks
+can compare plots.
 """
 
 from __future__ import annotations
 
+import functools
 import io
-from collections.abc import Sequence
-from typing import Any, cast
+from collections.abc import Callable, Sequence
+from typing import Any, ParamSpec, TypeVar, cast
 
 import matplotlib
 import matplotlib.pyplot as plt
@@ -32,6 +40,7 @@ __all__ = [
     "finish",
     "legend_below",
     "series_style",
+    "styled",
     "svg_setup",
     "to_svg",
 ]
@@ -45,7 +54,7 @@ PALETTE: tuple[str, ...] = (
     "#E69F00",  # orange
     "#56B4E9",  # sky blue
     "#F0E442",  # yellow
-    "#000000",  # black
+    "#7A7A7A",  # neutral grey (Okabe-Ito's black would vanish on a dark theme)
 )
 MARKERS: tuple[str, ...] = ("o", "s", "^", "D", "v", "P", "X", "*")
 LINESTYLES: tuple[Any, ...] = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 2)))
@@ -53,13 +62,16 @@ HATCHES: tuple[str, ...] = ("", "//", "..", "xx", "\\\\", "oo", "++", "--")
 SVG_HASHSALT = "ra"  # any fixed string makes matplotlib's SVG ids reproducible
 SVG_KWARGS: dict[str, Any] = {"metadata": {"Date": None}, "bbox_inches": "tight"}
 
-INK = "#222222"  # text and lines: near-black on the white card
-FRAME = "#555555"
-GRID = "#dddddd"
+INK = "#7A7A7A"  # text and lines: a mid-grey that reads on white and on near-black
+FRAME = INK
+GRID = "#7A7A7A40"  # the same grey, faint (alpha 0.25)
 STYLE: dict[str, Any] = {
-    "figure.facecolor": "white",
-    "axes.facecolor": "white",
-    "savefig.facecolor": "white",
+    "figure.facecolor": "none",
+    "axes.facecolor": "none",
+    "savefig.facecolor": "none",
+    "savefig.transparent": True,
+    "legend.labelcolor": INK,
+    "axes.titleweight": "bold",
     "text.color": INK,
     "axes.labelcolor": INK,
     "axes.titlecolor": INK,
@@ -78,6 +90,21 @@ STYLE: dict[str, Any] = {
     "hatch.linewidth": 0.8,
     "axes.prop_cycle": cycler(color=PALETTE),
 }
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def styled(plot: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Run `plot` with `STYLE` in force, so that every part it draws (ticks, legend, labels) takes it."""
+
+    @functools.wraps(plot)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with matplotlib.rc_context(cast(Any, STYLE)):
+            return plot(*args, **kwargs)
+
+    return run
 
 
 # -- SVG output ----------------------------------------------------------------------------

@@ -3,9 +3,10 @@
 Everything is a pure function of a `State` (standard library only) and byte-stable: no dates,
 no random ids, no memory addresses, so notebooks can compare it. Tiles are told apart three
 ways, so the board works without colour: a shape per category, a colour from a
-colour-blind-safe palette (Okabe and Ito), and a short word on the tile. The words come from
-`ra_core.words`. Importing this module makes notebooks show a `State` as its board
-(`State._repr_html_`).
+colour-blind-safe palette (Okabe and Ito), and an icon or the full name on the tile
+(`ra_core.icons`). The words come from `ra_core.words`; the colours of paper and ink follow the
+page's theme (`ra_core.theme`). Importing this module makes notebooks show a `State` as its
+board (`State._repr_html_`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from .scoring import EpochScore
     from .state import State
 from .pieces import (
+    COUNT_FONT,
     TILE_STYLES,
     VERMILLION,
     Controls,
@@ -44,18 +46,17 @@ from .pieces import (
     text_element,
     tile_svg,
 )
+from .theme import PANEL, PAPER, ROOT, STRONG, STYLE, UNUSED
 from .words import (
     CATEGORY_NAMES,
     KEPT,
     SCORED_EACH_EPOCH,
-    TRIGGER_WORDS,
     facts,
-    owed_words,
     player_name,
     ra_track_words,
     seat_set,
-    seats_words,
     signed,
+    status_lines,
     tile_name,
 )
 
@@ -92,23 +93,25 @@ def _ra_track(s: State) -> list[str]:
         x = 90 + i * 36
         if i < unused:
             out.append(
-                f'<rect x="{x}" y="44" width="32" height="32" fill="#e6e6e6" stroke="#999" stroke-dasharray="2 2"/>'
+                f'<rect class="{UNUSED}" x="{x}" y="44" width="32" height="32" fill="#e6e6e6" stroke="#999" '
+                'stroke-dasharray="2 2"/>'
             )
             continue
         j = i - unused + 1  # the j-th Ra tile of the epoch goes here
         last = j == limit
         stroke = ' stroke="#000" stroke-width="3"' if last else ' stroke="#555"'
-        out.append(f'<rect x="{x}" y="44" width="32" height="32" fill="#fff"{stroke}/>')
+        cls = f"{PANEL} {STRONG}" if last else PANEL
+        out.append(f'<rect class="{cls}" x="{x}" y="44" width="32" height="32" fill="#fff"{stroke}/>')
         if j <= s.ra_count:
             out.append(
                 f'<circle cx="{x + 16}" cy="60" r="12" fill="{VERMILLION}" stroke="#000"/>'
-                f'<text x="{x + 16}" y="64" font-size="11" font-weight="bold" text-anchor="middle" '
+                f'<text x="{x + 16}" y="64" font-size="12" font-weight="bold" text-anchor="middle" '
                 'fill="#000">Ra</text>'
             )
         else:
-            out.append(text_element(x + 16, 65, str(j), 11, anchor="middle"))
+            out.append(text_element(x + 16, 65, str(j), 12, anchor="middle"))
         if last:
-            out.append(text_element(x + 16, 90, "end", 10, "bold", "middle"))
+            out.append(text_element(x + 16, 91, "end", 12, "bold", "middle"))
     out.append("</g>")
     return out
 
@@ -118,16 +121,18 @@ def _auction_track(s: State, controls: Controls | None) -> list[str]:
     out = [text_element(10, 138, "Auction", 13, "bold")]
     for i, t in enumerate(s.track):
         x = 90 + i * 58
-        out.append(text_element(x + 26, 108, str(i + 1), 10, anchor="middle"))
+        out.append(text_element(x + 26, 108, str(i + 1), 12, anchor="middle"))
         if t is None:
             label = f"slot {i + 1} empty"
             out.append(
-                f'<rect x="{x}" y="112" width="52" height="52" fill="#fafafa" stroke="#999" stroke-dasharray="4 3" '
+                f'<rect class="{PANEL}" x="{x}" y="112" width="52" height="52" fill="#fafafa" stroke="#999" '
+                'stroke-dasharray="4 3" '
                 f'role="img" aria-label="{label}"><title>{label}</title></rect>'
             )
         else:
             tile = (
-                f'<rect x="{x}" y="112" width="52" height="52" fill="#fff" stroke="#555"/>{tile_svg(t, x + 4, 116, 44)}'
+                f'<rect class="{PANEL}" x="{x}" y="112" width="52" height="52" fill="#fff" stroke="#555"/>'
+                + tile_svg(t, x + 4, 116, 44)
             )
             if i + 1 in gods:
                 out.append(target(tile, f"Use a god: take the {tile_name(t)} on slot {i + 1}", action=f"god {i + 1}"))
@@ -157,29 +162,6 @@ def _bag_and_statue(s: State, controls: Controls) -> list[str]:
     return out
 
 
-def _status_lines(s: State, table: bool = False) -> list[str]:
-    """Return the lines under the tracks: the running auction or the discard being chosen."""
-    lines = []
-    a = s.auction
-    if a is not None:
-        high = f"high bid {a.high_bid} by P{a.high_bidder}" if a.high_bidder >= 0 else "no bid yet"
-        done = ", ".join(
-            f"P{q} {'pass' if b is None else 'bid ' + str(b)}" for q, b in zip(a.order, a.bids, strict=False)
-        )
-        lines.append(f"Auction: {TRIGGER_WORDS[a.trigger]} (Ra player P{a.ra_player}); {high}")
-        lines.append(f"Bids: {done or 'none yet'};  still to bid: {seats_words(a.still_to_bid)}")
-        if table:  # the sun swap the auction will make (R44)
-            who = f"P{a.high_bidder} would give sun {a.high_bid} and" if a.high_bidder >= 0 else "The winner will"
-            lines.append(f"{who} take the center sun {s.center_sun} with the tiles on the track.")
-    if s.discard is not None:
-        owed = owed_words(s.discard.owed)
-        lines.append(f"P{s.discard.player} must choose tiles to lose: {owed}")
-    if s.phase is Phase.GAME_OVER:
-        w = s.winner() or 0
-        lines.append(f"Game over: P{w} wins with {s.players[w].fame} fame")
-    return lines
-
-
 def _discard_buttons(controls: Controls) -> list[str]:
     """Return the buttons that confirm or clear the tiles picked to lose."""
     out = []
@@ -197,6 +179,7 @@ def _player_panel(s: State, i: int, p: Player, y: float, name: str, controls: Co
     deciding = i == s.to_move
     stroke = ' stroke="#000" stroke-width="3"' if deciding else ' stroke="#777" stroke-width="1"'
     fill = "#fff8dc" if deciding else "#ffffff"
+    cls = f"{PANEL} ra-deciding {STRONG}" if deciding else PANEL
     label = f"{name}: fame {p.fame}"
     if turn:
         label += ", whose turn it is"
@@ -204,7 +187,7 @@ def _player_panel(s: State, i: int, p: Player, y: float, name: str, controls: Co
         label += ", decides now"
     out = [
         f'<g role="group" aria-label="{escape(label)}">',
-        f'<rect x="4" y="{y:.1f}" width="{_W - 8}" height="{_PANEL - 6}" rx="6" fill="{fill}"{stroke}/>',
+        f'<rect class="{cls}" x="4" y="{y:.1f}" width="{_W - 8}" height="{_PANEL - 6}" rx="6" fill="{fill}"{stroke}/>',
         text_element(14, y + 20, name, 14, "bold"),
         text_element(150, y + 20, f"fame {p.fame}", 14, "bold"),
     ]
@@ -238,8 +221,8 @@ def _player_panel(s: State, i: int, p: Player, y: float, name: str, controls: Co
                 out.append(target(button_svg(_W - 92, y + 4, 80, word), label, action=word.lower()))
     # Tiles, grouped as on the player boards: kept ones on the left, the epoch's on the right.
     gy = y + 34
-    out.append(text_element(14, gy + 12, "kept", 11))
-    out.append(text_element(416, gy + 12, "this epoch", 11))
+    out.append(text_element(14, gy + 12, "kept", 12))
+    out.append(text_element(416, gy + 12, "this epoch", 12))
     for x0, kinds in ((14, KEPT), (416, SCORED_EACH_EPOCH)):
         x = x0
         shown = [t for t in kinds if p.display[t]]
@@ -264,11 +247,16 @@ def _display_tile(t: Tile, count: int, x: float, y: float, controls: Controls | 
             return target(pile, "Use a god (chosen: now click a tile on the auction track)", ui="god", pressed=True)
         return target(pile, "Use a god: choose it, then a tile on the auction track", ui="god", pressed=False)
     lost = controls.picked.count(t)
-    pile = tile_svg(t, x, y, 34, count - lost) if lost < count else f'<g opacity="0.35">{tile_svg(t, x, y, 34)}</g>'
+    if not lost:
+        pile = tile_svg(t, x, y, 34, count)
+    elif lost < count:  # what stays counted on the left under the tile, what goes on the right
+        pile = tile_svg(t, x, y, 34, count - lost, count_anchor="end")
+    else:
+        pile = f'<g opacity="0.35">{tile_svg(t, x, y, 34)}</g>'
     keep = f"Keep one {name} after all ({lost} chosen to lose)"
     if lost:  # the pile is framed; its mark "-1" under it takes the choice back
         pile += outline(x, y, VERMILLION, dashed=True)
-        mark = text_element(x + 17, y + 50, f"\u2212{lost}", 12, "bold", "middle")
+        mark = text_element(x + 18, y + 34 + COUNT_FONT, f"\u2212{lost}", COUNT_FONT, "bold", "start")
         pile += target(mark, keep, ui=f"unpick {t.label}")
     if controls.can_pick(t):
         return target(pile, f"Lose one {name} (you have {count - lost} left)", ui=f"pick {t.label}")
@@ -317,10 +305,10 @@ def _svg(
     scaled = round(height * shown / _W)
     title = " ".join(lines[:2])
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{shown}" height="{scaled}" viewBox="0 0 {_W} {height}" '
-        f'font-family="sans-serif" role="group" aria-label="Ra board">',
-        f"<title>{escape(title)}</title>",
-        f'<rect x="0" y="0" width="{_W}" height="{height}" fill="#fdfaf3"/>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{ROOT}" width="{shown}" height="{scaled}" '
+        f'viewBox="0 0 {_W} {height}" font-family="sans-serif" role="group" aria-label="Ra board">',
+        f"<title>{escape(title)}</title>{STYLE}",
+        f'<rect class="{PAPER}" x="0" y="0" width="{_W}" height="{height}" fill="#fdfaf3"/>',
     ]
     head = f"Epoch {s.epoch} of {EPOCHS}" if s.phase is not Phase.GAME_OVER else "Game over"
     if s.phase is not Phase.GAME_OVER:
@@ -336,7 +324,7 @@ def _svg(
     out.append(sun_svg(s.center_sun, cx, cy, 22, True, f"center sun {s.center_sun}"))
     out.append(text_element(cx + 30, cy + 5, "center", 12))
     out += _auction_track(s, controls)
-    for k, line in enumerate(_status_lines(s, controls is not None)):
+    for k, line in enumerate(status_lines(s, controls is not None)):
         out.append(text_element(10, 188 + 18 * k, line, 13, "bold" if k == 0 else "normal"))
     if controls is not None and s.phase is Phase.DISCARD:
         out += _discard_buttons(controls)

@@ -40,6 +40,7 @@ __all__ = [
     "seat_set",
     "seats_words",
     "signed",
+    "status_lines",
     "turn_choices",
     "tile_name",
 ]
@@ -212,3 +213,29 @@ def scores_text(scores: Sequence[EpochScore]) -> str:
             rows.append([str(e.epoch), f"P{i}", *(signed(v) for v in (*b.points, b.net)), str(b.fame_after)])
     widths = [max(len(r[c]) for r in rows) for c in range(len(head))]
     return "\n".join("  ".join(cell.rjust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows)
+
+
+def status_lines(s: State, table: bool = False) -> list[str]:
+    """Return the lines under the board's tracks: the running auction, the discard, or the winner.
+
+    With `table` (the game table), the auction's lines also say the sun swap it will make (R44).
+    """
+    lines = []
+    a = s.auction
+    if a is not None:
+        high = f"high bid {a.high_bid} by P{a.high_bidder}" if a.high_bidder >= 0 else "no bid yet"
+        done = ", ".join(
+            f"P{q} {'pass' if b is None else 'bid ' + str(b)}" for q, b in zip(a.order, a.bids, strict=False)
+        )
+        lines.append(f"Auction: {TRIGGER_WORDS[a.trigger]} (Ra player P{a.ra_player}); {high}")
+        lines.append(f"Bids: {done or 'none yet'};  still to bid: {seats_words(a.still_to_bid)}")
+        if table:  # the sun swap the auction will make (R44)
+            who = f"P{a.high_bidder} would give sun {a.high_bid} and" if a.high_bidder >= 0 else "The winner will"
+            lines.append(f"{who} take the center sun {s.center_sun} with the tiles on the track.")
+    if s.discard is not None:
+        owed = owed_words(s.discard.owed)
+        lines.append(f"P{s.discard.player} must choose tiles to lose: {owed}")
+    if s.phase is Phase.GAME_OVER:
+        w = s.winner() or 0
+        lines.append(f"Game over: P{w} wins with {s.players[w].fame} fame")
+    return lines

@@ -28,7 +28,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "odds", "chance", "valuation", "bots", "entrants", "montecarlo", "tournament", "stats", "progress",
         "drawcall", "endgame", "auctions", "playthrough",
     ),
-    "presentation": ("words", "pieces", "svg", "render", "narrate", "plotstyle", "plots"),
+    "presentation": ("words", "theme", "icons", "pieces", "svg", "render", "narrate", "plotstyle", "plots"),
     "widgets": ("widgets",),
     "top": ("exercises", "__main__", "__init__"),
 }  # fmt: skip

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -33,7 +34,7 @@ from ra_core.plots import (
 )
 from ra_core.scoring import CATEGORIES
 
-OKABE_ITO = {"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#f0e442", "#000000"}
+OKABE_ITO = {"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#f0e442"}  # and black
 NEUTRAL = {to_hex(INK), to_hex(FRAME)}  # reference lines, whiskers and outlines
 
 
@@ -280,15 +281,41 @@ def three_figures(record: GameRecord) -> list[Figure]:
     ]
 
 
-def test_figures_are_white_cards_with_dark_text(record: GameRecord) -> None:
-    """Readable on light and dark themes: an opaque white background and near-black text."""
+def contrast(a: str, b: str) -> float:
+    """Return the WCAG contrast ratio of two colours."""
+
+    def lum(c: str) -> float:
+        rgb = [int(c[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = (v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in rgb)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_figures_are_transparent_with_ink_for_light_and_dark_themes(record: GameRecord) -> None:
+    """Readable on light and dark themes: no background of their own, and every word and axis in
+    a grey of contrast 4 : 1 or more on white and on JupyterLab Dark's #111111."""
+    assert contrast(INK, "#ffffff") >= 4 and contrast(INK, "#111111") >= 4
     for fig in three_figures(record):
-        assert to_hex(fig.get_facecolor(), keep_alpha=True) == "#ffffffff"
+        assert to_hex(fig.get_facecolor(), keep_alpha=True).endswith("00")
+        svg = to_svg(fig)
+        assert "fill: #ffffff" not in svg.lower() and "fill: #000000" not in svg.lower()
         for ax in panels(fig):
-            assert to_hex(ax.get_facecolor(), keep_alpha=True) == "#ffffffff"
-            assert to_hex(ax.title.get_color()) == to_hex(INK)
-            assert to_hex(ax.xaxis.label.get_color()) == to_hex(INK)
+            assert to_hex(ax.get_facecolor(), keep_alpha=True).endswith("00")
+            ticks = ax.get_xticklabels() + ax.get_yticklabels()
+            for text in [ax.title, ax.xaxis.label, ax.yaxis.label, *ticks]:
+                assert to_hex(text.get_color()) == to_hex(INK), text
+        for text in [t for legend in fig.legends for t in legend.get_texts()]:
+            assert to_hex(text.get_color()) == to_hex(INK), text
         labelled(fig)
+
+
+def test_plots_fit_a_900_px_output_area(record: GameRecord) -> None:
+    """Every figure, saved as the notebooks show it (tight box, 72 points = 96 px per inch), is at most 900 px wide."""
+    for fig in [*three_figures(record), plot_fame(record, categories=False)]:
+        width = re.search(r'<svg[^>]* width="([\d.]+)pt"', to_svg(fig))
+        assert width and float(width.group(1)) * 96 / 72 <= 900, width
 
 
 def test_figures_are_not_kept_by_pyplot(record: GameRecord) -> None:
@@ -316,7 +343,7 @@ def test_svg_setup_sets_the_hash_salt() -> None:
 
 
 def test_palette_is_okabe_ito() -> None:
-    assert {c.lower() for c in PALETTE} == OKABE_ITO
+    assert {c.lower() for c in PALETTE} == OKABE_ITO | {to_hex(INK)}  # grey for Okabe-Ito's black
     assert len(set(HATCHES)) == len(HATCHES)
 
 

@@ -22,6 +22,7 @@ from ra_core.render import (
     scores_text,
     svg,
     text_board,
+    tile_svg,
 )
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -88,9 +89,9 @@ def test_svg_is_byte_stable_and_scales() -> None:
 
 
 def test_tiles_are_told_apart_without_colour() -> None:
-    """Every kind has its own word; each category its own shape; disasters look alike but read apart."""
-    words = [st.word for st in TILE_STYLES.values()]
-    assert len(set(words)) == len(Tile)
+    """Every kind has its own face (a word or an icon); each category its own shape."""
+    faces = {re.sub(r' aria-label="[^"]*"|<title>.*?</title>', "", tile_svg(t, 0, 0, 40)) for t in Tile}
+    assert len(faces) == len(Tile)
     shapes = {t: TILE_STYLES[t].shape for t in Tile}
     assert len({shapes[Tile.GOD], shapes[Tile.PHARAOH], shapes[Tile.GOLD], shapes[Tile.ART], shapes[Tile.TEMPLE]}) == 5
     assert set(KEPT).isdisjoint(SCORED_EACH_EPOCH)

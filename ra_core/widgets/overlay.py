@@ -61,7 +61,7 @@ def scores_overlay(s: State, names: Sequence[str] = (), you: Collection[int] = (
     out = [
         f'<g class="ra-overlay" role="dialog" aria-label="{escape(title)}">',
         f'<rect class="ra-veil" x="0" y="0" width="{width}" height="100%" fill="#ffffff" opacity="0.75"/>',
-        f'<rect class="ra-card" x="{x0:.1f}" y="{y0}" width="720" height="{height}" rx="10" fill="#fdfaf3" '
+        f'<rect class="ra-card ra-strong" x="{x0:.1f}" y="{y0}" width="720" height="{height}" rx="10" fill="#fdfaf3" '
         'stroke="#000" stroke-width="2"/>',
         text_element(x0 + 16, y0 + 30, title, 18, "bold"),
     ]

@@ -32,7 +32,8 @@ _NO_LABEL = {"description_width": "0px"}
 def _message_html(text: str) -> str:
     if not text:
         return ""
-    return f'<div class="ra-message" role="alert" style="color:#a00000;font-weight:bold">{escape(text)}</div>'
+    style = "color:var(--jp-error-color1, #a00000);font-weight:bold"  # the theme's error colour, light or dark
+    return f'<div class="ra-message" role="alert" style="{style}">{escape(text)}</div>'
 
 
 class View:

@@ -1,0 +1,97 @@
+"""The board, an explorer and the game table follow JupyterLab's dark and light themes, in chromium.
+
+JupyterLab starts with its dark theme (set in the user settings, as a student would), runs a
+small notebook that shows a board (a `State`), the disaster explorer and the game table, and
+the test reads the computed colours: dark paper and light words in the dark theme, then, after
+switching to the light theme, light paper and dark words. Tiles keep their own colours.
+
+Without chromium or playwright the test is skipped (it fails under CI), as the play tests are.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from test_play_in_browser import BIN, _free_port, _serve, page, workdir  # type: ignore[import-not-found]  # noqa: F401
+
+CELLS = [
+    "from ra_core.play import play as play_game\nfrom ra_core.bots import heuristic_bot\n"
+    "state = list(play_game([heuristic_bot] * 3, seed=3).states())[200]\nstate",
+    "from ra_core.widgets import disaster_explorer\ndisaster_explorer()",
+    "from ra_core.widgets import play\nplay(players=3, you=0, seed=2)",
+]
+
+#: The computed colours, as [r, g, b] lists: the board's paper and title, a panel, a tile's fill,
+#: in the notebook's board and in the game table, and a count under the disaster explorer's tiles.
+_COLOURS = """() => {
+    const rgb = (node, prop) => getComputedStyle(node)[prop].match(/[\\d.]+/g).slice(0, 3).map(Number);
+    const boards = [...document.querySelectorAll('.jp-OutputArea-output svg.ra-svg[aria-label="Ra board"]')];
+    const notebook = boards.find((b) => !b.closest('.ra-table-board'));
+    const table = document.querySelector('.ra-table-board svg');
+    const explorer = 'svg[aria-label="the tiles this disaster can take"]';
+    const count = document.querySelector(`${explorer} text[fill="currentColor"]`);
+    const parts = (svg) => ({
+        paper: rgb(svg.querySelector('.ra-paper'), 'fill'),
+        ink: rgb(svg.querySelector(':scope > text'), 'fill'),
+        panel: rgb(svg.querySelector('.ra-panel'), 'fill'),
+        tile: rgb(svg.querySelector('g[role="img"] polygon, g[role="img"] rect'), 'fill'),
+    });
+    return {notebook: parts(notebook), table: parts(table), count: rgb(count, 'fill')};
+}"""
+
+
+def _light(rgb: list[float]) -> float:
+    """Return a colour's lightness in [0, 1] (the mean of its channels, enough to tell dark from light)."""
+    return sum(rgb) / 765
+
+
+def _check(colours: dict[str, Any], dark: bool) -> None:
+    for where in ("notebook", "table"):
+        c = colours[where]
+        paper, ink, panel = _light(c["paper"]), _light(c["ink"]), _light(c["panel"])
+        if dark:
+            assert paper < 0.3 and panel < 0.4 and ink > 0.8, (where, c)
+        else:
+            assert paper > 0.85 and panel > 0.85 and ink < 0.2, (where, c)
+        assert _light(c["tile"]) > 0.15, (where, c)  # tiles keep their colours
+    assert (_light(colours["count"]) > 0.8) == dark, colours["count"]
+
+
+def test_board_explorer_and_table_follow_the_dark_and_the_light_theme(workdir: Path, page: Any) -> None:  # noqa: F811
+    """In JupyterLab Dark the boards' paper is dark and their words light; in JupyterLab Light, the reverse."""
+    cells: list[dict[str, Any]] = [
+        {"cell_type": "code", "metadata": {}, "source": c, "outputs": [], "execution_count": None} for c in CELLS
+    ]
+    kernel = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook = {"cells": cells, "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5}
+    (workdir / "theme.ipynb").write_text(json.dumps(notebook))
+    themes = workdir / "settings" / "@jupyterlab" / "apputils-extension" / "themes.jupyterlab-settings"
+    themes.write_text(json.dumps({"theme": "JupyterLab Dark"}))
+    port = _free_port()
+    cmd = [
+        str(BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+        "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
+        "--ServerApp.open_browser=False", f"--ServerApp.root_dir={workdir}", "--allow-root",
+        "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]  # fmt: skip
+    with _serve(cmd, f"http://127.0.0.1:{port}/api/status", workdir):
+        page.goto(f"http://127.0.0.1:{port}/lab/tree/theme.ipynb")
+        page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
+        page.wait_for_function(
+            """() => {
+                const w = window.jupyterapp.shell.currentWidget;
+                const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+                return k && k.status === 'idle';
+            }""",
+            timeout=90_000,
+        )
+        assert page.evaluate("() => document.body.dataset.jpThemeLight") == "false"
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.get_by_role("button", name="Draw a tile", exact=True).wait_for(timeout=60_000)
+        page.locator('svg[aria-label="the tiles this disaster can take"]').wait_for()
+        _check(page.evaluate(_COLOURS), dark=True)
+        page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
+        page.wait_for_function("() => document.body.dataset.jpThemeLight === 'true'", timeout=30_000)
+        _check(page.evaluate(_COLOURS), dark=False)
