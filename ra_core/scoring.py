@@ -140,15 +140,13 @@ def score_epoch(
     final = epoch == EPOCHS
     penalties = rules.penalties_apply(epoch)
     pharaoh = pharaoh_points([p.display[_PHARAOH] for p in players], penalties)
-    if final:  # R68, R71: monuments and suns count only after epoch 3
-        sun = sun_points([sum(p.suns_up) + sum(p.suns_down) for p in players], penalties)
-    else:
-        sun = [0] * len(players)
+    # R68, R71: monuments and suns count only after epoch 3
+    sun = sun_points([sum(p.suns_up) + sum(p.suns_down) for p in players], penalties) if final else [0] * len(players)
     floor = rules.fame_floor
     after: list[Player] = []
     breakdowns: list[Breakdown] = []
     boxed = [0] * len(EMPTY)
-    for p, pharaohs, suns in zip(players, pharaoh, sun):
+    for p, pharaohs, suns in zip(players, pharaoh, sun, strict=True):
         d = p.display
         god, river, civ, gold = god_points(d), river_points(d), civilization_points(d), gold_points(d)
         monument = monument_points(d) if final else 0
