@@ -311,7 +311,9 @@ def test_the_lone_player_calls_when_the_next_ra_would_lose_a_worthwhile_lot() ->
     banked = lone(["gold", "gold", "gold"], (8, 13))  # two suns: calling banks the golds, more tiles come anyway
     me = banked.to_move
     assert heuristic_bot.lot_net(banked, me, 8) < heuristic_bot.call_per_free_slot * 5  # not by the per-slot rule
-    assert heuristic_bot(banked, rng) == CallRa() and greedy_bot(banked, rng) == CallRa()
+    assert heuristic_bot(banked, rng) == CallRa()
+    assert greedy_bot(banked, rng) == Draw()  # the rollout policy keeps the per-slot rule (`lone_player_rule`)
+    assert dataclasses.replace(greedy_bot, lone_player_rule=True)(banked, rng) == CallRa()
     assert heuristic_bot(lone(["gold", "gold", "gold"], (8, 13), ra_count=6), rng) == Draw()  # a drawn Ra: his auction
 
 

