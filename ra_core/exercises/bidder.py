@@ -65,26 +65,32 @@ _BOTS = (
 )
 
 
-def decision_positions(phase: Phase | None, games: int = 12, seed: int = 300) -> list[State]:
-    """Return the positions in `phase` (None: any) with a real choice from `games` seeded games of heuristic bots."""
+def decision_positions(phase: Phase | None, games: int = 12, seed: int = 300, *, forced: bool = False) -> list[State]:
+    """Return the positions in `phase` (None: any) with a real choice from `games` seeded games of heuristic bots.
+
+    ``forced=True`` keeps the positions with a single legal action too: a bot is asked there as well.
+    """
     out = []
     for g in range(games):
         for state in play([heuristic_bot] * 3, seed=seed + g).states():
-            if (phase is None or state.phase is phase) and state.to_move >= 0 and len(state.legal_actions()) > 1:
-                out.append(state)
+            if (phase is None or state.phase is phase) and state.to_move >= 0:
+                if forced or len(state.legal_actions()) > 1:
+                    out.append(state)
     return out
 
 
 def special_positions(seed: int = 300, games: int = 12) -> dict[str, list[State]]:
     """Return positions of seeded games that a bot gets wrong easily, by kind.
 
-    ``full track``: a turn with all 8 auction slots filled (drawing is not allowed, R19);
+    ``full track``: a turn with all 8 auction slots filled (drawing is not allowed, R19), with a
+    god to use or with calling Ra as the only legal action;
     ``lone player``: a turn of the only player with suns left (he moves again and again);
     ``disaster choice``: a discard with more than one way to lose the tiles (R53).
     """
     states = decision_positions(None, games, seed)
+    every = decision_positions(Phase.ACTION, games, seed, forced=True)
     return {
-        "full track": [s for s in states if s.phase is Phase.ACTION and None not in s.track],
+        "full track": [s for s in every if None not in s.track],
         "lone player": [s for s in states if s.phase is Phase.ACTION and sum(bool(p.suns_up) for p in s.players) == 1],
         "disaster choice": [s for s in states if s.phase is Phase.DISCARD],
     }
