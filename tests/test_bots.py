@@ -26,8 +26,10 @@ from ra_core.bots import (
     quick_lot_value,
     random_bot,
 )
+from ra_core.chance import draw_or_call
 from ra_core.montecarlo import MonteCarloBot, action_values, horizon_values, rollout
 from ra_core.play import Policy, play
+from ra_core.positions import position as scenario
 from ra_core.tiles import counts
 from ra_core.valuation import lot_value
 
@@ -255,9 +257,13 @@ class FixedValueBot(PlanBot):
     """A bot on the shared plan that thinks every lot nets `net` fame and never uses a god."""
 
     net: float = 0.0
+    cost: float = 0.0
 
     def lot_net(self, state: State, player: int, sun: int) -> float:
         return self.net
+
+    def sun_cost(self, state: State) -> float:
+        return self.cost
 
     def god_use(self, state: State, player: int, legal: tuple[Action, ...]) -> UseGod | None:
         return None
@@ -283,6 +289,52 @@ def test_the_shared_plan_bids_calls_and_draws_by_the_lot_net_worth() -> None:
         ra_player_alone = ra_player_alone.apply(Pass())
     assert Pass() not in ra_player_alone.legal_actions()  # R40: the voluntary caller must bid
     assert shy(ra_player_alone, rng) == Bid(min(ra_player_alone.players[auction.turn_player].suns_up))
+
+
+def lone(track: list[str], suns: tuple[int, ...], ra_count: int = 7) -> State:
+    """Return a 3-player position where P0 alone has face-up suns (R21); after 7 Ra tiles the next ends the epoch."""
+    down = [sun for sun in (13, 8, 5, 2) if sun not in suns]
+    players = [
+        {"suns_up": list(suns), "suns_down": down},
+        {"suns_up": [], "suns_down": [12, 9, 6, 3]},
+        {"suns_up": [], "suns_down": [11, 10, 7, 4]},
+    ]
+    return scenario(players, track=track, ra_count=ra_count, turn_player=0)
+
+
+def test_the_lone_player_calls_when_the_next_ra_would_lose_a_worthwhile_lot() -> None:
+    """R21, R24: nobody bids against the lone player, and the epoch's last Ra tile sends the lot to the box."""
+    rng = random.Random(0)
+    rich = lone(["gold", "gold", "gold", "gold", "gold", "art"], (2,))  # his last sun, 20 fame on the track
+    assert draw_or_call(rich).best == "call"  # the exact lone-player model agrees (ra_core.chance)
+    assert heuristic_bot(rich, rng) == CallRa()
+    banked = lone(["gold", "gold", "gold"], (8, 13))  # two suns: calling banks the golds, more tiles come anyway
+    me = banked.to_move
+    assert heuristic_bot.lot_net(banked, me, 8) < heuristic_bot.call_per_free_slot * 5  # not by the per-slot rule
+    assert heuristic_bot(banked, rng) == CallRa()
+    assert greedy_bot(banked, rng) == Draw()  # the rollout policy keeps the per-slot rule (`lone_player_rule`)
+    assert dataclasses.replace(greedy_bot, lone_player_rule=True)(banked, rng) == CallRa()
+    assert heuristic_bot(lone(["gold", "gold", "gold"], (8, 13), ra_count=6), rng) == Draw()  # a drawn Ra: his auction
+
+
+def test_the_lone_player_draws_when_drawing_on_is_worth_the_risk() -> None:
+    """Two golds with his last sun: the next tile adds more than the 1-in-7 chance of losing them costs."""
+    poor = lone(["gold", "gold"], (13,))
+    assert draw_or_call(poor).best == "draw"
+    assert heuristic_bot(poor, random.Random(0)) == Draw()
+    me = poor.to_move
+    assert heuristic_bot.keep(poor, me, 13) > 0  # worth something, yet not enough to stop
+    assert heuristic_bot(lone(["drought"], (8, 13)), random.Random(0)) == Draw()  # a lot worth less than nothing
+
+
+def test_the_plan_for_the_lone_player_compares_calling_with_one_more_draw() -> None:
+    """Lots that never grow: drawing can only lose them. Call if it keeps more than 0 (with suns to spare: `margin`)."""
+    rng = random.Random(0)
+    last, spare = lone(["gold"], (13,)), lone(["gold"], (8, 13))
+    assert FixedValueBot(net=-1.5, cost=2.0)(last, rng) == CallRa()  # keeps 0.5 > 0, the per-slot rule says draw
+    assert FixedValueBot(net=-2.5, cost=2.0)(last, rng) == Draw()  # keeps -0.5: nothing to lose
+    assert FixedValueBot(net=-1.5, cost=2.0)(spare, rng) == Draw()  # keeps 0.5, not above the margin 1.0
+    assert FixedValueBot(net=-0.5, cost=2.0)(spare, rng) == CallRa()  # keeps 1.5
 
 
 def test_the_heuristic_and_greedy_bots_are_the_shared_plan() -> None:

@@ -360,14 +360,15 @@ def test_bidder_checks_catch_bad_bots() -> None:
     assert "passed on a lot worth" in fail(check, "1", always_pass)
     assert "not legal there" in fail(check, "1", lambda s: Bid(99))
     assert "called Ra on an empty track" in fail(check, "2", _call_ra)
-    assert "full track" in fail(check, "2", _draw_unless_empty)
+    assert "full track" in fail(check, "2", _always_draw)
     assert "needs 67%" in fail(check, "4", random_bot)
 
 
-def _draw_unless_empty(state: State) -> Any:
-    from ra_core import CallRa, Draw
+def _always_draw(state: State) -> Any:
+    """Draw on every turn: right on empty tracks, never a harmful call, but not legal on a full track (R19)."""
+    from ra_core import Draw
 
-    return Draw() if all(t is None for t in state.track) or len(state.legal_actions()) > 1 else CallRa()
+    return Draw()
 
 
 def _call_ra(state: State) -> Any:

@@ -7,7 +7,8 @@ its own ``name`` for tournament tables.
 
 * `random_bot` (`ra_core.bots.uniform`): a uniformly random legal action.
 * `PlanBot` (`ra_core.bots.plan`): the plan the value-based bots share: bid the lowest
-  winning sun when the lot nets enough, call Ra when it nets enough per empty slot.
+  winning sun when the lot nets enough, call Ra when it nets enough per empty slot, or, as the
+  lone player (R21) whom the next Ra tile would stop, when calling beats drawing on.
 * `heuristic_bot`, a `HeuristicBot` (`ra_core.bots.heuristic`): the plan with the lot valued
   by the scoring rules (`appraise`, `bid_value` and `explain` show why it bids).
 * `greedy_bot`, a `GreedyBot` (`ra_core.bots.greedy`): the plan with a fast, rough valuation

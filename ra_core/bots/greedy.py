@@ -79,8 +79,10 @@ class GreedyBot(PlanBot):
     """The heuristic bot's plan (`PlanBot`) with the fast, rough `quick_lot_value`: the rollout policy.
 
     It bids the lowest winning sun when the lot, the sun exchange and the cost of a bid net
-    more than `margin`, calls Ra at `call_per_free_slot` per empty slot, uses a god on the first
-    tile worth `god_at`, and loses the first tiles offered to a disaster.
+    more than `margin`, calls Ra at `call_per_free_slot` per empty slot (the lone player too:
+    with this rough valuation the lone-player rule of `PlanBot` lost, 31.0 % [29.3, 32.6] of
+    3,000 three-player games against two greedy bots without it), uses a god on the first tile
+    worth `god_at`, and loses the first tiles offered to a disaster.
 
     Attributes:
         god_at: the quick worth a tile must have to take it with a god.
@@ -93,16 +95,20 @@ class GreedyBot(PlanBot):
     average_lot: float = 3.0
     sun_point: tuple[float, ...] = (0.0, 0.35, 0.3, 0.2)
     name: str = "greedy"
+    lone_player_rule: bool = False
 
     def lot_net(self, state: State, player: int, sun: int) -> float:
-        """Return the lot's quick worth plus the sun exchange minus the cost of a bid."""
+        """Return the lot's quick worth plus the sun exchange minus the cost of a bid (`sun_cost`)."""
+        value = quick_lot_value(state.players[player].display, state.track, state.epoch)
+        return value + self.sun_point[state.epoch] * (state.center_sun - sun) - self.sun_cost(state)
+
+    def sun_cost(self, state: State) -> float:
+        """Return `average_lot`, scaled down when the auctions left are fewer than the face-up suns."""
         up = 0
         for q in state.players:
             up += len(q.suns_up)
         left = ra_tiles_left(state) - (0 if state.auction is not None else 1)
-        spend = self.average_lot * min(1.0, (max(left, 0) + 1) / up)
-        value = quick_lot_value(state.players[player].display, state.track, state.epoch)
-        return value + self.sun_point[state.epoch] * (state.center_sun - sun) - spend
+        return self.average_lot * min(1.0, (max(left, 0) + 1) / up)
 
     def god_use(self, state: State, player: int, legal: tuple[Action, ...]) -> UseGod | None:
         """Return the first god use whose tile is worth `god_at` (disasters never)."""

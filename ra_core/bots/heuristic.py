@@ -157,13 +157,7 @@ def appraise(state: State, player: int, sun: int | None = None, weights: Weights
     lot = tuple([t for t in state.track if t is not None])
     tiles = lot_value(state, player, lot)
     later = _later_pharaohs(state, player, lot)
-    bag = state.bag
-    ra_left = ra_tiles_left(state)  # the last of them ends the epoch (R57)
-    to_come = ra_left * (sum(bag) - bag[Tile.RA]) / (bag[Tile.RA] + 1)  # non-Ra draws before it
-    up = 0
-    for q in state.players:
-        up += len(q.suns_up)
-    spend = weights.tile_worth * to_come / max(ra_left, up, 1)
+    spend, to_come, ra_left, up = _spend(state, weights)
     exchange = 0.0 if sun is None else weights.sun_point[state.epoch] * (state.center_sun - sun)
     discount = (1 - weights.later_pharaohs) * later
     return Appraisal(
@@ -182,6 +176,17 @@ def appraise(state: State, player: int, sun: int | None = None, weights: Weights
         up,
         weights,
     )
+
+
+def _spend(state: State, weights: Weights) -> tuple[float, float, int, int]:
+    """Return `Appraisal.spend` with the three counts it comes from: tiles to come, Ra tiles left, suns up."""
+    bag = state.bag
+    ra_left = ra_tiles_left(state)  # the last of them ends the epoch (R57)
+    to_come = ra_left * (sum(bag) - bag[Tile.RA]) / (bag[Tile.RA] + 1)  # non-Ra draws before it
+    up = 0
+    for q in state.players:
+        up += len(q.suns_up)
+    return weights.tile_worth * to_come / max(ra_left, up, 1), to_come, ra_left, up
 
 
 def _later_pharaohs(state: State, player: int, lot: tuple[Tile, ...]) -> int:
@@ -222,7 +227,7 @@ class HeuristicBot(PlanBot):
     * **Turn**: use a god on the best tile if it gains more than `god_margin` over the god's
       own 2 points (R26, R63); call Ra if the lot is worth at least `call_per_free_slot` per
       empty auction slot (so a fuller track needs less), or if the track is full (R19);
-      otherwise draw.
+      otherwise draw. The lone player facing the epoch's last Ra tile decides as `PlanBot` says.
     * **Discard**: the tiles whose loss leaves the display worth most (R53).
     """
 
@@ -237,6 +242,10 @@ class HeuristicBot(PlanBot):
     def lot_net(self, state: State, player: int, sun: int) -> float:
         """Return `bid_value` with this bot's weights."""
         return appraise(state, player, sun, self.weights).total
+
+    def sun_cost(self, state: State) -> float:
+        """Return `Appraisal.spend`: the bid a sun could make later this epoch."""
+        return _spend(state, self.weights)[0]
 
     def god_use(self, state: State, player: int, legal: tuple[Action, ...]) -> UseGod | None:
         """Return the god use that gains most over the god's 2 points, if above `god_margin`."""
