@@ -18,7 +18,10 @@ $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
+# The project's own notebooks are marked trusted first: JupyterLab strips the boards' pictures (inline
+# SVG) and their theme style from the saved outputs of an untrusted notebook, leaving bare text.
 lab: $(STAMP)
+	$(BIN)/jupyter trust notebooks/*.ipynb notebooks/app/*.ipynb exercises/release/*.ipynb
 	$(BIN)/jupyter lab notebooks/
 
 # The game as a standalone app (Voila): title, how-to and the table, no code, for students.

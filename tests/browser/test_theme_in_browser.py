@@ -11,9 +11,12 @@ Without chromium or playwright the test is skipped (it fails under CI), as the p
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_play_in_browser import BIN, _free_port, _serve, page, workdir  # type: ignore[import-not-found]  # noqa: F401
 
 CELLS = [
@@ -95,3 +98,54 @@ def test_board_explorer_and_table_follow_the_dark_and_the_light_theme(workdir: P
         page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
         page.wait_for_function("() => document.body.dataset.jpThemeLight === 'true'", timeout=30_000)
         _check(page.evaluate(_COLOURS), dark=False)
+
+
+def _lab_trust_command() -> list[str]:
+    """Return the `jupyter trust` command of the Makefile's ``lab`` recipe, with the venv's own jupyter."""
+    makefile = Path(__file__).resolve().parents[2] / "Makefile"
+    recipe = makefile.read_text().split("\nlab:", 1)[1].split("\n\n", 1)[0]
+    line = next(ln.strip() for ln in recipe.splitlines() if "jupyter trust" in ln)
+    return [str(BIN / "jupyter"), *line.split("jupyter", 1)[1].split()]
+
+
+def test_saved_boards_are_pictures_in_the_dark_theme_after_make_lab_trusts_them(
+    workdir: Path,  # noqa: F811
+    page: Any,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`make lab` trusts the notebooks: their saved boards then show as SVG with dark paper, not bare text.
+
+    JupyterLab sanitizes the saved HTML of an untrusted notebook and drops the inline SVG; the
+    notebook is opened without running a cell.
+    """
+    root = Path(__file__).resolve().parents[2]
+    (workdir / "notebooks").mkdir()
+    shutil.copy(root / "notebooks" / "02_setup.ipynb", workdir / "notebooks" / "02_setup.ipynb")
+    themes = workdir / "settings" / "@jupyterlab" / "apputils-extension" / "themes.jupyterlab-settings"
+    themes.write_text(json.dumps({"theme": "JupyterLab Dark"}))
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(workdir / "data"))  # a trust database of its own
+    jupyter, verb, *globs = _lab_trust_command()  # the recipe's globs, as make's shell expands them here
+    files = [str(f) for g in globs for f in sorted(workdir.glob(g))]
+    assert files == [str(workdir / "notebooks" / "02_setup.ipynb")]
+    subprocess.run([jupyter, verb, *files], check=True, capture_output=True)
+    port = _free_port()
+    cmd = [
+        str(BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+        "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
+        "--ServerApp.open_browser=False", f"--ServerApp.root_dir={workdir}", "--allow-root",
+        "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]  # fmt: skip
+    with _serve(cmd, f"http://127.0.0.1:{port}/api/status", workdir):
+        page.goto(f"http://127.0.0.1:{port}/lab/tree/notebooks/02_setup.ipynb")
+        page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
+        page.locator(".jp-Notebook").wait_for(timeout=60_000)
+        board = ".jp-OutputArea-output .ra-board"
+        for _ in range(60):  # the notebook draws only the cells near the view: scroll down to the board
+            if page.locator(board).count():
+                break
+            page.evaluate("() => document.querySelector('.jp-WindowedPanel-outer').scrollBy(0, 600)")
+            page.wait_for_timeout(250)
+        paper = page.locator(f"{board} svg .ra-paper").first
+        paper.wait_for(state="attached", timeout=30_000)
+        fill = paper.evaluate("(node) => getComputedStyle(node).fill.match(/[\\d.]+/g).slice(0, 3).map(Number)")
+        assert _light(fill) < 0.3, fill
