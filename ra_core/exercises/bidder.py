@@ -73,9 +73,9 @@ def decision_positions(phase: Phase | None, games: int = 12, seed: int = 300, *,
     out = []
     for g in range(games):
         for state in play([heuristic_bot] * 3, seed=seed + g).states():
-            if (phase is None or state.phase is phase) and state.to_move >= 0:
-                if forced or len(state.legal_actions()) > 1:
-                    out.append(state)
+            mine = (phase is None or state.phase is phase) and state.to_move >= 0
+            if mine and (forced or len(state.legal_actions()) > 1):
+                out.append(state)
     return out
 
 
