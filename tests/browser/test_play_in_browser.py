@@ -115,6 +115,30 @@ def _serve(cmd: list[str], url: str, workdir: Path) -> Iterator[None]:
                 proc.wait(timeout=10)
 
 
+def lab_command(port: int, root: Path) -> list[str]:
+    """Return the command serving JupyterLab on `port` over `root`: no token, no news, no update checks."""
+    return [
+        str(BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+        "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
+        "--ServerApp.open_browser=False", f"--ServerApp.root_dir={root}", "--allow-root",
+        "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]  # fmt: skip
+
+
+def open_in_lab(page: Any, port: int, path: str) -> None:
+    """Open the notebook at `path` (under the server's root) and wait until its kernel is idle."""
+    page.goto(f"http://127.0.0.1:{port}/lab/tree/{path}")
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
+    page.wait_for_function(
+        """() => {
+            const w = window.jupyterapp.shell.currentWidget;
+            const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+            return k && k.status === 'idle';
+        }""",
+        timeout=90_000,
+    )
+
+
 @pytest.fixture
 def workdir(tmp_path: Path) -> Path:
     """A folder with a copy of the play notebook, and JupyterLab's news and update checks off."""
@@ -343,23 +367,9 @@ def test_play_notebook_in_jupyterlab(workdir: Path, page: Any) -> None:
     copy = workdir / NOTEBOOK.name
     copy.write_text(copy.read_text().replace(f"seed={SEED})", f"seed={WHOLE_GAME_SEED})", 1))
     port = _free_port()
-    cmd = [
-        str(BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
-        "--ServerApp.open_browser=False", f"--ServerApp.root_dir={workdir}", "--allow-root",
-        "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-    ]  # fmt: skip
+    cmd = lab_command(port, workdir)
     with _serve(cmd, f"http://127.0.0.1:{port}/api/status", workdir):
-        page.goto(f"http://127.0.0.1:{port}/lab/tree/{NOTEBOOK.name}")
-        page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
-        page.wait_for_function(
-            """() => {
-                const w = window.jupyterapp.shell.currentWidget;
-                const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-                return k && k.status === 'idle';
-            }""",
-            timeout=90_000,
-        )
+        open_in_lab(page, port, NOTEBOOK.name)
         page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
         page.get_by_role("button", name="Draw a tile", exact=True).wait_for(timeout=60_000)
         clicked = _play_turns(page, turns=100, step_toggle=True, seed=WHOLE_GAME_SEED)

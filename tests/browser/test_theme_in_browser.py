@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_play_in_browser import BIN, _free_port, _serve, page, workdir  # type: ignore[import-not-found]  # noqa: F401
+from test_play_in_browser import BIN, _free_port, _serve, lab_command, open_in_lab, page, workdir  # type: ignore[import-not-found]  # noqa: F401
 
 CELLS = [
     "from ra_core.play import play as play_game\nfrom ra_core.bots import heuristic_bot\n"
@@ -73,23 +73,9 @@ def test_board_explorer_and_table_follow_the_dark_and_the_light_theme(workdir: P
     themes = workdir / "settings" / "@jupyterlab" / "apputils-extension" / "themes.jupyterlab-settings"
     themes.write_text(json.dumps({"theme": "JupyterLab Dark"}))
     port = _free_port()
-    cmd = [
-        str(BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
-        "--ServerApp.open_browser=False", f"--ServerApp.root_dir={workdir}", "--allow-root",
-        "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-    ]  # fmt: skip
+    cmd = lab_command(port, workdir)
     with _serve(cmd, f"http://127.0.0.1:{port}/api/status", workdir):
-        page.goto(f"http://127.0.0.1:{port}/lab/tree/theme.ipynb")
-        page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
-        page.wait_for_function(
-            """() => {
-                const w = window.jupyterapp.shell.currentWidget;
-                const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-                return k && k.status === 'idle';
-            }""",
-            timeout=90_000,
-        )
+        open_in_lab(page, port, "theme.ipynb")
         assert page.evaluate("() => document.body.dataset.jpThemeLight") == "false"
         page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
         page.get_by_role("button", name="Draw a tile", exact=True).wait_for(timeout=60_000)
@@ -129,16 +115,9 @@ def test_saved_boards_are_pictures_in_the_dark_theme_after_make_lab_trusts_them(
     assert files == [str(workdir / "notebooks" / "02_setup.ipynb")]
     subprocess.run([jupyter, verb, *files], check=True, capture_output=True)
     port = _free_port()
-    cmd = [
-        str(BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
-        "--ServerApp.open_browser=False", f"--ServerApp.root_dir={workdir}", "--allow-root",
-        "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-    ]  # fmt: skip
+    cmd = lab_command(port, workdir)
     with _serve(cmd, f"http://127.0.0.1:{port}/api/status", workdir):
-        page.goto(f"http://127.0.0.1:{port}/lab/tree/notebooks/02_setup.ipynb")
-        page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
-        page.locator(".jp-Notebook").wait_for(timeout=60_000)
+        open_in_lab(page, port, "notebooks/02_setup.ipynb")
         board = ".jp-OutputArea-output .ra-board"
         for _ in range(60):  # the notebook draws only the cells near the view: scroll down to the board
             if page.locator(board).count():
