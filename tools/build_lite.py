@@ -264,6 +264,24 @@ def kernel_wheels() -> list[Path]:
     raise SystemExit(f"no {kernel.PYODIDE_KERNEL_NPM_NAME} labextension found: pip install jupyterlite-pyodide-kernel")
 
 
+def trusted_copy(notebook: Path, into: Path) -> Path:
+    """Write a copy of `notebook` into `into` whose code cells are marked trusted; return its path.
+
+    JupyterLab sanitizes the saved outputs of untrusted cells, which drops the boards' inline SVG
+    (they show as bare text until the cell is run again). A Jupyter server marks the cells of a
+    signed notebook trusted as it serves them (``metadata.trusted``, which `make lab` arranges
+    with ``jupyter trust``); a static site has no server, so its copies carry the mark themselves.
+    """
+    into.mkdir(parents=True, exist_ok=True)
+    data = json.loads(notebook.read_text(encoding="utf-8"))
+    for cell in data["cells"]:
+        if cell["cell_type"] == "code":
+            cell.setdefault("metadata", {})["trusted"] = True
+    copy = into / notebook.name
+    copy.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return copy
+
+
 def main(out: Path = OUT) -> None:
     """Build the wheel and the site into `out`."""
     work = out.parent / f"{out.name}-src"
@@ -294,7 +312,7 @@ def main(out: Path = OUT) -> None:
     ]
     command = [sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", str(work), "--output-dir", str(out)]
     for path in contents:
-        command += ["--contents", str(path)]
+        command += ["--contents", str(trusted_copy(path, work / "contents"))]
     shutil.rmtree(out, ignore_errors=True)
     _run(command, cwd=work)
     listed = ", ".join(f"{w.name} {w.version}" for w in sorted(wheels.values(), key=lambda w: w.name))

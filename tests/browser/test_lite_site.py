@@ -232,3 +232,30 @@ def test_the_play_notebook_runs_in_the_site_offline(
         page.get_by_role("button", name="Draw a tile", exact=True).wait_for(timeout=30_000)
         _play_turns(page, turns=4, step_toggle=False)
         assert [url for url in asked[before_moves:] if not url.startswith(local)] == []  # the game: all from the site
+
+
+def test_saved_boards_in_the_site_are_pictures(
+    site: Path,
+    workdir: Path,  # noqa: F811
+    offline_page: tuple[Any, list[str]],
+) -> None:
+    """A notebook opened in the site shows its saved boards as SVG, before any cell runs.
+
+    JupyterLab drops the inline SVG from the saved outputs of untrusted cells; the site's copies
+    of the notebooks are marked trusted by the build (`build_lite.trusted_copy`).
+    """
+    page, _ = offline_page
+    port = _free_port()
+    origin = f"http://127.0.0.1:{port}/"
+    server = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site)]
+    with _serve(server, origin, workdir):
+        page.goto(f"{origin}lab/index.html?path=02_setup.ipynb")
+        page.get_by_role("heading", name="2. Setup: what is in the box").wait_for(timeout=90_000)
+        board = page.locator(".jp-OutputArea-output .ra-board")
+        for _ in range(60):  # the notebook draws only the cells near the view: scroll down to the board
+            if board.count():
+                break
+            page.evaluate("() => document.querySelector('.jp-WindowedPanel-outer').scrollBy(0, 600)")
+            page.wait_for_timeout(250)
+        board.first.wait_for(state="attached", timeout=30_000)
+        assert board.first.locator("svg.ra-svg").count() == 1, board.first.inner_text()[:200]
