@@ -43,6 +43,7 @@ lite: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/engine_steps.py
 	$(BIN)/python benchmarks/widgets.py
 
 clean:
