@@ -67,7 +67,8 @@ def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -
     The lot's tiles go to the display (R41); the winning sun goes to the center face up and the
     old center sun comes face down (R46). The disasters returned are resolved next (R55).
     """
-    display = list(player.display)
+    suns_up, suns_down, display_before, fame = player
+    display = list(display_before)
     disasters = []
     for t in lot:
         if t is not None:
@@ -75,14 +76,10 @@ def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -
                 display[t] += 1
             else:
                 disasters.append(t)
-    suns_up = player.suns_up
     i = suns_up.index(sun)
-    down = player.suns_down
-    if not down:  # the first sun won this epoch: nothing to sort
-        suns_down: tuple[int, ...] = (center_sun,)
-    else:
-        suns_down = tuple(sorted((*down, center_sun)))
-    return Player(suns_up[:i] + suns_up[i + 1 :], suns_down, tuple(display), player.fame), disasters
+    # the first sun won this epoch needs no sorting
+    suns_down = tuple(sorted(suns_down + (center_sun,))) if suns_down else (center_sun,)
+    return Player(suns_up[:i] + suns_up[i + 1 :], suns_down, tuple(display), fame), disasters
 
 
 _FUNERAL = Tile.FUNERAL
