@@ -13,7 +13,7 @@ import abc
 import dataclasses
 import random
 
-from ..actions import CALL_RA, DONE, DRAW, PASS, Action, Bid, UseGod
+from ..actions import CALL_RA, DONE, DRAW, PASS, REVEALS, Action, Bid, UseGod
 from ..odds import ra_tiles_left
 from ..rules import TRACK_SIZE
 from ..state import Phase, State
@@ -121,19 +121,13 @@ class PlanBot(abc.ABC):
             return now > self.margin
         if now <= 0:
             return False
-        slot = state.track.index(None)
-        bag = state.bag
+        drawn = state.apply(DRAW)  # the engine's own draw and reveals: the tile goes to the track (R23)
         total = draw = 0.0
-        for i, n in enumerate(bag):
+        for i, n in enumerate(state.bag):
             if not n:
                 continue
             total += n
             if i == Tile.RA:
                 continue  # the epoch ends and the lot goes to the box: 0
-            tile = Tile(i)
-            after = state.replace(
-                track=state.track[:slot] + (tile,) + state.track[slot + 1 :],
-                bag=bag[:i] + (n - 1,) + bag[i + 1 :],
-            )
-            draw += n * self.keep(after, player, suns[0])
+            draw += n * self.keep(drawn.apply(REVEALS[Tile(i)]), player, suns[0])  # his turn again (R21)
         return now >= draw / total
