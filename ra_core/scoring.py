@@ -156,8 +156,7 @@ def score_epoch(
         breakdowns.append(Breakdown(god, pharaohs, river, civ, gold, monument, suns, p.fame, fame))
         after.append(Player(p.suns_up, p.suns_down, _kept(d), fame))
         for t in _DISCARDED:  # R60: gods, gold, civilizations and floods leave the game
-            if d[t]:
-                boxed[t] += d[t]
+            boxed[t] += d[t]
     return tuple(after), EpochScore(epoch, tuple(breakdowns)), tuple(boxed)
 
 

@@ -110,10 +110,6 @@ class State(NamedTuple):
             for candidate in legal:
                 if candidate is action:
                     return _TRANSITIONS[candidate.__class__](self, candidate)
-        elif type(action) is Reveal and self.phase is _REVEAL:  # chance: any tile still in the bag (R22)
-            tile = action.tile
-            if type(tile) is Tile and self.bag[tile]:
-                return game.reveal(self, tile)
         return self._apply_checked(action)
 
     def _apply_checked(self, action: Action | str) -> State:
