@@ -69,6 +69,7 @@ __all__ = [
     "DrawOrCall",
     "TileQuery",
     "draw_or_call",
+    "draw_words",
     "draws_until_epoch_end",
     "expectation",
     "expected_draws_until_epoch_end",
@@ -148,6 +149,11 @@ def expected_lot_values_after_draw(state: State) -> tuple[Fraction, ...]:
 # -- draw or call: a stopping problem --------------------------------------------------------
 
 
+def draw_words(draw: Fraction | None) -> str:
+    """Return the value of drawing in words: exact and rounded, or why drawing is not allowed (R19)."""
+    return "not allowed (track full)" if draw is None else f"{draw} (~{float(draw):.2f})"
+
+
 def verdict(call: Fraction, draw: Fraction | None) -> str:
     """Return ``"call"``, ``"draw"`` or ``"either"``: which of the two values is larger (no draw: call)."""
     if draw is None or call > draw:
@@ -182,9 +188,8 @@ class DrawOrCall:
         return verdict(self.call, self.draw)
 
     def __str__(self) -> str:
-        draw = "not allowed (track full)" if self.draw is None else f"{self.draw} (~{float(self.draw):.2f})"
         return (
-            f"P{self.player}: call Ra now {self.call}, draw {draw}; "
+            f"P{self.player}: call Ra now {self.call}, draw {draw_words(self.draw)}; "
             f"P(Ra) {self.p_ra}, P(epoch ends) {self.p_epoch_end}; model says: {self.best}"
         )
 

@@ -46,7 +46,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Literal, NamedTuple
 
-from .chance import verdict
+from .chance import draw_words, verdict
 from .odds import ra_tiles_left
 from .play import sample_chance
 from .state import Phase, State
@@ -139,9 +139,8 @@ class TurnAwareDrawOrCall:
         return verdict(self.call, self.draw)
 
     def __str__(self) -> str:
-        draw = "not allowed (track full)" if self.draw is None else f"{self.draw} (~{float(self.draw):.2f})"
         return (
-            f"P{self.player}, others acting between his draws: call Ra now {self.call}, draw {draw};"
+            f"P{self.player}, others acting between his draws: call Ra now {self.call}, draw {draw_words(self.draw)};"
             f" {self.positions} positions solved; model says: {self.best}"
         )
 
