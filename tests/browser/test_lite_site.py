@@ -32,7 +32,7 @@ from typing import Any
 
 import pytest
 from jupyterlite_pyodide_kernel import constants as kernel  # type: ignore[import-untyped]
-from test_play_in_browser import CHROMIUM, FLAGS, _free_port, _play_turns, _serve, workdir  # type: ignore[import-not-found]  # noqa: F401
+from test_play_in_browser import CHROMIUM, FLAGS, _free_port, _play_turns, _serve, screenshot_on_failure, workdir  # type: ignore[import-not-found]  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 NOTEBOOK = ROOT / "notebooks" / "07_play_a_game.ipynb"
@@ -152,11 +152,7 @@ def offline_page(workdir: Path, request: pytest.FixtureRequest) -> Iterator[tupl
             page = context.new_page()
             page.set_default_timeout(30_000)
             yield page, asked
-            report = getattr(request.node, "rep_call", None)
-            if report is not None and report.failed:
-                shot = Path(__file__).parent / f"failure-{request.node.name}.png"
-                page.screenshot(path=str(shot), full_page=True)
-                print(f"screenshot saved: {shot}")
+            screenshot_on_failure(page, request)
         finally:
             browser.close()
 

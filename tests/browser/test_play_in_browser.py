@@ -163,13 +163,18 @@ def page(workdir: Path, request: pytest.FixtureRequest) -> Iterator[Any]:
             pg = browser.new_page(viewport={"width": 1200, "height": 1600})
             pg.set_default_timeout(30_000)
             yield pg
-            report = getattr(request.node, "rep_call", None)
-            if report is not None and report.failed:
-                shot = Path(__file__).parent / f"failure-{request.node.name}.png"
-                pg.screenshot(path=str(shot), full_page=True)
-                print(f"screenshot saved: {shot}")
+            screenshot_on_failure(pg, request)
         finally:
             browser.close()
+
+
+def screenshot_on_failure(page: Any, request: pytest.FixtureRequest) -> None:
+    """Save the page's screenshot next to this file if the test that used it failed."""
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        shot = Path(__file__).parent / f"failure-{request.node.name}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        print(f"screenshot saved: {shot}")
 
 
 def _keep_screenshot(page: Any, name: str) -> None:
