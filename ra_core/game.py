@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .actions import DONE, Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod
-from .auction import SEATS_AFTER, bid_choices, bid_order, must_bid, win
+from .auction import SEATS_AFTER, bid_choices, bid_order, win
 from .disasters import resolve
 from .records import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, Resume, Trigger
 from .rules import EPOCHS, TRACK_SIZE
@@ -52,15 +52,18 @@ def _done(s: State, _: Done) -> State:
 
 def reveal(s: State, tile: Tile) -> State:
     """Return the state after `tile` comes out of the bag (R22-R24); `tile` must be in the bag."""
-    bag = s.bag[:tile] + (s.bag[tile] - 1,) + s.bag[tile + 1 :]
+    rules, _, _, turn, _, bag, ra_count, track, center, players, _, _, box, _, _ = s
+    counts = list(bag)
+    counts[tile] -= 1
+    bag = tuple(counts)
     if tile is _RA:
-        ra_count = s.ra_count + 1
-        if ra_count == s.rules.ra_limit:  # R24, R57: the epoch ends at once, no auction
-            return _end_epoch(s, s.players, s.track, bag, s.box, ra_count, s.center_sun)
+        ra_count += 1
+        if ra_count == rules.ra_limit:  # R24, R57: the epoch ends at once, no auction
+            return _end_epoch(s, players, track, bag, box, ra_count, center)
         return _start_auction(s, bag, ra_count, _RA_TILE)
-    i = s.track.index(None)  # R23: the leftmost empty slot (a draw needs one, R19)
-    track = s.track[:i] + (tile,) + s.track[i + 1 :]
-    return _next_turn(s, s.turn_player, s.players, track, bag, s.box, s.center_sun)
+    i = track.index(None)  # R23: the leftmost empty slot (a draw needs one, R19)
+    track = track[:i] + (tile,) + track[i + 1 :]
+    return _next_turn(s, turn, players, track, bag, box, center)
 
 
 def _resolve_auction(s: State, trigger: Trigger, ra_player: int, high_bid: int, high_bidder: int) -> State:
@@ -68,17 +71,17 @@ def _resolve_auction(s: State, trigger: Trigger, ra_player: int, high_bid: int, 
 
     `s` is the position before the last bid; the other arguments describe the finished auction.
     """
-    players, track, center_sun = s.players, s.track, s.center_sun
+    _, _, _, turn, _, bag, _, track, center_sun, players, _, _, box, _, _ = s
     if high_bidder < 0:
         if trigger is _FORCED:  # R42: all 8 tiles go to the box
-            return _next_turn(s, ra_player, players, EMPTY_TRACK, s.bag, _add(s.box, track), center_sun)
-        return _next_turn(s, ra_player, players, track, s.bag, s.box, center_sun)  # R42: the tiles stay
+            return _next_turn(s, ra_player, players, EMPTY_TRACK, bag, _add(box, track), center_sun)
+        return _next_turn(s, ra_player, players, track, bag, box, center_sun)  # R42: the tiles stay
     winner, disasters = win(players[high_bidder], high_bid, center_sun, track)
     if disasters:  # R55: resolved now, before the turn passes
         after = s._replace(track=EMPTY_TRACK, center_sun=high_bid, auction=None, legal=None)
         return _disasters(after, high_bidder, winner, disasters, Resume.AUCTION)
     players = _put(players, high_bidder, winner)
-    return _next_turn(s, s.turn_player, players, EMPTY_TRACK, s.bag, s.box, high_bid)  # R44 (or R58)
+    return _next_turn(s, turn, players, EMPTY_TRACK, bag, box, high_bid)  # R44 (or R58)
 
 
 def _disasters(s: State, seat: int, player: Player, disasters: list[Tile], then: Resume) -> State:
@@ -201,7 +204,9 @@ def _end_epoch(
 
 
 def _put(players: tuple[Player, ...], seat: int, player: Player) -> tuple[Player, ...]:
-    return players[:seat] + (player,) + players[seat + 1 :]
+    seats = list(players)
+    seats[seat] = player
+    return tuple(seats)
 
 
 def _add(box: tuple[int, ...], tiles: Sequence[Tile | None]) -> tuple[int, ...]:
@@ -268,12 +273,14 @@ def _next_turn(
     center sun, and no auction or discard running.
     """
     for q in SEATS_AFTER[len(players)][after]:
-        if players[q].suns_up:
-            legal = turn_actions(players[q], track, bag, s.rules)
+        player = players[q]
+        if player.suns_up:
+            rules = s.rules
+            legal = turn_actions(player, track, bag, rules)
             return _tuple_new(
                 type(s),
                 (
-                    s.rules,
+                    rules,
                     s.epoch,
                     _ACTION,
                     q,
@@ -299,7 +306,8 @@ def _start_auction(s: State, bag: tuple[int, ...], ra_count: int, trigger: Trigg
     rules, epoch, _, ra_player, _, _, _, track, center, players, _, pending, box, scores, _ = s
     order = bid_order(players, ra_player)
     first = order[0]
-    legal = bid_choices(players[first].suns_up, 0, must_bid(first, ra_player, -1, trigger))
+    # `must_bid(first, ra_player, -1, trigger)` written out (R40): one call less at every auction
+    legal = bid_choices(players[first].suns_up, 0, first == ra_player and trigger is _VOLUNTARY)
     a = _tuple_new(Auction, (trigger, ra_player, order, (), 0, -1))  # no bid yet
     return _tuple_new(
         type(s),
@@ -320,7 +328,9 @@ def _bid(s: State, action: Bid | Pass) -> State:
     if done == len(order):  # everyone had his one chance (R37)
         return _resolve_auction(s, trigger, ra_player, high_bid, high_bidder)
     seat = order[done]
-    legal = bid_choices(players[seat].suns_up, high_bid, must_bid(seat, ra_player, high_bidder, trigger))
+    # `must_bid(seat, ra_player, high_bidder, trigger)` written out (R40): one call less at every bid
+    forced = seat == ra_player and high_bidder < 0 and trigger is _VOLUNTARY
+    legal = bid_choices(players[seat].suns_up, high_bid, forced)
     a = _tuple_new(Auction, (trigger, ra_player, order, bids, high_bid, high_bidder))
     return _tuple_new(
         type(s),

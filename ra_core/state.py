@@ -109,16 +109,18 @@ class State(NamedTuple):
         if legal is not None:  # the engine hands out shared action objects: usually found by identity
             for candidate in legal:
                 if candidate is action:
-                    return _TRANSITIONS[candidate.__class__](self, candidate)
+                    return _TRANSITIONS[type(candidate)](self, candidate)
+        elif self.phase is _REVEAL and type(action) is Reveal:  # chance: any tile still in the bag (R22)
+            tile = action.tile
+            if type(tile) is Tile and self.bag[tile]:
+                return _reveal(self, tile)
         return self._apply_checked(action)
 
     def _apply_checked(self, action: Action | str) -> State:
-        """`apply` for an action that is not one of the engine's own legal action objects."""
+        """`apply` for an action that is not one of the engine's own legal action objects, or text."""
         if type(action) is str:
-            action = parse_action(action)
-        if self.phase is _REVEAL:  # chance: any tile still in the bag (R22)
-            if type(action) is Reveal and type(action.tile) is Tile and self.bag[action.tile]:
-                return game.reveal(self, action.tile)
+            return self.apply(parse_action(action))
+        if self.phase is _REVEAL:  # `apply` took every reveal of a tile still in the bag
             raise turns.illegal(self, action)
         legal = self.legal_actions()
         own = turns.canonical(action)
@@ -220,4 +222,5 @@ class State(NamedTuple):
 
 
 _REVEAL = Phase.REVEAL  # a module constant: an enum attribute lookup at every step is slow
+_reveal = game.reveal
 _TRANSITIONS = dict(game.TRANSITIONS)  # a plain dict: a read-only mapping proxy is slower to index
