@@ -52,7 +52,7 @@ def _done(s: State, _: Done) -> State:
 
 def reveal(s: State, tile: Tile) -> State:
     """Return the state after `tile` comes out of the bag (R22-R24); `tile` must be in the bag."""
-    rules, _, _, turn, _, bag, ra_count, track, center, players, _, _, box, _, _ = s
+    rules, _, _, turn, _, bag, ra_count, track, center, players, _, _, box, _, _ = s[:]
     counts = list(bag)
     counts[tile] -= 1
     bag = tuple(counts)
@@ -71,7 +71,7 @@ def _resolve_auction(s: State, trigger: Trigger, ra_player: int, high_bid: int, 
 
     `s` is the position before the last bid; the other arguments describe the finished auction.
     """
-    _, _, _, turn, _, bag, _, track, center_sun, players, _, _, box, _, _ = s
+    _, _, _, turn, _, bag, _, track, center_sun, players, _, _, box, _, _ = s[:]
     if high_bidder < 0:
         if trigger is _FORCED:  # R42: all 8 tiles go to the box
             return _next_turn(s, ra_player, players, EMPTY_TRACK, bag, _add(box, track), center_sun)
@@ -234,7 +234,7 @@ _tuple_new = tuple.__new__
 
 def _draw(s: State, action: Draw) -> State:
     """The turn player draws (R22): chance decides which tile comes out (see `reveal`)."""
-    rules, epoch, _, turn, _, bag, ra_count, track, center, players, auction, pending, box, scores, _ = s
+    rules, epoch, _, turn, _, bag, ra_count, track, center, players, auction, pending, box, scores, _ = s[:]
     return _tuple_new(
         type(s),
         (
@@ -303,7 +303,7 @@ def _next_turn(
 
 def _start_auction(s: State, bag: tuple[int, ...], ra_count: int, trigger: Trigger) -> State:
     """Open an auction for the track (R35): the players left of the turn player bid first, he bids last (R38)."""
-    rules, epoch, _, ra_player, _, _, _, track, center, players, _, pending, box, scores, _ = s
+    rules, epoch, _, ra_player, _, _, _, track, center, players, _, pending, box, scores, _ = s[:]
     order = bid_order(players, ra_player)
     first = order[0]
     # `must_bid(first, ra_player, -1, trigger)` written out (R40): one call less at every auction
@@ -317,7 +317,7 @@ def _start_auction(s: State, bag: tuple[int, ...], ra_count: int, trigger: Trigg
 
 def _bid(s: State, action: Bid | Pass) -> State:
     """The bidder to move bids a sun or passes (R39, R40); then the next bidder, or the auction ends."""
-    rules, epoch, phase, turn, bidder, bag, ra_count, track, center, players, auction, pending, box, scores, _ = s
+    rules, epoch, phase, turn, bidder, bag, ra_count, track, center, players, auction, pending, box, scores, _ = s[:]
     trigger, ra_player, order, bids, high_bid, high_bidder = auction  # type: ignore[misc]
     if type(action) is Bid:
         high_bid, high_bidder = action.sun, bidder
