@@ -18,8 +18,8 @@ __all__ = ["bid_actions", "bid_choices", "bid_order", "must_bid", "win"]
 def bid_order(players: Sequence[Player], ra_player: int) -> tuple[int, ...]:
     """Return the bidders: everyone with a face-up sun, left of the Ra player first, Ra player last (R37, R38)."""
     seats = SEATS_AFTER[len(players)][ra_player]
-    for q in seats:  # plain loops: cheaper than comprehensions here
-        if not players[q].suns_up:
+    for player in players:  # plain loops: cheaper than comprehensions here
+        if not player.suns_up:
             break
     else:
         return seats  # the usual case: everybody still has a face-up sun

@@ -33,9 +33,10 @@ def leaves_a_choice(display: Sequence[int], kind: Tile, n: int) -> bool:
     Only unrest and earthquake let the player choose, and only when fewer tiles must go than he
     has of the kinds they strike, and those are of at least two kinds.
     """
-    targets = DISASTER_TARGETS[kind]
-    present = sum(1 for t in targets if display[t])
-    return kind in CHOOSABLE and n < sum(display[t] for t in targets) and present > 1
+    if kind not in CHOOSABLE:
+        return False
+    held = [display[t] for t in DISASTER_TARGETS[kind]]
+    return n < sum(held) and len(held) - held.count(0) > 1
 
 
 def resolve(
@@ -59,13 +60,14 @@ def resolve(
         if not k:
             continue
         boxed[kind] += k
-        due = 2 * k
         targets = DISASTER_TARGETS[kind]
-        due = min(due, sum(d[t] for t in targets))
+        due = min(2 * k, sum([d[t] for t in targets]))
         if leaves_a_choice(d, kind, due):
             owed.append((kind, due))
             continue
         for t in targets:  # forced: in category order, which is floods-then-niles for drought
+            if not due:
+                break
             lose = min(due, d[t])
             d[t] -= lose
             boxed[t] += lose

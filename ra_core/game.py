@@ -66,35 +66,34 @@ def reveal(s: State, tile: Tile) -> State:
     return _next_turn(s, turn, players, track, bag, box, center)
 
 
-def _resolve_auction(s: State, trigger: Trigger, ra_player: int, high_bid: int, high_bidder: int) -> State:
-    """Give the lot to the high bidder, or apply the all-pass outcome (R41, R42, R45).
+def _all_passed(s: State, trigger: Trigger, ra_player: int) -> State:
+    """End an auction in which everybody passed (R42); `s` is the position before the last pass."""
+    if trigger is _FORCED:  # R42: all 8 tiles go to the box
+        return _next_turn(s, ra_player, s.players, EMPTY_TRACK, s.bag, _add(s.box, s.track), s.center_sun)
+    return _pass_turn(s, ra_player)  # R42: the tiles stay
 
-    `s` is the position before the last bid; the other arguments describe the finished auction.
+
+def _won_with_disasters(s: State, seat: int, winner: Player, sun: int, disasters: list[Tile]) -> State:
+    """Resolve the disasters in the lot `seat` won with `sun`, before the turn passes (R55).
+
+    `s` is the position before the last bid; `winner` already holds the lot's other tiles (`win`).
     """
-    _, _, _, turn, _, bag, _, track, center_sun, players, _, _, box, _, _ = s[:]
-    if high_bidder < 0:
-        if trigger is _FORCED:  # R42: all 8 tiles go to the box
-            return _next_turn(s, ra_player, players, EMPTY_TRACK, bag, _add(box, track), center_sun)
-        return _next_turn(s, ra_player, players, track, bag, box, center_sun)  # R42: the tiles stay
-    winner, disasters = win(players[high_bidder], high_bid, center_sun, track)
-    if disasters:  # R55: resolved now, before the turn passes
-        after = s._replace(track=EMPTY_TRACK, center_sun=high_bid, auction=None, legal=None)
-        return _disasters(after, high_bidder, winner, disasters, Resume.AUCTION)
-    players = _put(players, high_bidder, winner)
-    return _next_turn(s, turn, players, EMPTY_TRACK, bag, box, high_bid)  # R44 (or R58)
+    after = s._replace(track=EMPTY_TRACK, center_sun=sun, auction=None, legal=None)
+    return _disasters(after, seat, winner, disasters, Resume.AUCTION)
 
 
 def _disasters(s: State, seat: int, player: Player, disasters: list[Tile], then: Resume) -> State:
     """Apply the forced disaster losses, then ask for the chosen ones if any (R50-R55)."""
-    display, boxed, owed = resolve(player.display, disasters)
-    player = player._replace(display=display)
+    suns_up, suns_down, display, fame = player
+    display, boxed, owed = resolve(display, disasters)
+    player = Player(suns_up, suns_down, display, fame)
     players = _put(s.players, seat, player)
     box = _add_counts(s.box, boxed)
     if owed:
         pending = PendingDiscard(seat, owed, then)
         legal = discard_actions(player, pending)
         return s._replace(phase=_DISCARD, to_move=seat, players=players, box=box, discard=pending, legal=legal)
-    return _resume(s._replace(players=players, box=box, legal=None), then)
+    return _resume(s, then, players, box)
 
 
 def _discard(s: State, action: Discard) -> State:
@@ -111,14 +110,17 @@ def _discard(s: State, action: Discard) -> State:
     if len(pending.owed) > 1:  # e.g. unrest and earthquake in one lot: one choice each
         rest = pending._replace(owed=pending.owed[1:])
         return s._replace(players=players, box=box, discard=rest, legal=discard_actions(player, rest))
-    return _resume(s._replace(players=players, box=box, discard=None, legal=None), pending.after)
+    return _resume(s._replace(discard=None), pending.after, players, box)
 
 
-def _resume(s: State, then: Resume) -> State:
-    """Go on with what the disaster interrupted: the end of the auction (R44) or the god turn (R29)."""
+def _resume(s: State, then: Resume, players: tuple[Player, ...], box: tuple[int, ...]) -> State:
+    """Go on with what the disaster interrupted: the end of the auction (R44) or the god turn (R29).
+
+    The position is `s` with these players and box, every loss paid.
+    """
     if then is Resume.AUCTION:
-        return _pass_turn(s, s.turn_player)  # R44 (or R58: the epoch ends)
-    return _after_god(s)
+        return _next_turn(s, s.turn_player, players, s.track, s.bag, box, s.center_sun)  # R44 (or R58)
+    return _after_god(s._replace(players=players, box=box, legal=None))
 
 
 def _use_god(s: State, action: UseGod) -> State:
@@ -180,7 +182,11 @@ def _end_epoch(
         next_epoch, phase, turn, to_move = epoch, _OVER, s.turn_player, TERMINAL
     else:
         # R49: every sun is turned face up; R16, R61: the holder of the highest sun starts.
-        players = tuple([Player(p.suns, (), p.display, p.fame) for p in players])
+        flipped = []
+        for suns_up, suns_down, display, fame in players:
+            suns = tuple(sorted(suns_up + suns_down)) if suns_down else suns_up
+            flipped.append(Player(suns, (), display, fame))
+        players = tuple(flipped)
         first = highest_sun_holder(players)
         next_epoch, phase, turn, to_move = epoch + 1, _ACTION, first, first
         legal = turn_actions(players[first], EMPTY_TRACK, bag, rules)
@@ -218,7 +224,7 @@ def _add(box: tuple[int, ...], tiles: Sequence[Tile | None]) -> tuple[int, ...]:
 
 
 def _add_counts(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple([x + y for x, y in zip(a, b, strict=True)])
+    return tuple(map(add, a, b))
 
 
 # == The hot path ===========================================================================
@@ -326,7 +332,14 @@ def _bid(s: State, action: Bid | Pass) -> State:
         bids += _PASSED
     done = len(bids)
     if done == len(order):  # everyone had his one chance (R37)
-        return _resolve_auction(s, trigger, ra_player, high_bid, high_bidder)
+        if high_bidder < 0:
+            return _all_passed(s, trigger, ra_player)
+        winner, disasters = win(players[high_bidder], high_bid, center, track)  # R41, R46
+        if disasters:
+            return _won_with_disasters(s, high_bidder, winner, high_bid, disasters)
+        seats = list(players)
+        seats[high_bidder] = winner
+        return _next_turn(s, turn, tuple(seats), EMPTY_TRACK, bag, box, high_bid)  # R44 (or R58)
     seat = order[done]
     # `must_bid(seat, ra_player, high_bidder, trigger)` written out (R40): one call less at every bid
     forced = seat == ra_player and high_bidder < 0 and trigger is _VOLUNTARY

@@ -146,15 +146,14 @@ def score_epoch(
     after: list[Player] = []
     breakdowns: list[Breakdown] = []
     boxed = [0] * len(EMPTY)
-    for p, pharaohs, suns in zip(players, pharaoh, sun, strict=True):
-        d = p.display
+    for (suns_up, suns_down, d, fame_before), pharaohs, suns in zip(players, pharaoh, sun, strict=True):
         god, river, civ, gold = god_points(d), river_points(d), civilization_points(d), gold_points(d)
         monument = monument_points(d) if final else 0
-        fame = p.fame + god + pharaohs + river + civ + gold + monument + suns
+        fame = fame_before + god + pharaohs + river + civ + gold + monument + suns
         if floor and fame < 0:  # R69, D4
             fame = 0
-        breakdowns.append(Breakdown(god, pharaohs, river, civ, gold, monument, suns, p.fame, fame))
-        after.append(Player(p.suns_up, p.suns_down, _kept(d), fame))
+        breakdowns.append(Breakdown(god, pharaohs, river, civ, gold, monument, suns, fame_before, fame))
+        after.append(Player(suns_up, suns_down, _kept(d), fame))
         for t in _DISCARDED:  # R60: gods, gold, civilizations and floods leave the game
             boxed[t] += d[t]
     return tuple(after), EpochScore(epoch, tuple(breakdowns)), tuple(boxed)
