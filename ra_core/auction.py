@@ -6,6 +6,7 @@ from one state to the next.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
 
 from .actions import BIDS, PASS, Bid, Pass
@@ -76,10 +77,15 @@ def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -
                 display[t] += 1
             else:
                 disasters.append(t)
-    i = suns_up.index(sun)
-    # the first sun won this epoch needs no sorting
-    suns_down = tuple(sorted(suns_down + (center_sun,))) if suns_down else (center_sun,)
-    return Player(suns_up[:i] + suns_up[i + 1 :], suns_down, tuple(display), fame), disasters
+    up = list(suns_up)
+    up.remove(sun)
+    if suns_down:  # the suns stay in ascending order
+        down = list(suns_down)
+        insort(down, center_sun)
+        suns_down = tuple(down)
+    else:  # the first sun won this epoch
+        suns_down = (center_sun,)
+    return Player(tuple(up), suns_down, tuple(display), fame), disasters
 
 
 _FUNERAL = Tile.FUNERAL

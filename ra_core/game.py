@@ -61,8 +61,9 @@ def reveal(s: State, tile: Tile) -> State:
         if ra_count == rules.ra_limit:  # R24, R57: the epoch ends at once, no auction
             return _end_epoch(s, players, track, bag, box, ra_count, center)
         return _start_auction(s, bag, ra_count, _RA_TILE)
-    i = track.index(None)  # R23: the leftmost empty slot (a draw needs one, R19)
-    track = track[:i] + (tile,) + track[i + 1 :]
+    slots = list(track)
+    slots[slots.index(None)] = tile  # R23: the leftmost empty slot (a draw needs one, R19)
+    track = tuple(slots)
     return _next_turn(s, turn, players, track, bag, box, center)
 
 

@@ -57,20 +57,20 @@ def new_game(
     rules = rules or _DEFAULT_RULES.get(players) or Rules.default(players)  # the last one raises a clear error
     if rules.players != players:
         raise ValueError(f"rules {rules.name!r} are for {rules.players} players, not {players}")
-    groups = [tuple(sorted(g)) for g in rules.sun_groups]
     if isinstance(suns, str):
         if suns != "table":
             raise ValueError(f"suns: expected each seat's suns or 'table', got {suns!r:.40}")
+        groups = [tuple(sorted(g)) for g in rules.sun_groups]
     elif suns is not None:
         chosen = [tuple(sorted(g)) for g in suns]
-        if sorted(chosen) != sorted(groups):
+        if sorted(chosen) != sorted(tuple(sorted(g)) for g in rules.sun_groups):
             raise ValueError(f"suns: each seat needs one of the sun groups {rules.sun_groups}, got {list(suns)}")
         groups = chosen
     else:
         if seed is not None and type(seed) not in (int, str):
             raise TypeError(f"seed: expected an integer or a text, got {type(seed).__name__}")
         groups = deal(rules, random.Random(seed if seed is not None else random.SystemRandom().random()))
-    seats = tuple(Player(suns_up=g, suns_down=(), display=EMPTY, fame=STARTING_FAME) for g in groups)
+    seats = tuple([Player(g, (), EMPTY, STARTING_FAME) for g in groups])  # suns up, none down, no tiles (R10, R13)
     first = highest_sun_holder(seats)
     return State(
         rules=rules,
