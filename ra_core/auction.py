@@ -48,18 +48,22 @@ def must_bid(seat: int, ra_player: int, high_bidder: int, trigger: Trigger) -> b
 
 def bid_choices(suns_up: tuple[int, ...], high_bid: int, must_bid: bool) -> tuple[Pass | Bid, ...]:
     """Return pass (unless `must_bid`, R40) and a bid of each sun in `suns_up` above `high_bid` (R39)."""
-    key = (suns_up, high_bid, must_bid)
-    choices = _CHOICES.get(key)
+    row = _CHOICES.get(suns_up)
+    if row is None:
+        row = _CHOICES[suns_up] = [None] * (2 * _SUNS)
+    i = high_bid + _SUNS if must_bid else high_bid
+    choices = row[i]
     if choices is None:
         bids = tuple(_BID_FOR_SUN[sun] for sun in suns_up if sun > high_bid)
-        choices = _CHOICES[key] = bids if must_bid else (PASS, *bids)
+        choices = row[i] = bids if must_bid else (PASS, *bids)
     return choices
 
 
-#: The choices by (face-up suns, high bid, must bid): the same few hundred come up in every
-#: game, so each is worked out once (a dictionary look-up is several times cheaper than the
-#: loop, and this runs at every bid).
-_CHOICES: dict[tuple[tuple[int, ...], int, bool], tuple[Pass | Bid, ...]] = {}
+#: The choices by face-up suns, then by high bid (+ `_SUNS` when he must bid): the same few
+#: hundred come up in every game, so each is worked out once (two look-ups are several times
+#: cheaper than the loop, and this runs at every bid).
+_CHOICES: dict[tuple[int, ...], list[tuple[Pass | Bid, ...] | None]] = {}
+_SUNS = 17  # suns are numbered 1-16; a high bid of 0 means no bid yet
 
 
 def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -> tuple[Player, list[Tile]]:
