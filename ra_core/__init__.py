@@ -12,7 +12,7 @@ turn structure                      R17-R21       `ra_core.turns` (the choices),
 drawing                             R22-R25       `ra_core.game` (`reveal`), `ra_core.turns` (odds)
 god tiles                           R26-R34       `ra_core.turns` (targets), `ra_core.game`
 auctions                            R35-R45       `ra_core.auction` (order, bids, the lot), `ra_core.game`
-sun exchange                        R46-R49       `ra_core.auction` (`win`), `ra_core.game`
+sun exchange                        R46-R49       `ra_core.game` (`win`)
 disasters                           R50-R56       `ra_core.disasters`
 end of an epoch                     R57-R62       `ra_core.game` (`_end_epoch`)
 scoring, every epoch and the last   R63-R72       `ra_core.scoring`

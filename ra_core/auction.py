@@ -1,19 +1,17 @@
-"""Auctions: who bids in which order, which bids are legal, and what the winner gets (R35-R46).
+"""Auctions: who bids in which order and which bids are legal (R35-R40).
 
 These are pure functions of the players and the auction; `ra_core.game` calls them to move
-from one state to the next.
+from one state to the next, and gives the lot to the winner (`ra_core.game.win`, R41-R46).
 """
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Sequence
 
 from .actions import BIDS, PASS, Bid, Pass
 from .records import Auction, Player, Trigger
-from .tiles import Tile
 
-__all__ = ["bid_actions", "bid_choices", "bid_order", "must_bid", "win"]
+__all__ = ["bid_actions", "bid_choices", "bid_order", "must_bid"]
 
 
 def bid_order(players: Sequence[Player], ra_player: int) -> tuple[int, ...]:
@@ -66,33 +64,6 @@ _CHOICES: dict[tuple[int, ...], list[tuple[Pass | Bid, ...] | None]] = {}
 _SUNS = 17  # suns are numbered 1-16; a high bid of 0 means no bid yet
 
 
-def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -> tuple[Player, list[Tile]]:
-    """Return the winner after taking the lot and swapping `sun` for the center sun, and the lot's disasters.
-
-    The lot's tiles go to the display (R41); the winning sun goes to the center face up and the
-    old center sun comes face down (R46). The disasters returned are resolved next (R55).
-    """
-    suns_up, suns_down, display_before, fame = player
-    display = list(display_before)
-    disasters = []
-    for t in lot:
-        if t is not None:
-            if t < _FUNERAL:
-                display[t] += 1
-            else:
-                disasters.append(t)
-    up = list(suns_up)
-    up.remove(sun)
-    if suns_down:  # the suns stay in ascending order
-        down = list(suns_down)
-        insort(down, center_sun)
-        suns_down = tuple(down)
-    else:  # the first sun won this epoch
-        suns_down = (center_sun,)
-    return Player(tuple(up), suns_down, tuple(display), fame), disasters
-
-
-_FUNERAL = Tile.FUNERAL
 _VOLUNTARY = Trigger.CALL_VOLUNTARY
 _BID_FOR_SUN: tuple[Bid, ...] = tuple(BIDS[max(sun, 1)] for sun in range(17))  # index = sun
 #: SEATS_AFTER[n][p]: the n seats clockwise from the left of p, ending with p (R20, R38).

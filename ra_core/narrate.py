@@ -19,8 +19,8 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod, parse_action
-from .auction import win
 from .disasters import counts_of, resolve
+from .game import win
 from .state import Phase, Trigger
 from .tiles import NUM_KINDS, Tile
 from .words import owed_words, player_name, seat_set, signed, tile_name
@@ -93,7 +93,7 @@ def _auction_result(before: State, winner: int, sun: int, *, say_sun: bool = Tru
     """Return what the end of an auction did: "won ... with sun 9; lost ...", or the all-pass outcome.
 
     What the winner gets and loses is the engine's own rule functions applied to `before`
-    (`auction.win`, then `disasters.resolve` inside `_losses`): the state after an epoch-ending
+    (`game.win`, then `disasters.resolve` inside `_losses`): the state after an epoch-ending
     auction is already scored and cleaned up (R60), so it no longer shows what a drought or
     unrest took.
     """

@@ -399,7 +399,7 @@ def test_a_state_cannot_be_changed_in_place() -> None:
 def test_every_state_of_random_games_has_fields_of_the_declared_types() -> None:
     """The engine's hot steps build states from plain tuples; every field must still have its declared type."""
     from ra_core import Auction, PendingDiscard, Player
-    from ra_core.records import EpochScore
+    from ra_core.records import EpochScore, Trigger
     from ra_core.turns import legal_actions
 
     expected: dict[str, type | tuple[type, ...]] = {
@@ -426,7 +426,14 @@ def test_every_state_of_random_games_has_fields_of_the_declared_types() -> None:
         while not s.is_terminal():
             for name, kind in expected.items():
                 assert isinstance(getattr(s, name), kind), (name, s)
-            assert all(type(p) is Player for p in s.players) and all(type(e) is EpochScore for e in s.scores)
+            assert all(type(e) is EpochScore for e in s.scores)
+            for p in s.players:  # the winner of an auction is built like a state (game.win)
+                assert type(p) is Player and len(p.display) == len(Tile) and type(p.fame) is int, p
+                assert all(type(sun) is int for sun in p.suns_up + p.suns_down), p
+                assert list(p.suns_up) == sorted(p.suns_up) and list(p.suns_down) == sorted(p.suns_down), p
+            a = s.auction
+            if a is not None:
+                assert type(a.trigger) is Trigger and type(a.order) is tuple and type(a.bids) is tuple, a
             assert all(t is None or type(t) is Tile for t in s.track)
             assert s.legal is None or s.legal == legal_actions(s)
             legal = s.legal_actions()
