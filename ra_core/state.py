@@ -90,8 +90,7 @@ class State(NamedTuple):
 
         At a chance node these are the `Reveal`s of the tiles still in the bag.
         """
-        legal = self.legal
-        return legal if legal is not None else turns.legal_actions(self)
+        return self.legal or turns.legal_actions(self)  # `legal` is None (or () at the end): work them out
 
     def apply(self, action: Action | str) -> State:
         """Return the state after `action` (an action or its text); this state is unchanged.
