@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import DONE, Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod
 from .auction import SEATS_AFTER, bid_choices, bid_order
 from .disasters import resolve
-from .records import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, Resume, Trigger
+from .records import CHANCE, TERMINAL, PendingDiscard, Phase, Player, Resume, Trigger
 from .rules import EPOCHS, TRACK_SIZE
 from .scoring import score_epoch
 from .tiles import Tile
@@ -51,7 +51,7 @@ def _done(s: State, _: Done) -> State:
     return _pass_turn(s, s.turn_player)
 
 
-def _all_passed(s: State, trigger: Trigger, ra_player: int) -> State:
+def _all_passed(s: State, trigger: Trigger | None, ra_player: int) -> State:
     """End an auction in which everybody passed (R42); `s` is the position before the last pass."""
     if trigger is _FORCED:  # R42: all 8 tiles go to the box
         return _next_turn(s, ra_player, s.players, EMPTY_TRACK, s.bag, _add(s.box, s.track), s.center_sun)
@@ -63,7 +63,9 @@ def _won_with_disasters(s: State, seat: int, winner: Player, sun: int, disasters
 
     `s` is the position before the last bid; `winner` already holds the lot's other tiles (`win`).
     """
-    after = s._replace(track=EMPTY_TRACK, center_sun=sun, auction=None, legal=None)
+    after = s._replace(
+        track=EMPTY_TRACK, center_sun=sun, trigger=None, bidders=(), bids=(), high_bid=0, high_bidder=-1, legal=None
+    )
     return _disasters(after, seat, winner, disasters, Resume.AUCTION)
 
 
@@ -176,22 +178,10 @@ def _end_epoch(
         next_epoch, phase, turn, to_move = epoch + 1, _ACTION, first, first
         legal = turn_actions(players[first], EMPTY_TRACK, bag, rules)
     return type(s)(
-        rules,
-        next_epoch,
-        phase,
-        turn,
-        to_move,
-        bag,
-        0,
-        EMPTY_TRACK,
-        center_sun,
-        players,
-        None,
-        None,
-        box,
-        scores,
-        legal,
-    )
+        rules, next_epoch, phase, turn, to_move, bag, 0, EMPTY_TRACK, center_sun, players,
+        None, (), (), 0, -1,  # no auction
+        None, box, scores, legal,
+    )  # fmt: skip
 
 
 def _put(players: tuple[Player, ...], seat: int, player: Player) -> tuple[Player, ...]:
@@ -215,41 +205,48 @@ def _add_counts(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 # == The hot path ===========================================================================
 # A random game spends most of its time in the steps below: a draw and its reveal, the next
 # turn, an auction's start, a bid or pass, and the winner's lot (`python benchmarks/engine_steps.py`
-# times each kind). Three tricks make them faster, each measured in CPython 3.11:
-# * Records (State, Auction, Player: named tuples) are built with `tuple.__new__` and the fields
-#   in declared order, which skips the generated __new__: about 0.15 us a record instead of
-#   0.3 us positionally or 0.5 us by keyword (`_replace`: 1 us).
+# times each kind). Four tricks make them faster, each measured in CPython 3.11:
+# * Records (State, Player: named tuples) are built with `tuple.__new__` and the fields in
+#   declared order, which skips the generated __new__: about 0.15 us a record instead of 0.3 us
+#   positionally or 0.5 us by keyword (`_replace`: 1 us).
 # * A step unpacks its position from `s[:]`, a plain tuple: CPython unpacks a plain tuple
 #   directly, a named tuple through an iterator (about 1 % of a whole game's time).
+# * The running auction is five fields of the state, not a record of its own (`State.auction`
+#   builds that record for readers): a bid builds one record instead of two (0.6 us instead of
+#   0.8 us a bid; 4 % of a whole game's time).
 # * Counts and slots change on a list copy that becomes a tuple again: fewer objects than slicing.
-# mypy cannot check the records built this way, so tests/test_api.py checks the type of every
-# field of every state and player in many random games.
+# The 19 fields are written on two lines, in `State`'s order (so `fmt: off`). mypy cannot check
+# the records built this way, so tests/test_api.py checks the type of every field of every state
+# and player in many random games.
+# fmt: off
 
 _tuple_new = tuple.__new__
 
 
 def _draw(s: State, action: Draw) -> State:
     """The turn player draws (R22): chance decides which tile comes out (see `reveal`)."""
-    rules, epoch, _, turn, _, bag, ra, track, center, players, auction, pending, box, scores, _ = s[:]
-    new = (rules, epoch, _REVEAL, turn, CHANCE, bag, ra, track, center, players, auction, pending, box, scores, None)
+    (rules, epoch, _, turn, _, bag, ra_count, track, center, players,
+     trigger, bidders, bids, high_bid, high_bidder, pending, box, scores, _) = s[:]
+    new = (rules, epoch, _REVEAL, turn, CHANCE, bag, ra_count, track, center, players,
+           trigger, bidders, bids, high_bid, high_bidder, pending, box, scores, None)
     return _tuple_new(type(s), new)
 
 
 def reveal(s: State, tile: Tile) -> State:
     """Return the state after `tile` comes out of the bag (R22-R24); `tile` must be in the bag."""
-    rules, _, _, turn, _, bag, ra_count, track, center, players, _, _, box, _, _ = s[:]
+    rules, _, _, turn, _, bag, ra_count, track, center, players = s[:10]
     counts = list(bag)
     counts[tile] -= 1
     bag = tuple(counts)
     if tile is _RA:
         ra_count += 1
         if ra_count == rules.ra_limit:  # R24, R57: the epoch ends at once, no auction
-            return _end_epoch(s, players, track, bag, box, ra_count, center)
+            return _end_epoch(s, players, track, bag, s.box, ra_count, center)
         return _start_auction(s, bag, ra_count, _RA_TILE)
     slots = list(track)
     slots[slots.index(None)] = tile  # R23: the leftmost empty slot (a draw needs one, R19)
     track = tuple(slots)
-    return _next_turn(s, turn, players, track, bag, box, center)
+    return _next_turn(s, turn, players, track, bag, s.box, center)
 
 
 def _next_turn(
@@ -272,23 +269,8 @@ def _next_turn(
         if player.suns_up:
             rules = s.rules
             legal = turn_actions(player, track, bag, rules)
-            new = (
-                rules,
-                s.epoch,
-                _ACTION,
-                q,
-                q,
-                bag,
-                s.ra_count,
-                track,
-                center,
-                players,
-                None,
-                None,
-                box,
-                s.scores,
-                legal,
-            )
+            new = (rules, s.epoch, _ACTION, q, q, bag, s.ra_count, track, center, players,
+                   None, (), (), 0, -1, None, box, s.scores, legal)
             return _tuple_new(type(s), new)
     # R58: only an auction can use up the last sun
     return _end_epoch(s, players, track, bag, box, s.ra_count, center)
@@ -296,46 +278,43 @@ def _next_turn(
 
 def _start_auction(s: State, bag: tuple[int, ...], ra_count: int, trigger: Trigger) -> State:
     """Open an auction for the track (R35): the players left of the turn player bid first, he bids last (R38)."""
-    rules, epoch, _, ra_player, _, _, _, track, center, players, _, pending, box, scores, _ = s[:]
-    order = bid_order(players, ra_player)
-    first = order[0]
+    (rules, epoch, _, ra_player, _, _, _, track, center, players,
+     _, _, _, _, _, pending, box, scores, _) = s[:]
+    bidders = bid_order(players, ra_player)
+    first = bidders[0]
     # `must_bid(first, ra_player, -1, trigger)` written out (R40): one call less at every auction
     legal = bid_choices(players[first].suns_up, 0, first == ra_player and trigger is _VOLUNTARY)
-    a = _tuple_new(Auction, (trigger, ra_player, order, (), 0, -1))  # no bid yet
-    return _tuple_new(
-        type(s),
-        (rules, epoch, _BID, ra_player, first, bag, ra_count, track, center, players, a, pending, box, scores, legal),
-    )
+    new = (rules, epoch, _BID, ra_player, first, bag, ra_count, track, center, players,
+           trigger, bidders, (), 0, -1, pending, box, scores, legal)  # no bid yet
+    return _tuple_new(type(s), new)
 
 
 def _bid(s: State, action: Bid | Pass) -> State:
     """The bidder to move bids a sun or passes (R39, R40); then the next bidder, or the auction ends."""
-    rules, epoch, phase, turn, bidder, bag, ra_count, track, center, players, auction, pending, box, scores, _ = s[:]
-    trigger, ra_player, order, bids, high_bid, high_bidder = auction  # type: ignore[misc]
+    (rules, epoch, phase, turn, bidder, bag, ra_count, track, center, players,
+     trigger, bidders, bids, high_bid, high_bidder, pending, box, scores, _) = s[:]
     if type(action) is Bid:
         high_bid, high_bidder = action.sun, bidder
         bids += (high_bid,)
     else:
         bids += _PASSED
     done = len(bids)
-    if done == len(order):  # everyone had his one chance (R37)
+    if done == len(bidders):  # everyone had his one chance (R37)
         if high_bidder < 0:
-            return _all_passed(s, trigger, ra_player)
+            return _all_passed(s, trigger, turn)
         winner, disasters = win(players[high_bidder], high_bid, center, track)  # R41, R46
         if disasters:
             return _won_with_disasters(s, high_bidder, winner, high_bid, disasters)
         seats = list(players)
         seats[high_bidder] = winner
         return _next_turn(s, turn, tuple(seats), EMPTY_TRACK, bag, box, high_bid)  # R44 (or R58)
-    seat = order[done]
-    # `must_bid(seat, ra_player, high_bidder, trigger)` written out (R40): one call less at every bid
-    forced = seat == ra_player and high_bidder < 0 and trigger is _VOLUNTARY
+    seat = bidders[done]
+    # `must_bid(seat, turn, high_bidder, trigger)` written out (R40): one call less at every bid
+    forced = seat == turn and high_bidder < 0 and trigger is _VOLUNTARY
     legal = bid_choices(players[seat].suns_up, high_bid, forced)
-    a = _tuple_new(Auction, (trigger, ra_player, order, bids, high_bid, high_bidder))
-    return _tuple_new(
-        type(s),
-        (rules, epoch, phase, turn, seat, bag, ra_count, track, center, players, a, pending, box, scores, legal),
-    )
+    new = (rules, epoch, phase, turn, seat, bag, ra_count, track, center, players,
+           trigger, bidders, bids, high_bid, high_bidder, pending, box, scores, legal)
+    return _tuple_new(type(s), new)
 
 
 def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -> tuple[Player, list[Tile]]:
@@ -364,6 +343,8 @@ def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -
     return _tuple_new(Player, (tuple(up), suns_down, tuple(display), fame)), disasters
 
 
+# fmt: on
+
 _ACTION, _REVEAL, _GODS, _BID, _DISCARD, _OVER = (  # module constants: enum attribute lookups are slow
     Phase.ACTION,
     Phase.REVEAL,
@@ -374,7 +355,7 @@ _ACTION, _REVEAL, _GODS, _BID, _DISCARD, _OVER = (  # module constants: enum att
 )
 _RA, _GOD, _FUNERAL = Tile.RA, Tile.GOD, Tile.FUNERAL
 _GOD_INDEX = int(_GOD)  # indexing a tuple with a plain int is cheaper than with an IntEnum
-_PASSED = (None,)  # a pass, as recorded in `Auction.bids`
+_PASSED = (None,)  # a pass, as recorded in `State.bids`
 _VOLUNTARY, _FORCED, _RA_TILE = Trigger.CALL_VOLUNTARY, Trigger.CALL_FORCED, Trigger.RA_TILE
 
 

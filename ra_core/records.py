@@ -1,9 +1,10 @@
 """The small immutable records a position is made of: players, a running auction, a pending discard.
 
-`ra_core.state.State` holds these. They are named tuples: typed (mypy checks every field at
-every construction), immutable, and cheap to build, which matters because the engine makes a
-new one at almost every step. The enums say what the game waits for (`Phase`), why an auction
-is held (`Trigger`) and what a disaster interrupted (`Resume`).
+`ra_core.state.State` holds these, and shows its running auction as an `Auction`. They are
+named tuples: typed (mypy checks every field at every construction), immutable, and cheap to
+build, which matters because the engine makes a new one at almost every step. The enums say
+what the game waits for (`Phase`), why an auction is held (`Trigger`) and what a disaster
+interrupted (`Resume`).
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ class Player(NamedTuple):
 
 
 class Auction(NamedTuple):
-    """A running auction.
+    """A running auction, as `State.auction` shows it (the state keeps these fields itself).
 
     Attributes:
         trigger: why it is held (R35).

@@ -199,7 +199,10 @@ def state_from_dict(data: Any, cls: type[State], *, strict: bool = True) -> Stat
         to_move = discard.player
     state = cls(
         rules=rules, epoch=epoch, phase=phase, turn_player=turn, to_move=to_move, bag=bag,
-        ra_count=ra_count, track=track, center_sun=center, players=players, auction=auction,
+        ra_count=ra_count, track=track, center_sun=center, players=players,
+        trigger=auction.trigger if auction else None, bidders=auction.order if auction else (),
+        bids=auction.bids if auction else (), high_bid=auction.high_bid if auction else 0,
+        high_bidder=auction.high_bidder if auction else -1,
         discard=discard, box=box, scores=_scores(data.get("scores", [])),
     )  # fmt: skip
     check(state, history=strict)

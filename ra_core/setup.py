@@ -83,7 +83,11 @@ def new_game(
         track=EMPTY_TRACK,
         center_sun=CENTER_SUN_START,
         players=seats,
-        auction=None,
+        trigger=None,  # no auction (R35)
+        bidders=(),
+        bids=(),
+        high_bid=0,
+        high_bidder=-1,
         discard=None,
         box=EMPTY,
         scores=(),

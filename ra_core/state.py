@@ -2,8 +2,9 @@
 
 A state never changes: `State.apply` returns a new one, so keeping the parent is "undo" and a
 search can share states freely. `State` is a named tuple of typed fields (mypy checks every
-field wherever a state is built); the records it holds (`Player`, `Auction`, `PendingDiscard`)
-are in `ra_core.records`, and how one state leads to the next is in `ra_core.game`.
+field wherever a state is built); the records it holds (`Player`, `PendingDiscard`, and the
+`Auction` it shows a running auction as) are in `ra_core.records`, and how one state leads to
+the next is in `ra_core.game`.
 
 The interface follows OpenSpiel: `legal_actions()`, `apply()`, `is_chance_node()` with
 `chance_outcomes()` (exact `Fraction` odds), `to_move` (a seat, `CHANCE` or `TERMINAL`),
@@ -58,7 +59,11 @@ class State(NamedTuple):
         track: the 8 auction slots, a `Tile` or None each (R7, R32).
         center_sun: the sun on the center space (R12, R46).
         players: one `Player` per seat, clockwise.
-        auction: the running `Auction`, or None.
+        trigger: why the running auction is held (R35); None when no auction runs.
+        bidders: the running auction's bidders in bidding order, the Ra player last (R37, R38).
+        bids: what each of `bidders` did so far: a sun, or None for a pass.
+        high_bid: the highest sun bid so far, 0 if none (R39).
+        high_bidder: who bid it, -1 if nobody.
         discard: the `PendingDiscard` being chosen, or None.
         box: tiles out of the game, counts by `Tile` (R56, R59, R60).
         scores: one `EpochScore` per finished epoch.
@@ -77,7 +82,11 @@ class State(NamedTuple):
     track: tuple[Tile | None, ...]
     center_sun: int
     players: tuple[Player, ...]
-    auction: Auction | None
+    trigger: Trigger | None
+    bidders: tuple[int, ...]
+    bids: tuple[int | None, ...]
+    high_bid: int
+    high_bidder: int
     discard: PendingDiscard | None
     box: tuple[int, ...]
     scores: tuple[EpochScore, ...]
@@ -163,6 +172,18 @@ class State(NamedTuple):
         return tuple(p.fame for p in self.players)
 
     @property
+    def auction(self) -> Auction | None:
+        """Return the running auction as one record, or None (built from `trigger` to `high_bidder`).
+
+        The auction's fields are the state's own, so a bid builds one record, not two; the Ra
+        player is the turn player (R35).
+        """
+        trigger = self.trigger
+        if trigger is None:
+            return None
+        return Auction(trigger, self.turn_player, self.bidders, self.bids, self.high_bid, self.high_bidder)
+
+    @property
     def lot(self) -> tuple[Tile, ...]:
         """Return the tiles on the auction track, left to right: what an auction now would sell (R41)."""
         return tuple(t for t in self.track if t is not None)
@@ -176,7 +197,18 @@ class State(NamedTuple):
     # -- copies, saving and showing ----------------------------------------------------------
 
     def replace(self, **changes: Any) -> State:
-        """Return a copy with `changes` applied; no rules are checked (use `from_dict` for that)."""
+        """Return a copy with `changes` applied; no rules are checked (use `from_dict` for that).
+
+        ``auction=`` sets the auction's fields (and the turn player to its Ra player); None ends it.
+        """
+        if "auction" in changes:
+            a = changes.pop("auction")
+            if a is None:
+                changes.update(NO_AUCTION)
+            else:
+                changes.update(trigger=a.trigger, bidders=a.order, bids=a.bids)
+                changes.setdefault("turn_player", a.ra_player)
+                changes.update(high_bid=a.high_bid, high_bidder=a.high_bidder)
         unknown = sorted(set(changes) - set(self._fields[:-1]))
         if unknown:
             raise TypeError(f"State has no field(s) {unknown}")
@@ -222,4 +254,6 @@ class State(NamedTuple):
 
 _REVEAL = Phase.REVEAL  # a module constant: an enum attribute lookup at every step is slow
 _reveal = game.reveal
+#: The auction fields of a state in which no auction runs.
+NO_AUCTION: dict[str, Any] = {"trigger": None, "bidders": (), "bids": (), "high_bid": 0, "high_bidder": -1}
 _TRANSITIONS = dict(game.TRANSITIONS)  # a plain dict: a read-only mapping proxy is slower to index

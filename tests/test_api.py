@@ -398,7 +398,7 @@ def test_a_state_cannot_be_changed_in_place() -> None:
 
 def test_every_state_of_random_games_has_fields_of_the_declared_types() -> None:
     """The engine's hot steps build states from plain tuples; every field must still have its declared type."""
-    from ra_core import Auction, PendingDiscard, Player
+    from ra_core import PendingDiscard, Player
     from ra_core.records import EpochScore, Trigger
     from ra_core.turns import legal_actions
 
@@ -413,7 +413,11 @@ def test_every_state_of_random_games_has_fields_of_the_declared_types() -> None:
         "track": tuple,
         "center_sun": int,
         "players": tuple,
-        "auction": (Auction, type(None)),
+        "trigger": (Trigger, type(None)),
+        "bidders": tuple,
+        "bids": tuple,
+        "high_bid": int,
+        "high_bidder": int,
         "discard": (PendingDiscard, type(None)),
         "box": tuple,
         "scores": tuple,
