@@ -204,7 +204,7 @@ class State(NamedTuple):
         if "auction" in changes:
             a = changes.pop("auction")
             if a is None:
-                changes.update(NO_AUCTION)
+                changes.update(_NO_AUCTION)
             else:
                 changes.update(trigger=a.trigger, bidders=a.order, bids=a.bids)
                 changes.setdefault("turn_player", a.ra_player)
@@ -255,5 +255,5 @@ class State(NamedTuple):
 _REVEAL = Phase.REVEAL  # a module constant: an enum attribute lookup at every step is slow
 _reveal = game.reveal
 #: The auction fields of a state in which no auction runs.
-NO_AUCTION: dict[str, Any] = {"trigger": None, "bidders": (), "bids": (), "high_bid": 0, "high_bidder": -1}
+_NO_AUCTION: dict[str, Any] = {"trigger": None, "bidders": (), "bids": (), "high_bid": 0, "high_bidder": -1}
 _TRANSITIONS = dict(game.TRANSITIONS)  # a plain dict: a read-only mapping proxy is slower to index

@@ -461,3 +461,24 @@ def test_score_now_is_what_the_epoch_end_scores() -> None:
         last_ra = s.replace(ra_count=s.rules.ra_limit - 1).apply("draw")
         assert last_ra.apply("reveal ra").scores[-1] == score_now(s) == score_now(last_ra)
     assert score_now(new_game(4, suns="table")).players[0].net == -5  # an empty display: only "no civilization" (R66)
+
+
+def test_the_running_auction_is_the_states_own_fields_shown_as_one_record() -> None:
+    """`State.auction` is built from the auction fields; `replace(auction=...)` sets them, None clears them."""
+    from ra_core import Auction
+    from ra_core.records import Trigger
+
+    s = new_game(4, seed=5)
+    assert s.auction is None and (s.trigger, s.bidders, s.bids, s.high_bid, s.high_bidder) == (None, (), (), 0, -1)
+    bidding = s.apply("ra").apply("bid 12")
+    a = bidding.auction
+    assert a == Auction(Trigger.CALL_VOLUNTARY, s.turn_player, bidding.bidders, (12,), 12, bidding.bidders[0])
+    assert a is not None and a.ra_player == bidding.turn_player and a.still_to_bid == bidding.bidders[1:]
+    assert s.replace(phase=Phase.BID, to_move=bidding.to_move, auction=a) == bidding
+    moved = bidding.replace(auction=a._replace(ra_player=2), turn_player=bidding.turn_player)
+    assert moved.turn_player == bidding.turn_player, "an explicit turn player wins over the auction's Ra player"
+    assert bidding.replace(auction=a._replace(ra_player=2)).turn_player == 2
+    cleared = bidding.replace(auction=None)
+    assert cleared.auction is None and cleared.bids == () and cleared.high_bidder == -1
+    with pytest.raises(TypeError, match="no field"):
+        s.replace(auctions=None)

@@ -107,7 +107,7 @@ class GreedyBot(PlanBot):
         up = 0
         for q in state.players:
             up += len(q.suns_up)
-        left = ra_tiles_left(state) - (0 if state.auction is not None else 1)
+        left = ra_tiles_left(state) - (0 if state.trigger is not None else 1)  # an auction runs
         return self.average_lot * min(1.0, (max(left, 0) + 1) / up)
 
     def god_use(self, state: State, player: int, legal: tuple[Action, ...]) -> UseGod | None:

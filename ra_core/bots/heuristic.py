@@ -149,7 +149,7 @@ def appraise(state: State, player: int, sun: int | None = None, weights: Weights
     """
     p = state.players[player]
     if sun is None:
-        high = state.auction.high_bid if state.auction is not None else 0
+        high = state.high_bid  # 0 when no auction runs
         for x in p.suns_up:
             if x > high:
                 sun = x
