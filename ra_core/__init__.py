@@ -11,7 +11,7 @@ setup                               R9-R16        `ra_core.setup` (`new_game`), 
 turn structure                      R17-R21       `ra_core.turns` (the choices), `ra_core.game`
 drawing                             R22-R25       `ra_core.game` (`reveal`), `ra_core.turns` (odds)
 god tiles                           R26-R34       `ra_core.turns` (targets), `ra_core.game`
-auctions                            R35-R45       `ra_core.auction` (order, bids, the lot), `ra_core.game`
+auctions                            R35-R45       `ra_core.auction` (order, legal bids), `ra_core.game` (`_bid`)
 sun exchange                        R46-R49       `ra_core.game` (`win`)
 disasters                           R50-R56       `ra_core.disasters`
 end of an epoch                     R57-R62       `ra_core.game` (`_end_epoch`)

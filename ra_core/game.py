@@ -1,9 +1,11 @@
 """How one position leads to the next: the legal actions, the chance outcomes, and `apply`.
 
-Read top to bottom, this is a turn of Ra: the turn player draws (R22), calls Ra (R35) or uses
-a god (R26); a drawn Ra tile or a call opens an auction (R35-R46); a lot with disasters costs
-tiles (R50-R55); when nobody has a face-up sun or the last Ra tile is drawn, the epoch is
-scored (R57-R62).
+A turn of Ra: the turn player draws (R22), calls Ra (R35) or uses a god (R26); a drawn Ra tile
+or a call opens an auction (R35-R46); a lot with disasters costs tiles (R50-R55); when nobody
+has a face-up sun or the last Ra tile is drawn, the epoch is scored (R57-R62). The rarer steps
+come first (a call, gods, an auction nobody wins or whose lot holds disasters, the end of an
+epoch); the steps of almost every turn (a draw and its reveal, the next turn, an auction's
+start, a bid or pass, the winner's lot) are in the hot-path section at the end.
 
 Forced steps happen inside `apply`: a turn passes over players without face-up suns (R17),
 disaster losses without a choice are made at once (R53), and an epoch that ends is cleaned up,
