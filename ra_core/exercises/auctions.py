@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .checking import Sheet, Task, Wrong, Z, call, is_number, too_high_or_low
+from .checking import Sheet, Task, Wrong, Z, call, is_number, on_hidden_cases, too_high_or_low
 from .sampling import simulated, uses_its_rng
 
 __all__ = ["AUCTIONS", "PATH_AUCTIONS", "ROUNDS", "SEEDS", "SHEET", "Z"]
@@ -169,15 +169,6 @@ def _equivalence(f: Any, cases: Any = ((2, 2024), (3, 2025), (6, 2026))) -> str:
     return "Same mean, different spread: the second-price auction is the riskier one for the seller."
 
 
-def _hidden(judge: Any) -> Any:
-    """Return the hidden-test judge of a task: its judge on the cases that the hidden test cell gives."""
-
-    def hidden(f: Any, cases: Any) -> str:
-        return str(judge(f, [tuple(case) for case in cases]))
-
-    return hidden
-
-
 SHEET = Sheet(
     "auctions",
     "Exercise sheet 1 · Auctions from first principles",
@@ -194,7 +185,7 @@ SHEET = Sheet(
                 "The price is an order statistic of the n values, the second-highest: notebook 08, section 1 "
                 "(four ways to sell one thing), shows it and its mean (n-1)/(n+1).",
             ),
-            hidden=_hidden(_second_price),
+            hidden=on_hidden_cases(_second_price),
         ),
         Task(
             "2",
@@ -208,7 +199,7 @@ SHEET = Sheet(
                 "The price is the winning bid: the shading times the highest of the n values, the largest "
                 "order statistic (notebook 08, section 2, the first-price auction).",
             ),
-            hidden=_hidden(_first_price),
+            hidden=on_hidden_cases(_first_price),
         ),
         Task(
             "3",
@@ -222,7 +213,7 @@ SHEET = Sheet(
                 "This is the trade-off of notebook 08, section 2: a lower bid wins less often but gains "
                 "more per win. Count 0 for the auctions he loses, so that the mean is over all of them.",
             ),
-            hidden=_hidden(_profit),
+            hidden=on_hidden_cases(_profit),
         ),
         Task(
             "4",
@@ -236,7 +227,7 @@ SHEET = Sheet(
                 "Best-reply dynamics and the equilibrium as its fixed point: notebook 08, section 2. Compare "
                 "candidates on the same auctions (common random numbers) so that noise does not pick the winner.",
             ),
-            hidden=_hidden(_path),
+            hidden=on_hidden_cases(_path),
         ),
         Task(
             "5",
@@ -250,7 +241,7 @@ SHEET = Sheet(
                 "Revenue equivalence is about the mean only; the spread differs (notebook 08, section 3). "
                 "Each list holds the price of each auction, not a mean.",
             ),
-            hidden=_hidden(_equivalence),
+            hidden=on_hidden_cases(_equivalence),
         ),
     ),
 )

@@ -74,6 +74,7 @@ __all__ = [
     "guarded",
     "is_number",
     "matches_hash",
+    "on_hidden_cases",
     "too_high_or_low",
     "within",
 ]
@@ -238,6 +239,16 @@ def grade(sheet_name: str, key: str, answer: Any, hidden: Any = None) -> None:
 
 
 # -- helpers for judges ------------------------------------------------------------------------
+
+
+def on_hidden_cases(judge: Callable[[Any, list[tuple[Any, ...]]], Any]) -> Callable[[Any, Any], str]:
+    """Return the hidden-test judge of a task: its `judge` on the cases the hidden test cell gives."""
+
+    def hidden(f: Any, cases: Any) -> str:
+        return str(judge(f, [tuple(case) for case in cases]))
+
+    return hidden
+
 
 #: the package functions that the task being checked forbids (set by `Checker` while it judges)
 _FORBIDDEN: tuple[str, ...] = ()

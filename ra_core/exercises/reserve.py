@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from .checking import Sheet, Task, Wrong, call, canonical, is_number, matches_hash
+from .checking import Sheet, Task, Wrong, call, canonical, is_number, matches_hash, on_hidden_cases
 from .sampling import simulated, uses_its_rng
 
 __all__ = ["AUCTIONS", "CASES", "HASHES", "LAWS", "SEEDS", "SHEET", "law"]
@@ -212,15 +212,6 @@ def _tradeoff(f: Any, cases: Sequence[Any] = ((2, 2024), (3, 2025))) -> str:
     return "The gain of the reserve and the share of auctions that sell nothing, mean and spread as theory says."
 
 
-def _hidden(judge: Any) -> Any:
-    """Return the hidden-test judge of a simulation task: its judge on the cases that the hidden test cell gives."""
-
-    def hidden(f: Any, cases: Any) -> str:
-        return str(judge(f, [tuple(case) for case in cases]))
-
-    return hidden
-
-
 SHEET = Sheet(
     "reserve",
     "Exercise sheet 5 · Reserve prices and the optimal auction",
@@ -279,7 +270,7 @@ SHEET = Sheet(
                 "The second-price auction with a reserve (notebook 10, section 3): the winner pays the "
                 "larger of the second-highest bid and the reserve. Average over all auctions, sold or not.",
             ),
-            hidden=_hidden(_simulation),
+            hidden=on_hidden_cases(_simulation),
         ),
         Task(
             "5",
@@ -293,7 +284,7 @@ SHEET = Sheet(
                 "The trade-off of notebook 10, section 3: the reserve raises revenue, and with probability "
                 "r to the power n nobody buys. Common random numbers: one set of values for both prices.",
             ),
-            hidden=_hidden(_tradeoff),
+            hidden=on_hidden_cases(_tradeoff),
         ),
     ),
 )
