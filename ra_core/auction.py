@@ -65,7 +65,7 @@ _SUNS = 17  # suns are numbered 1-16; a high bid of 0 means no bid yet
 
 
 _VOLUNTARY = Trigger.CALL_VOLUNTARY
-_BID_FOR_SUN: tuple[Bid, ...] = tuple(BIDS[max(sun, 1)] for sun in range(17))  # index = sun
+_BID_FOR_SUN: tuple[Bid, ...] = tuple(BIDS[max(sun, 1)] for sun in range(_SUNS))  # index = sun
 #: SEATS_AFTER[n][p]: the n seats clockwise from the left of p, ending with p (R20, R38).
 SEATS_AFTER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)) for n in range(6)

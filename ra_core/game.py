@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import DONE, Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod
 from .auction import SEATS_AFTER, bid_choices, bid_order
 from .disasters import resolve
-from .records import CHANCE, TERMINAL, PendingDiscard, Phase, Player, Resume, Trigger
+from .records import CHANCE, TERMINAL, PendingDiscard, Phase, Player, Resume, Trigger, auction_fields
 from .rules import EPOCHS, TRACK_SIZE
 from .scoring import score_epoch
 from .tiles import Tile
@@ -65,17 +65,14 @@ def _won_with_disasters(s: State, seat: int, winner: Player, sun: int, disasters
 
     `s` is the position before the last bid; `winner` already holds the lot's other tiles (`win`).
     """
-    after = s._replace(
-        track=EMPTY_TRACK, center_sun=sun, trigger=None, bidders=(), bids=(), high_bid=0, high_bidder=-1, legal=None
-    )
+    after = s._replace(track=EMPTY_TRACK, center_sun=sun, legal=None, **auction_fields(None))
     return _disasters(after, seat, winner, disasters, Resume.AUCTION)
 
 
 def _disasters(s: State, seat: int, player: Player, disasters: list[Tile], then: Resume) -> State:
     """Apply the forced disaster losses, then ask for the chosen ones if any (R50-R55)."""
-    suns_up, suns_down, display, fame = player
-    display, boxed, owed = resolve(display, disasters)
-    player = Player(suns_up, suns_down, display, fame)
+    display, boxed, owed = resolve(player.display, disasters)
+    player = player._replace(display=display)
     players = _put(s.players, seat, player)
     box = _add_counts(s.box, boxed)
     if owed:
@@ -171,11 +168,7 @@ def _end_epoch(
         next_epoch, phase, turn, to_move = epoch, _OVER, s.turn_player, TERMINAL
     else:
         # R49: every sun is turned face up; R16, R61: the holder of the highest sun starts.
-        flipped = []
-        for suns_up, suns_down, display, fame in players:
-            suns = tuple(sorted(suns_up + suns_down)) if suns_down else suns_up
-            flipped.append(Player(suns, (), display, fame))
-        players = tuple(flipped)
+        players = tuple([Player(p.suns, (), p.display, p.fame) for p in players])
         first = highest_sun_holder(players)
         next_epoch, phase, turn, to_move = epoch + 1, _ACTION, first, first
         legal = turn_actions(players[first], EMPTY_TRACK, bag, rules)

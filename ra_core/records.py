@@ -10,7 +10,7 @@ interrupted (`Resume`).
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .tiles import Tile
 
@@ -25,6 +25,7 @@ __all__ = [
     "Player",
     "Resume",
     "Trigger",
+    "auction_fields",
 ]
 
 CHANCE = -1  # `State.to_move` at a chance node, as in OpenSpiel
@@ -78,6 +79,8 @@ class Player(NamedTuple):
     @property
     def suns(self) -> tuple[int, ...]:
         """Return all suns this player owns, face up or down, ascending (R71, R73)."""
+        if not self.suns_down:
+            return self.suns_up
         return tuple(sorted(self.suns_up + self.suns_down))
 
 
@@ -104,6 +107,17 @@ class Auction(NamedTuple):
     def still_to_bid(self) -> tuple[int, ...]:
         """Return the players who have not had their one chance to bid yet, in order."""
         return self.order[len(self.bids) :]
+
+
+def auction_fields(auction: Auction | None) -> dict[str, Any]:
+    """Return the five fields in which a `State` keeps `auction` (``trigger`` to ``high_bidder``).
+
+    None gives the fields of a state in which no auction runs.
+    """
+    if auction is None:
+        return {"trigger": None, "bidders": (), "bids": (), "high_bid": 0, "high_bidder": -1}
+    trigger, _, bidders, bids, high_bid, high_bidder = auction  # the Ra player is the turn player (R35)
+    return {"trigger": trigger, "bidders": bidders, "bids": bids, "high_bid": high_bid, "high_bidder": high_bidder}
 
 
 class PendingDiscard(NamedTuple):

@@ -47,7 +47,19 @@ from typing import TYPE_CHECKING, Any
 from .auction import bid_order
 from .errors import InvalidStateError
 from .invariants import check, check_sun_counts, check_sun_owners
-from .records import CHANCE, TERMINAL, Auction, Breakdown, EpochScore, PendingDiscard, Phase, Player, Resume, Trigger
+from .records import (
+    CHANCE,
+    TERMINAL,
+    Auction,
+    Breakdown,
+    EpochScore,
+    PendingDiscard,
+    Phase,
+    Player,
+    Resume,
+    Trigger,
+    auction_fields,
+)
 from .rules import EPOCHS, STARTING_FAME, TRACK_SIZE, Rules
 from .safejson import check_shape, describe
 from .tiles import FULL_BAG, NUM_KINDS, Tile
@@ -199,10 +211,7 @@ def state_from_dict(data: Any, cls: type[State], *, strict: bool = True) -> Stat
         to_move = discard.player
     state = cls(
         rules=rules, epoch=epoch, phase=phase, turn_player=turn, to_move=to_move, bag=bag,
-        ra_count=ra_count, track=track, center_sun=center, players=players,
-        trigger=auction.trigger if auction else None, bidders=auction.order if auction else (),
-        bids=auction.bids if auction else (), high_bid=auction.high_bid if auction else 0,
-        high_bidder=auction.high_bidder if auction else -1,
+        ra_count=ra_count, track=track, center_sun=center, players=players, **auction_fields(auction),
         discard=discard, box=box, scores=_scores(data.get("scores", [])),
     )  # fmt: skip
     check(state, history=strict)

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from .game import EMPTY_TRACK
-from .records import Phase, Player
+from .records import Phase, Player, auction_fields
 from .rules import CENTER_SUN_START, STARTING_FAME, Rules
 from .state import State
 from .tiles import EMPTY, FULL_BAG
@@ -83,11 +83,7 @@ def new_game(
         track=EMPTY_TRACK,
         center_sun=CENTER_SUN_START,
         players=seats,
-        trigger=None,  # no auction (R35)
-        bidders=(),
-        bids=(),
-        high_bid=0,
-        high_bidder=-1,
+        **auction_fields(None),  # no auction runs
         discard=None,
         box=EMPTY,
         scores=(),

@@ -19,7 +19,18 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import game, serialize, textboard, turns
 from .actions import Reveal, parse_action
-from .records import CHANCE, TERMINAL, Auction, EpochScore, PendingDiscard, Phase, Player, Resume, Trigger
+from .records import (
+    CHANCE,
+    TERMINAL,
+    Auction,
+    EpochScore,
+    PendingDiscard,
+    Phase,
+    Player,
+    Resume,
+    Trigger,
+    auction_fields,
+)
 from .rules import Rules
 from .scoring import winner
 from .tiles import Tile
@@ -203,12 +214,9 @@ class State(NamedTuple):
         """
         if "auction" in changes:
             a = changes.pop("auction")
-            if a is None:
-                changes.update(_NO_AUCTION)
-            else:
-                changes.update(trigger=a.trigger, bidders=a.order, bids=a.bids)
+            if a is not None:
                 changes.setdefault("turn_player", a.ra_player)
-                changes.update(high_bid=a.high_bid, high_bidder=a.high_bidder)
+            changes.update(auction_fields(a))
         unknown = sorted(set(changes) - set(self._fields[:-1]))
         if unknown:
             raise TypeError(f"State has no field(s) {unknown}")
@@ -254,6 +262,4 @@ class State(NamedTuple):
 
 _REVEAL = Phase.REVEAL  # a module constant: an enum attribute lookup at every step is slow
 _reveal = game.reveal
-#: The auction fields of a state in which no auction runs.
-_NO_AUCTION: dict[str, Any] = {"trigger": None, "bidders": (), "bids": (), "high_bid": 0, "high_bidder": -1}
 _TRANSITIONS = dict(game.TRANSITIONS)  # a plain dict: a read-only mapping proxy is slower to index

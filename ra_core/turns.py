@@ -98,8 +98,7 @@ def legal_actions(s: State) -> tuple[Action, ...]:
     this works them out from the position (for chance nodes, loaded positions and copies).
     """
     phase = s.phase
-    auction = s.auction
-    if phase is _BID and auction is not None:
+    if phase is _BID and (auction := s.auction) is not None:
         return bid_actions(auction, s.to_move, s.players[s.to_move])
     if phase is _ACTION:
         return turn_actions(s.players[s.turn_player], s.track, s.bag, s.rules)
