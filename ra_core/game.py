@@ -157,12 +157,9 @@ def _end_epoch(
     """
     rules, epoch = s.rules, s.epoch
     players, score, boxed = score_epoch(players, epoch, rules)
-    new_box = list(map(add, box, boxed))  # R60: the discards after scoring
-    for t in track:  # R59: the tiles left on the auction track
-        if t is not None:
-            new_box[t] += 1
-    new_box[_RA] += ra_count  # and the epoch's Ra tiles
-    box, scores = tuple(new_box), (*s.scores, score)
+    # R60: the discards after scoring; R59: the tiles left on the auction track, and the Ra tiles
+    box = _add(_add_counts(box, boxed), track + (_RA,) * ra_count)
+    scores = (*s.scores, score)
     legal: tuple[Action, ...] = ()
     if epoch == EPOCHS:
         next_epoch, phase, turn, to_move = epoch, _OVER, s.turn_player, TERMINAL
