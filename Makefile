@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed; set PYTHON=python3.11")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[notebooks,dev,grading,cluster,lite]'
+	$(BIN)/python -m pip install --quiet -e '.[notebooks,dev,grading,cluster,lite,classroom]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 

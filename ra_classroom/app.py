@@ -1,0 +1,80 @@
+"""The ASGI application: the students' page, their websocket, and the teacher's API.
+
+One process serves every student (no kernel per student): `create_app` returns a Starlette
+app that uvicorn runs (`ra_classroom.server`). The page is static (``static/``): plain HTML, a
+stylesheet and one small script that shows the views the server sends and sends back clicks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+
+from .service import Classroom
+from .sockets import student_socket
+from .teacher_api import teacher_routes
+
+__all__ = ["create_app"]
+
+STATIC = Path(__file__).parent / "static"
+#: The page runs only its own script and talks only to its own server.
+HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+def create_app(database: str, teacher_secret: str) -> Starlette:
+    """Return the classroom's ASGI app on `database` (a SQLAlchemy URL or a SQLite file).
+
+    Args:
+        database: where everything is stored.
+        teacher_secret: what the teacher's API calls must carry.
+    """
+    if len(teacher_secret) < 16:
+        raise ValueError("the teacher's secret must have at least 16 characters")
+    classroom = Classroom(database)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await classroom.start()
+        try:
+            yield
+        finally:
+            await classroom.stop()
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers=HEADERS)
+
+    async def health(request: Request) -> Response:
+        return PlainTextResponse("ok")
+
+    async def socket(ws: WebSocket) -> None:
+        await student_socket(ws, classroom)
+
+    app = Starlette(
+        routes=[
+            Route("/", page),
+            Route("/r/{code}", page),
+            Route("/healthz", health),
+            WebSocketRoute("/ws", socket),
+            *teacher_routes(classroom, teacher_secret),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.classroom = classroom
+    return app

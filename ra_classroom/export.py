@@ -1,0 +1,144 @@
+"""What the teacher reads: who is here and who has bid, and the results, one row per student and round.
+
+Rows are plain dictionaries, so the server needs no pandas; the control room turns them into
+DataFrames (`ra_classroom.control`), and `csv_text` writes them for a spreadsheet. One row
+per student in each closed sealed-bid round (a student who did not bid has an empty bid), and
+one per seat of each Ra table.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from .experiments import RoundSpec
+from .rooms import PRESENT_SECONDS
+from .schema import assignments, bids, groups, outcomes, rounds, students, tables
+from .tables import TableCache, seat_names
+
+__all__ = ["BID_COLUMNS", "TABLE_COLUMNS", "bid_rows", "csv_text", "status", "table_rows"]
+
+#: The columns of the results, in order (CLASSROOM.md's export: one row per bid).
+BID_COLUMNS = (
+    "room", "round", "kind", "practice", "law", "noise", "n", "group", "student", "name", "value",
+    "common_value", "bid", "won", "price", "paid", "earnings", "seconds_to_bid",
+)  # fmt: skip
+TABLE_COLUMNS = ("room", "round", "table", "seat", "name", "bot", "fame", "winner", "over", "moves")
+
+
+def bid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
+    """Return the results of every closed sealed-bid round of `room`, one row per student who had a value."""
+    found = conn.execute(
+        select(
+            rounds.c.number, rounds.c.kind, rounds.c.spec, rounds.c.opened_at, assignments.c.group_no,
+            assignments.c.student_id, students.c.name, assignments.c.value, groups.c.common_value, groups.c.size,
+            bids.c.amount, bids.c.placed_at, outcomes.c.won, outcomes.c.price, outcomes.c.paid, outcomes.c.earnings,
+        )
+        .select_from(
+            rounds.join(assignments, assignments.c.round_id == rounds.c.id)
+            .join(students, students.c.id == assignments.c.student_id)
+            .join(groups, (groups.c.round_id == rounds.c.id) & (groups.c.group_no == assignments.c.group_no))
+            .outerjoin(bids, (bids.c.round_id == rounds.c.id) & (bids.c.student_id == assignments.c.student_id))
+            .outerjoin(outcomes, (outcomes.c.round_id == rounds.c.id)
+                       & (outcomes.c.student_id == assignments.c.student_id))
+        )
+        .where(rounds.c.room == room, rounds.c.status == "closed")
+        .order_by(rounds.c.number, assignments.c.group_no, assignments.c.student_id)
+    ).all()  # fmt: skip
+    rows = []
+    for r in found:
+        spec = RoundSpec.from_dict(json.loads(r.spec))
+        rows.append(
+            {
+                "room": room, "round": int(r.number), "kind": r.kind, "practice": spec.practice,
+                "law": spec.law.describe(), "noise": spec.noise, "n": int(r.size), "group": int(r.group_no) + 1,
+                "student": int(r.student_id), "name": r.name, "value": r.value, "common_value": r.common_value,
+                "bid": r.amount, "won": bool(r.won), "price": r.price, "paid": r.paid, "earnings": r.earnings,
+                "seconds_to_bid": None if r.placed_at is None else round(r.placed_at - r.opened_at, 2),
+            }
+        )  # fmt: skip
+    return rows
+
+
+def table_rows(conn: Connection, cache: TableCache, room: str) -> list[dict[str, Any]]:
+    """Return one row per seat of every Ra table of `room`: who sat there, his fame, and whether he won."""
+    found = conn.execute(
+        select(rounds.c.number, tables.c.id, tables.c.table_no)
+        .select_from(rounds.join(tables, tables.c.round_id == rounds.c.id))
+        .where(rounds.c.room == room)
+        .order_by(rounds.c.number, tables.c.table_no)
+    ).all()
+    rows = []
+    for t in found:
+        seating = seat_names(conn, int(t.id))
+        with cache.game(conn, int(t.id)) as game:
+            s, ply = game.state, game.ply
+        winner = s.winner() if s.is_terminal() else None
+        for q, name in enumerate(seating.names):
+            rows.append(
+                {"room": room, "round": int(t.number), "table": int(t.table_no) + 1, "seat": q,
+                 "name": name, "bot": q in seating.bots, "fame": s.players[q].fame,
+                 "winner": winner == q, "over": s.is_terminal(), "moves": ply}
+            )  # fmt: skip
+    return rows
+
+
+def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[str, Any]:
+    """Return the room now: its students (present or not), the latest round, who has bid, the tables."""
+    people = conn.execute(
+        select(students.c.id, students.c.name, students.c.last_seen)
+        .where(students.c.room == room)
+        .order_by(students.c.id)
+    ).all()
+    names = {int(p.id): str(p.name) for p in people}
+    out: dict[str, Any] = {
+        "room": room,
+        "students": [
+            {"id": int(p.id), "name": p.name, "present": p.last_seen >= now - PRESENT_SECONDS} for p in people
+        ],
+        "round": None,
+        "tables": [],
+    }
+    r = conn.execute(select(rounds).where(rounds.c.room == room).order_by(rounds.c.number.desc()).limit(1)).first()
+    if r is None:
+        return out
+    spec = RoundSpec.from_dict(json.loads(r.spec))
+    info: dict[str, Any] = {
+        "id": int(r.id), "number": int(r.number), "kind": r.kind, "title": spec.title, "status": r.status,
+        "practice": spec.practice, "group_size": spec.group_size,
+        "closes_in": None if r.closes_at is None or r.status != "open" else round(max(0.0, r.closes_at - now), 1),
+    }  # fmt: skip
+    if spec.sealed:
+        given = [
+            int(a.student_id)
+            for a in conn.execute(select(assignments.c.student_id).where(assignments.c.round_id == r.id))
+        ]
+        done = {int(b.student_id) for b in conn.execute(select(bids.c.student_id).where(bids.c.round_id == r.id))}
+        info["bid"] = sorted(names[s] for s in given if s in done)
+        info["waiting"] = sorted(names[s] for s in given if s not in done)
+        info["sitting_out"] = sorted(n for s, n in names.items() if s not in set(given))
+    out["round"] = info
+    if spec.kind == "ra":
+        for row in table_rows(conn, cache, room):
+            if row["round"] == r.number:
+                if row["seat"] == 0:
+                    out["tables"].append({"table": row["table"], "seats": [], "fame": [], "over": row["over"],
+                                          "moves": row["moves"]})  # fmt: skip
+                out["tables"][-1]["seats"].append(row["name"])
+                out["tables"][-1]["fame"].append(row["fame"])
+    return out
+
+
+def csv_text(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
+    """Return `rows` as CSV text with a header line (empty cells for missing values)."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(columns), extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: "" if row.get(k) is None else row[k] for k in columns})
+    return buffer.getvalue()

@@ -1,0 +1,39 @@
+"""Every piece of `ra_core` the classroom uses beyond its front door, imported in this one place.
+
+`ra_core`'s front door (``from ra_core import new_game, State, ...``) stays put when the
+package's modules move; the deeper names below are the only ones that follow a move, so a
+reorganisation of `ra_core` is one edit here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ra_core.bots import heuristic_bot
+from ra_core.narrate import narrate
+from ra_core.pieces import Controls
+from ra_core.play import sample_chance
+from ra_core.svg import svg
+from ra_core.words import facts, scores_text, status_lines
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+__all__ = [
+    "Controls",
+    "facts",
+    "heuristic_bot",
+    "narrate",
+    "plot_style",
+    "sample_chance",
+    "scores_text",
+    "status_lines",
+    "svg",
+]
+
+
+def plot_style() -> ModuleType:
+    """Return `ra_core`'s plot style module (matplotlib), imported only when a plot is drawn."""
+    from ra_core import plotstyle
+
+    return plotstyle

@@ -1,0 +1,192 @@
+"""Rounds: open one (groups or tables, values dealt), take sealed bids, close it and settle every group.
+
+Each function runs inside a transaction the caller opens. A bid is checked and stored under a
+shared lock on its round's row, and closing takes that row's write lock first, so a bid is
+either stored before the close (and settled with the others) or refused as late; whichever
+process closes a round, it is settled once (``UPDATE ... WHERE status = 'open'``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from .experiments import RoundSpec
+from .matching import assign_values, form_groups, form_tables, round_stream
+from .refusal import Refusal
+from .rooms import present, room_exists
+from .schema import assignments, bids, groups, outcomes, rooms, rounds
+from .settle import Entry, settle
+from .tables import TableCache, create_tables
+
+__all__ = ["close_due", "close_round", "open_round", "place_bid"]
+
+
+def open_round(conn: Connection, room: str, spec: RoundSpec, cache: TableCache, now: float) -> dict[str, Any]:
+    """Open the next round of `room` for the students present; return its id, its groups or tables, who sits out.
+
+    Raises:
+        Refusal: no such room, a round is still open, or too few students for one group.
+    """
+    if not room_exists(conn, room):
+        raise Refusal(f"There is no room {room}.")
+    current = conn.execute(select(rounds.c.number).where(rounds.c.room == room, rounds.c.status == "open")).first()
+    if current is not None:
+        raise Refusal(f"Round {current.number} is still open: close it first.")
+    here = present(conn, room, now)
+    if spec.sealed and len(here) < spec.group_size:
+        raise Refusal(f"Groups of {spec.group_size} need {spec.group_size} students; {len(here)} are here.")
+    if not here:
+        raise Refusal("No student is here yet.")
+    number = 1 + (conn.execute(select(func.max(rounds.c.number)).where(rounds.c.room == room)).scalar() or 0)
+    seed = conn.execute(select(rooms.c.seed).where(rooms.c.code == room)).scalar_one()
+    closes_at = now + spec.seconds if spec.seconds is not None else None
+    try:
+        with conn.begin_nested():
+            round_id = conn.execute(
+                insert(rounds)
+                .values(room=room, number=number, kind=spec.kind, spec=json.dumps(spec.to_dict()), status="open",
+                        practice=spec.practice, opened_at=now, closes_at=closes_at)
+                .returning(rounds.c.id)
+            ).scalar_one()  # fmt: skip
+    except IntegrityError:  # another process opened a round at the same moment
+        raise Refusal("Another round was opened at the same moment: close it first.") from None
+    rng = round_stream(seed, number)
+    info: dict[str, Any] = {"round": int(round_id), "number": number, "kind": spec.kind, "students": len(here)}
+    if spec.kind == "ra":
+        layout = form_tables(here, spec.group_size, rng)
+        info["tables"] = create_tables(conn, int(round_id), f"{seed}:{number}", layout, cache, now)
+        info["sitting_out"] = []
+    else:
+        members, out = form_groups(here, spec.group_size, rng)
+        dealt, common = assign_values(members, spec, rng)
+        conn.execute(
+            insert(groups),
+            [{"round_id": round_id, "group_no": g, "size": len(m), "common_value": common.get(g)}
+             for g, m in enumerate(members)],
+        )  # fmt: skip
+        conn.execute(
+            insert(assignments),
+            [{"round_id": round_id, "student_id": a.student, "group_no": a.group, "value": a.value} for a in dealt],
+        )
+        info["groups"] = len(members)
+        info["sitting_out"] = out
+    return info
+
+
+def _amount(amount: Any, spec: RoundSpec) -> float:
+    """Return a bid as a number of cents' precision in [0, max_bid], or raise Refusal saying what a bid is."""
+    if isinstance(amount, bool) or not isinstance(amount, int | float) or not math.isfinite(amount):
+        raise Refusal(f"A bid is a number from 0 to {spec.max_bid:g}.")
+    if not 0 <= amount <= spec.max_bid:
+        raise Refusal(f"A bid is a number from 0 to {spec.max_bid:g}; {amount:g} is not.")
+    if abs(amount * 100 - round(amount * 100)) > 1e-6:
+        raise Refusal("Bids are in cents: at most two decimals, like 12.34.")
+    return round(float(amount), 2)
+
+
+def place_bid(
+    conn: Connection, student_id: int, round_id: Any, amount: Any, now: float
+) -> tuple[int, list[dict[str, Any]]]:
+    """Store a student's sealed bid; return how many of his group have bid, and the events to send.
+
+    Raises:
+        Refusal: not a round he is bidding in, the round closed or its time is up, a second
+            bid, or an amount that is no bid.
+    """
+    if isinstance(round_id, bool) or not isinstance(round_id, int):
+        raise Refusal("A bid names its round.")
+    row = conn.execute(
+        select(rounds.c.status, rounds.c.spec, rounds.c.closes_at, rounds.c.number)
+        .where(rounds.c.id == round_id)
+        .with_for_update(read=True)
+    ).first()
+    mine = conn.execute(
+        select(assignments.c.group_no).where(assignments.c.round_id == round_id, assignments.c.student_id == student_id)
+    ).first()
+    if row is None or mine is None:
+        raise Refusal("You have no value in that round, so no bid to make there.")
+    if row.status != "open" or (row.closes_at is not None and now > row.closes_at):
+        raise Refusal(f"Round {row.number} is closed: your bid came too late and was not counted.")
+    spec = RoundSpec.from_dict(json.loads(row.spec))
+    value = _amount(amount, spec)
+    try:
+        with conn.begin_nested():
+            conn.execute(insert(bids).values(round_id=round_id, student_id=student_id, amount=value, placed_at=now))
+    except IntegrityError:
+        raise Refusal(f"You have bid in round {row.number} already: one bid per round, and it stands.") from None
+    count = conn.execute(
+        select(func.count())
+        .select_from(bids.join(assignments, (assignments.c.round_id == bids.c.round_id)
+                               & (assignments.c.student_id == bids.c.student_id)))
+        .where(bids.c.round_id == round_id, assignments.c.group_no == mine.group_no)
+    ).scalar_one()  # fmt: skip
+    return int(count), [{"k": "group", "round": round_id, "group": int(mine.group_no)}]
+
+
+def close_round(conn: Connection, room: str, round_id: int | None, now: float) -> dict[str, Any]:
+    """Close the open round of `room` (or round `round_id`) and settle every group; return a summary.
+
+    Raises:
+        Refusal: no round is open (or that one is closed already).
+    """
+    query = select(rounds.c.id).where(rounds.c.room == room, rounds.c.status == "open")
+    if round_id is not None:
+        query = query.where(rounds.c.id == round_id)
+    row = conn.execute(query).first()
+    if row is None:
+        raise Refusal("No round is open." if round_id is None else f"Round {round_id} is not open.")
+    if not _close(conn, int(row.id), now):
+        raise Refusal("That round was closed a moment ago.")
+    return {"round": int(row.id), "events": [{"k": "room", "room": room}]}
+
+
+def _close(conn: Connection, round_id: int, now: float) -> bool:
+    """Close round `round_id` if it is open and settle it; return whether this call closed it."""
+    done = conn.execute(
+        update(rounds).where(rounds.c.id == round_id, rounds.c.status == "open").values(status="closed", closed_at=now)
+    )
+    if done.rowcount != 1:
+        return False
+    r = conn.execute(select(rounds.c.kind, rounds.c.room, rounds.c.number).where(rounds.c.id == round_id)).one()
+    if r.kind == "ra":
+        return True
+    seed = conn.execute(select(rooms.c.seed).where(rooms.c.code == r.room)).scalar_one()
+    common = {
+        int(g.group_no): g.common_value for g in conn.execute(select(groups).where(groups.c.round_id == round_id))
+    }
+    rows = conn.execute(
+        select(assignments.c.student_id, assignments.c.group_no, assignments.c.value, bids.c.amount)
+        .select_from(assignments.outerjoin(bids, (bids.c.round_id == assignments.c.round_id)
+                                            & (bids.c.student_id == assignments.c.student_id)))
+        .where(assignments.c.round_id == round_id)
+        .order_by(assignments.c.group_no, assignments.c.student_id)
+    ).all()  # fmt: skip
+    settled = []
+    for g in sorted(common):
+        entries = [Entry(int(x.student_id), x.value, x.amount) for x in rows if x.group_no == g]
+        rng = round_stream(seed, r.number, f"ties:{g}")
+        for o in settle(r.kind, entries, common[g], rng):
+            settled.append(
+                {"round_id": round_id, "student_id": o.student, "won": o.won, "price": o.price, "paid": o.paid,
+                 "earnings": o.earnings}
+            )  # fmt: skip
+    if settled:
+        conn.execute(insert(outcomes), settled)
+    return True
+
+
+def close_due(conn: Connection, now: float) -> list[dict[str, Any]]:
+    """Close every round whose time is up; return the events to send."""
+    due = conn.execute(
+        select(rounds.c.id, rounds.c.room).where(rounds.c.status == "open", rounds.c.closes_at < now)
+    ).all()  # fmt: skip
+    events = []
+    for r in due:
+        if _close(conn, int(r.id), now):
+            events.append({"k": "room", "room": str(r.room)})
+    return events

@@ -1,0 +1,141 @@
+"""The classroom's tables (SQLAlchemy Core): the database is the only shared truth between processes.
+
+Times are seconds since the epoch (floats), amounts are floats rounded to cents. The keys
+enforce what must never happen twice, whichever process tries: one bid per student and round
+(`bids`), one move per table and ply (`moves`), one open round per room (`one_open_round`).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+__all__ = ["assignments", "bids", "groups", "metadata", "moves", "outcomes", "rooms", "rounds", "seats", "students",
+           "tables"]  # fmt: skip
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("code", String(12), primary_key=True),
+    Column("seed", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+students = Table(
+    "students",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("room", String(12), ForeignKey("rooms.code"), nullable=False, index=True),
+    Column("name", String(40), nullable=False),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("joined_at", Float, nullable=False),
+    Column("last_seen", Float, nullable=False),
+    UniqueConstraint("room", "name", name="one_name_per_room"),
+)
+
+rounds = Table(
+    "rounds",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("room", String(12), ForeignKey("rooms.code"), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("kind", String(10), nullable=False),
+    Column("spec", Text, nullable=False),  # RoundSpec.to_dict() as JSON
+    Column("practice", Boolean, nullable=False),
+    Column("status", String(8), nullable=False),  # "open" or "closed"
+    Column("opened_at", Float, nullable=False),
+    Column("closes_at", Float),
+    Column("closed_at", Float),
+    UniqueConstraint("room", "number", name="one_number_per_round"),
+)
+Index(
+    "one_open_round",
+    rounds.c.room,
+    unique=True,
+    sqlite_where=rounds.c.status == "open",
+    postgresql_where=rounds.c.status == "open",
+)
+
+groups = Table(
+    "groups",
+    metadata,
+    Column("round_id", Integer, ForeignKey("rounds.id"), primary_key=True),
+    Column("group_no", Integer, primary_key=True),
+    Column("size", Integer, nullable=False),
+    Column("common_value", Float),
+)
+
+assignments = Table(
+    "assignments",
+    metadata,
+    Column("round_id", Integer, ForeignKey("rounds.id"), primary_key=True),
+    Column("student_id", Integer, ForeignKey("students.id"), primary_key=True),
+    Column("group_no", Integer, nullable=False),
+    Column("value", Float, nullable=False),  # the private value, or the signal in a common-value round
+)
+Index("assignments_by_group", assignments.c.round_id, assignments.c.group_no)
+
+bids = Table(
+    "bids",
+    metadata,
+    Column("round_id", Integer, ForeignKey("rounds.id"), primary_key=True),
+    Column("student_id", Integer, ForeignKey("students.id"), primary_key=True),
+    Column("amount", Float, nullable=False),
+    Column("placed_at", Float, nullable=False),
+)
+
+outcomes = Table(
+    "outcomes",
+    metadata,
+    Column("round_id", Integer, ForeignKey("rounds.id"), primary_key=True),
+    Column("student_id", Integer, ForeignKey("students.id"), primary_key=True),
+    Column("won", Boolean, nullable=False),
+    Column("price", Float, nullable=False),
+    Column("paid", Float, nullable=False),
+    Column("earnings", Float, nullable=False),
+)
+
+tables = Table(
+    "ra_tables",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("round_id", Integer, ForeignKey("rounds.id"), nullable=False, index=True),
+    Column("table_no", Integer, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("seed", String(80), nullable=False),
+    Column("ply", Integer, nullable=False),  # moves made so far
+    Column("to_move", Integer, nullable=False),  # the seat that decides now; -1 when the game is over
+    Column("turn_since", Float, nullable=False),
+)
+
+seats = Table(
+    "ra_seats",
+    metadata,
+    Column("table_id", Integer, ForeignKey("ra_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("student_id", Integer, ForeignKey("students.id"), index=True),  # None: a bot's seat
+    Column("bot", Boolean, nullable=False),  # a bot plays it now (an empty seat, or an absent student's)
+)
+
+moves = Table(
+    "ra_moves",
+    metadata,
+    Column("table_id", Integer, ForeignKey("ra_tables.id"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),  # -1: chance (a tile from the bag)
+    Column("action", String(60), nullable=False),
+    Column("at", Float, nullable=False),
+)

@@ -1,0 +1,214 @@
+"""One server process's classroom: the database, the pages, and every command run as one transaction.
+
+Commands run in worker threads, one transaction each (one thread for SQLite, whose writes are
+serial anyway; several for PostgreSQL). A command's events go to this process's pages after the
+commit, and to other processes through PostgreSQL (`ra_classroom.bus`). Nothing another process
+needs is kept only in memory: the table games cached here are rebuilt from the database.
+
+Every half second the process also closes rounds whose time is up, lets bots play the turns of
+absent students, and marks its connected students present.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import secrets
+import time
+from collections.abc import Callable, Collection
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from sqlalchemy import Connection
+from sqlalchemy import select as query
+
+from . import rooms, rounds, tables
+from .bus import Listener
+from .database import Database
+from .experiments import RoundSpec
+from .hub import Hub
+from .ratable import Selection, select
+from .refusal import Refusal
+from .schema import rounds as rounds_table
+from .schema import tables as ra_tables
+from .tables import TableCache, seat_names
+from .views import build_views, table_view
+
+__all__ = ["Classroom"]
+
+log = logging.getLogger("ra_classroom")
+T = TypeVar("T")
+SWEEP_SECONDS = 0.5
+HEARTBEAT_SECONDS = 3.0
+
+
+class Classroom:
+    """The classroom as one server process runs it.
+
+    Args:
+        database: a SQLAlchemy URL or a SQLite file name.
+    """
+
+    def __init__(self, database: str) -> None:
+        self.db = Database(database)
+        self.cache = TableCache()
+        self.origin = secrets.token_hex(6)
+        self.pool = ThreadPoolExecutor(6 if self.db.is_postgres else 1, thread_name_prefix="ra-classroom-db")
+        self.hub = Hub(self.views)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._listener: Listener | None = None
+
+    # -- running ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start the loops: views, sweeping, and (PostgreSQL) listening to the other processes."""
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self.hub.run()), loop.create_task(self._sweep())]
+        if self.db.is_postgres:
+            self._listener = Listener(self.db.listen_dsn(), self.origin, loop, self.hub.dispatch)
+            self._listener.start()
+            await loop.run_in_executor(None, self._listener.ready.wait, 10)
+
+    async def stop(self) -> None:
+        """Stop the loops and close the database."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._listener is not None:
+            self._listener.stop()
+        self.pool.shutdown(wait=True)
+        self.db.close()
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run `fn(*args)` in a database thread."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+
+    async def command(self, fn: Callable[[Connection], tuple[T, list[dict[str, Any]]]]) -> T:
+        """Run `fn(conn)` in one transaction; send its events once committed; return its result.
+
+        `fn` returns (result, events). A `Refusal` it raises rolls everything back and propagates.
+        """
+
+        def work() -> tuple[T, list[dict[str, Any]]]:
+            with self.db.transaction() as conn:
+                result, events = fn(conn)
+                self.db.announce(conn, events, self.origin)
+            return result, events
+
+        result, events = await self.run(work)
+        self.hub.dispatch(events)
+        return result
+
+    async def read(self, fn: Callable[[Connection], T]) -> T:
+        """Run `fn(conn)` in a transaction that changes nothing; return its result."""
+
+        def work() -> T:
+            with self.db.transaction() as conn:
+                return fn(conn)
+
+        return await self.run(work)
+
+    async def views(self, ids: Collection[int]) -> dict[int, dict[str, Any]]:
+        """Return the pages of these students, from the database."""
+        return await self.read(lambda conn: build_views(conn, self.cache, ids, time.time()))
+
+    async def _sweep(self) -> None:
+        last_beat = 0.0
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            now = time.time()
+            try:
+                beat = now - last_beat >= HEARTBEAT_SECONDS
+                here = self.hub.students() if beat else []
+                await self.command(functools.partial(self._sweep_once, now=now, here=here))
+                if beat:
+                    last_beat = now
+            except Exception:
+                log.exception("sweep failed; trying again")
+
+    def _sweep_once(self, conn: Connection, *, now: float, here: list[int]) -> tuple[None, list[dict[str, Any]]]:
+        rooms.heartbeat(conn, here, now)
+        return None, rounds.close_due(conn, now) + tables.take_over_absent(conn, self.cache, now)
+
+    # -- the students' commands ---------------------------------------------------------------
+
+    async def join(self, room: Any, name: Any) -> tuple[int, str, str, str]:
+        """Seat a new student; return his id, token, room and name (see `rooms.join`)."""
+        return await self.command(lambda conn: (rooms.join(conn, room, name, time.time()), []))
+
+    async def hello(self, token: Any) -> tuple[int, str, str]:
+        """Find the student of a seat token, and give him back any seat a bot played meanwhile."""
+
+        def fn(conn: Connection) -> tuple[tuple[int, str, str], list[dict[str, Any]]]:
+            now = time.time()
+            who = rooms.hello(conn, token, now)
+            return who, tables.return_seats(conn, self.cache, who[0], now)
+
+        return await self.command(fn)
+
+    async def bid(self, student: int, round_id: Any, amount: Any) -> int:
+        """Store a sealed bid; return how many of the student's group have bid."""
+        return await self.command(lambda conn: rounds.place_bid(conn, student, round_id, amount, time.time()))
+
+    async def move(self, student: int, table: Any, action: Any, version: Any) -> int:
+        """Make a move at a Ra table; return the table's new ply."""
+        return await self.command(
+            lambda conn: tables.move(conn, self.cache, student, table, action, version, time.time())
+        )
+
+    async def ui_step(self, student: int, table: int, version: Any, ui: str, sel: Selection) -> dict[str, Any]:
+        """Return a student's table view after a step of a choice in progress (nothing is stored).
+
+        Raises:
+            Refusal: a board that moved on since, or not his turn.
+        """
+
+        def fn(conn: Connection) -> dict[str, Any]:
+            seating = seat_names(conn, table)
+            seat = seating.seat_of.get(student)
+            status = conn.execute(
+                query(rounds_table.c.status)
+                .select_from(ra_tables.join(rounds_table, rounds_table.c.id == ra_tables.c.round_id))
+                .where(ra_tables.c.id == table)
+            ).scalar()
+            if status != "open":
+                raise Refusal("The round is closed: the game has stopped.")
+            with self.cache.game(conn, table) as game:
+                if version != game.ply:
+                    raise Refusal("That click was on an earlier board; nothing changed. Look again and choose.")
+                if seat is None or game.state.to_move != seat or game.state.is_terminal():
+                    raise Refusal("It is not your turn.")
+                chosen, message = select(game.state, sel, ui)
+            part = table_view(conn, self.cache, table, student, chosen, live=True)
+            part["message"] = message
+            return part
+
+        return await self.read(fn)
+
+    # -- the teacher's commands --------------------------------------------------------------
+
+    async def create_room(self, code: str | None = None, seed: str | None = None) -> str:
+        """Create a room; return its code."""
+        return await self.command(lambda conn: (rooms.create_room(conn, time.time(), code, seed), []))
+
+    async def open_round(self, room: str, spec: RoundSpec) -> dict[str, Any]:
+        """Open the next round of `room`."""
+
+        def fn(conn: Connection) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+            info = rounds.open_round(conn, room, spec, self.cache, time.time())
+            return info, [{"k": "room", "room": room}]
+
+        return await self.command(fn)
+
+    async def close_round(self, room: str, round_id: int | None = None) -> dict[str, Any]:
+        """Close the open round of `room` and settle it."""
+
+        def fn(conn: Connection) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+            info = rounds.close_round(conn, room, round_id, time.time())
+            return {"round": info["round"]}, info["events"]
+
+        return await self.command(fn)

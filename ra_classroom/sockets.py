@@ -1,0 +1,107 @@
+"""A student's websocket: read each message strictly, act on it, answer with an ack or a refusal.
+
+Before anything is read, the page's rate is checked; then the message is parsed
+(`ra_classroom.protocol`) and handled as its student, the one whose seat token or join opened
+the page: a page can act only for its own student, so only in his seat. A refused message
+changes nothing and gets ``{"t": "refused", "why": ...}``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ra_core import Tile
+
+from .hub import Page
+from .limits import RATE, RateLimit
+from .protocol import parse
+from .ratable import Selection
+from .refusal import Refusal
+from .service import Classroom
+
+__all__ = ["student_socket"]
+
+log = logging.getLogger("ra_classroom")
+
+
+async def student_socket(ws: WebSocket, classroom: Classroom) -> None:
+    """Serve one student's page until it closes."""
+    await ws.accept()
+    page = Page(ws)
+    limit = RateLimit()
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            ident = None
+            try:
+                if not limit.allow():
+                    raise Refusal(f"Too many messages: at most {RATE:g} a second. That one was ignored.")
+                msg = parse(message.get("text"))
+                ident = msg.get("id")
+                await _handle(msg, page, classroom)
+            except Refusal as refusal:
+                await page.send({"t": "refused", "id": ident, "why": refusal.why})
+            except Exception:
+                log.exception("a message from student %s failed", page.student)
+                await page.send({"t": "refused", "id": ident, "why": "Something went wrong here; nothing changed."})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        classroom.hub.detach(page)
+
+
+async def _handle(msg: dict[str, Any], page: Page, classroom: Classroom) -> None:
+    """Act on one parsed message from `page`."""
+    kind, ident = msg["t"], msg.get("id")
+    if kind in ("join", "hello"):
+        if page.student is not None:
+            raise Refusal(f"This page is in room {page.room} already.")
+        if kind == "join":
+            sid, token, room, name = await classroom.join(msg.get("room"), msg.get("name"))
+            welcome = {"t": "welcome", "id": ident, "student": sid, "room": room, "name": name, "token": token}
+        else:
+            sid, room, name = await classroom.hello(msg.get("token"))
+            welcome = {"t": "welcome", "id": ident, "student": sid, "room": room, "name": name}
+        classroom.hub.attach(page, sid, room)
+        await page.send(welcome)
+        classroom.hub.refresh([sid])
+        return
+    if page.student is None:
+        raise Refusal("Join a room first: type the room code and your name.")
+    if kind == "bid":
+        count = await classroom.bid(page.student, msg.get("round"), msg.get("amount"))
+        await page.send({"t": "ack", "id": ident, "round": msg.get("round"), "bids_in": count})
+    elif kind == "move":
+        ply = await classroom.move(page.student, msg.get("table"), msg.get("action"), msg.get("version"))
+        await page.send({"t": "ack", "id": ident, "table": msg.get("table"), "ply": ply})
+    elif kind == "ui":
+        table, ui = msg.get("table"), msg.get("ui")
+        if table is None or table != page.table or not isinstance(ui, str) or len(ui) > 40:
+            raise Refusal("That step is not on your board.")
+        part = await classroom.ui_step(page.student, table, msg.get("version"), ui, _selection(msg.get("sel")))
+        await page.send({"t": "table", "id": ident, "table": part})
+
+
+def _selection(data: Any) -> Selection:
+    """Return the choice in progress a page sent (``{"god": false, "picked": ["art"]}``), or refuse it."""
+    if data is None:
+        return Selection()
+    if not isinstance(data, dict) or set(data) - {"god", "picked"}:
+        raise Refusal("A choice in progress is {god, picked}.")
+    god, picked = data.get("god", False), data.get("picked", [])
+    if not isinstance(god, bool) or not isinstance(picked, list) or len(picked) > 12:
+        raise Refusal("A choice in progress is {god, picked}.")
+    tiles = []
+    for label in picked:
+        try:
+            tiles.append(Tile.from_label(label) if isinstance(label, str) and len(label) < 20 else None)
+        except ValueError:
+            tiles.append(None)
+    if None in tiles:
+        raise Refusal("Only tiles can be picked.")
+    return Selection(god, tuple(sorted(t for t in tiles if t is not None)))

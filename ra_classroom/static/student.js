@@ -1,0 +1,260 @@
+// The student's page: it shows what the server sends and sends back what the student does.
+//
+// Nothing is decided here. The server sends the whole page as a "view" (the round, the student's
+// own value, his results, or his Ra table's board drawn by ra_core, every clickable piece marked
+// with the action it stands for, as in the notebooks' game table). A click sends that action's
+// text with the board's version; a god tile or a disaster's tiles are chosen in steps ("ui"),
+// which the server answers with the board redrawn. Text from the server is shown with
+// textContent, never as HTML; only the board's SVG, drawn and escaped by ra_core, is inserted.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const SEATS = "ra-classroom-seats"; // localStorage: {room code: seat token}
+  const LAST = "ra-classroom-room";
+  const SECTIONS = ["join", "wait", "bid", "result", "ra"];
+  let ws = null;
+  let view = null;
+  let joined = false;
+  let backoff = 500;
+  let seq = 0;
+  let sel = { god: false, picked: [] };
+  let deadline = null;
+
+  function seats() {
+    try { return JSON.parse(localStorage.getItem(SEATS) || "{}") || {}; } catch (e) { return {}; }
+  }
+  function keep(room, token) {
+    const all = seats();
+    all[room] = token;
+    localStorage.setItem(SEATS, JSON.stringify(all));
+    localStorage.setItem(LAST, room);
+  }
+  function forget(room) {
+    const all = seats();
+    delete all[room];
+    localStorage.setItem(SEATS, JSON.stringify(all));
+  }
+  function linkRoom() {
+    const m = location.pathname.match(/^\/r\/([A-Za-z0-9]{3,12})$/);
+    return m ? m[1].toUpperCase() : null;
+  }
+  function room() { return linkRoom() || localStorage.getItem(LAST); }
+
+  function notice(text) { $("notice").textContent = text || ""; }
+  function show(name) { for (const s of SECTIONS) $(s).hidden = s !== name; }
+  function money(x) { return x === null || x === undefined ? "–" : Number(x).toFixed(2); }
+
+  function send(msg) {
+    if (!ws || ws.readyState !== WebSocket.OPEN) {
+      notice("Not connected: trying again…");
+      return false;
+    }
+    msg.id = ++seq;
+    ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    ws.onopen = () => {
+      backoff = 500;
+      const code = room();
+      const token = code && seats()[code];
+      if (token) {
+        send({ t: "hello", token });
+      } else {
+        notice("");
+        showJoin();
+      }
+    };
+    ws.onmessage = (event) => receive(JSON.parse(event.data));
+    ws.onclose = () => {
+      joined = false;
+      notice("Connection lost: reconnecting…");
+      setTimeout(connect, backoff);
+      backoff = Math.min(backoff * 2, 5000);
+    };
+  }
+
+  function showJoin() {
+    show("join");
+    const code = linkRoom();
+    if (code && !$("room").value) $("room").value = code;
+  }
+
+  function receive(msg) {
+    if (msg.t === "welcome") {
+      joined = true;
+      if (msg.token) keep(msg.room, msg.token);
+      localStorage.setItem(LAST, msg.room);
+      if (location.pathname !== `/r/${msg.room}`) history.replaceState(null, "", `/r/${msg.room}`);
+      $("who").textContent = `${msg.name} · room ${msg.room}`;
+      notice("");
+    } else if (msg.t === "view") {
+      const before = view && view.table ? view.table.ply : null;
+      view = msg;
+      if (!view.table || view.table.ply !== before) sel = { god: false, picked: [] };
+      render();
+    } else if (msg.t === "table") {
+      if (view) {
+        view.table = msg.table;
+        sel = msg.table.sel;
+        renderTable();
+        $("ra-message").textContent = msg.table.message || "";
+      }
+    } else if (msg.t === "ack") {
+      notice(msg.round !== undefined ? "Your bid is in." : "");
+    } else if (msg.t === "refused") {
+      if (!joined) {
+        const code = room();
+        if (code && /seat is unknown/.test(msg.why)) forget(code);
+        showJoin();
+      }
+      if (view && view.screen === "ra") $("ra-message").textContent = msg.why;
+      else notice(msg.why);
+    }
+  }
+
+  function render() {
+    $("earnings").textContent = money(view.earnings);
+    const r = view.round;
+    if (view.screen === "bid") renderBid(r);
+    else if (view.screen === "result") renderResult(r, view.result);
+    else if (view.screen === "ra") renderTable();
+    else {
+      show("wait");
+      $("wait-title").textContent = r ? `Round ${r.number}: ${r.title}` : "You are in.";
+      $("wait-text").textContent = view.screen === "sitout"
+        ? "You sit this round out (the groups did not come out even): you will be in the next one."
+        : "Wait for the teacher to open the next round.";
+    }
+  }
+
+  function renderBid(r) {
+    show("bid");
+    $("bid-title").textContent = `Round ${r.number}: ${r.title}${r.practice ? " (practice)" : ""}`;
+    $("bid-rules").textContent = r.rules;
+    $("value-label").textContent = r.label;
+    $("value").textContent = money(r.value);
+    $("amount").max = r.max_bid;
+    const done = r.your_bid !== null && r.your_bid !== undefined;
+    $("bid-form").hidden = done;
+    $("bid-done").hidden = !done;
+    $("bid-done").textContent = done ? `Your bid: ${money(r.your_bid)}. It stands; wait for the round to close.` : "";
+    $("bid-count").textContent = `${r.bids_in} of ${r.group_size} in your group have bid.`;
+    deadline = r.closes_in === null ? null : Date.now() + 1000 * r.closes_in;
+    tick();
+  }
+
+  function tick() {
+    if (deadline === null) {
+      $("countdown").textContent = "";
+      return;
+    }
+    const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+    $("countdown").textContent = left > 0 ? `Closes in ${left} s.` : "Time is up.";
+  }
+  setInterval(tick, 1000);
+
+  function renderResult(r, res) {
+    show("result");
+    $("result-title").textContent = `Round ${r.number}: ${r.title}${r.practice ? " (practice)" : ""}, results`;
+    let text = res.won
+      ? `You won. You paid ${money(res.paid)} and earned ${money(res.earnings)}.`
+      : `You did not win.${res.paid > 0 ? ` You paid your bid, ${money(res.paid)}.` : ""}`;
+    if (!res.won && res.group.some((m) => m.won)) text += ` The price was ${money(res.price)}.`;
+    if (!res.group.some((m) => m.won)) text = "Nobody in your group bid.";
+    if (res.common_value !== null && res.common_value !== undefined) text += ` The item was worth ${money(res.common_value)}.`;
+    $("result-text").textContent = text;
+    $("result-value-head").textContent = r.kind === "common" ? "signal" : "value";
+    const body = $("result-group").querySelector("tbody");
+    body.replaceChildren();
+    for (const m of res.group) {
+      const row = document.createElement("tr");
+      if (m.you) row.className = "you";
+      for (const cell of [m.you ? "you" : "another student", money(m.value), money(m.bid), m.won ? "won" : ""]) {
+        const td = document.createElement("td");
+        td.textContent = cell;
+        row.appendChild(td);
+      }
+      body.appendChild(row);
+    }
+  }
+
+  function list(node, items) {
+    node.replaceChildren();
+    for (const text of items) {
+      const li = document.createElement("li");
+      li.textContent = text;
+      node.appendChild(li);
+    }
+  }
+
+  function renderTable() {
+    show("ra");
+    const t = view.table;
+    const r = view.round;
+    $("ra-title").textContent = `Round ${r.number}: Ra, table ${t.table_no}`;
+    $("ra-status").textContent = t.status;
+    list($("ra-lines"), t.lines);
+    $("ra-message").textContent = "";
+    const board = $("ra-board");
+    board.innerHTML = t.svg; // drawn by ra_core: every name and word in it is escaped there
+    board.dataset.version = String(t.ply);
+    list($("ra-recent"), t.recent);
+    list($("ra-facts").querySelector("ul"), t.facts);
+    $("ra-scores").hidden = !t.scores;
+    $("ra-scores").querySelector("pre").textContent = t.scores;
+  }
+
+  function click(node) {
+    const t = view && view.table;
+    if (!t) return;
+    const action = node.getAttribute("data-action");
+    if (action !== null) send({ t: "move", table: t.id, action, version: t.ply });
+    else send({ t: "ui", table: t.id, ui: node.getAttribute("data-ui"), version: t.ply, sel });
+  }
+
+  function boardClick(event) {
+    const node = event.target.closest("[data-action],[data-ui]");
+    if (node && $("ra-board").contains(node)) click(node);
+    else if (view && view.table && !view.table.yours) $("ra-message").textContent = view.table.status;
+  }
+
+  function boardKey(event) {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    const node = event.target.closest("[data-action],[data-ui]");
+    if (!node) return;
+    event.preventDefault();
+    click(node);
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    $("join-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      send({ t: "join", room: $("room").value.trim(), name: $("name").value });
+    });
+    $("bid-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const amount = Number($("amount").value);
+      if ($("amount").value.trim() === "" || !Number.isFinite(amount)) {
+        notice("Type your bid as a number.");
+        return;
+      }
+      send({ t: "bid", round: view.round.id, amount });
+    });
+    $("leave").addEventListener("click", () => {
+      const code = room();
+      if (code) forget(code);
+      if (ws) ws.close();
+      view = null;
+      $("who").textContent = "";
+      $("name").value = "";
+    });
+    $("ra-board").addEventListener("click", boardClick);
+    $("ra-board").addEventListener("keydown", boardKey);
+    connect();
+  });
+})();

@@ -1,0 +1,219 @@
+"""Ra tables in the database: seat the students, store every move, let bots play empty or absent seats.
+
+The moves table is the truth; `TableCache` keeps each table's game replayed in this process and
+brings it up to date from the moves stored (by any process) before every use. A move is made
+under a lock on its table's row (``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite transactions
+are serial), checked against the board the student clicked on (its ply), and stored, with the
+draws and bot moves that follow it, before it is acknowledged.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, NamedTuple
+
+from sqlalchemy import Connection, and_, insert, select, update
+
+from .experiments import RoundSpec
+from .ratable import TableGame
+from .refusal import Refusal
+from .schema import moves, rounds, seats, students, tables
+
+__all__ = ["Seating", "TableCache", "create_tables", "move", "return_seats", "seat_names", "take_over_absent"]
+
+
+class TableCache:
+    """The games of this process's tables, replayed from the database and kept up to date from it."""
+
+    def __init__(self) -> None:
+        self._games: dict[int, TableGame] = {}
+        self._locks: dict[int, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    @contextmanager
+    def game(self, conn: Connection, table_id: int) -> Iterator[TableGame]:
+        """Yield table `table_id`'s game with every stored move made, locked for this thread.
+
+        If the block raises, the cached game is dropped: it may hold moves that were never committed.
+        """
+        with self._guard:
+            lock = self._locks.setdefault(table_id, threading.Lock())
+        with lock:
+            game = self._games.get(table_id)
+            if game is None:
+                row = conn.execute(select(tables.c.players, tables.c.seed).where(tables.c.id == table_id)).one()
+                game = TableGame(int(row.players), str(row.seed))
+            for m in conn.execute(
+                select(moves.c.seat, moves.c.action)
+                .where(moves.c.table_id == table_id, moves.c.ply >= game.ply)
+                .order_by(moves.c.ply)
+            ):
+                game.push(int(m.seat), str(m.action))
+            try:
+                yield game
+            except BaseException:
+                self._games.pop(table_id, None)
+                raise
+            self._games[table_id] = game
+
+    def forget(self, table_id: int) -> None:
+        """Drop a table's game (it is replayed again from the database when next needed)."""
+        with self._guard:
+            self._games.pop(table_id, None)
+
+
+def _store(conn: Connection, table_id: int, game: TableGame, made: Sequence[tuple[int, str]], now: float) -> None:
+    """Insert the moves `made` (the last of `game`'s moves) and record the table's ply and who decides."""
+    first = game.ply - len(made)
+    if made:
+        conn.execute(
+            insert(moves),
+            [
+                {"table_id": table_id, "ply": first + k, "seat": s, "action": a, "at": now}
+                for k, (s, a) in enumerate(made)
+            ],
+        )
+    to_move = -1 if game.state.is_terminal() else game.state.to_move
+    conn.execute(update(tables).where(tables.c.id == table_id).values(ply=game.ply, to_move=to_move, turn_since=now))
+
+
+def create_tables(
+    conn: Connection, round_id: int, seed: str, layout: Sequence[Sequence[int | None]], cache: TableCache, now: float
+) -> list[int]:
+    """Create one table per seat list in `layout` (None: a bot), make the bots' first moves; return the table ids."""
+    ids = []
+    for no, seat_list in enumerate(layout):
+        players = len(seat_list)
+        table_id = conn.execute(
+            insert(tables)
+            .values(round_id=round_id, table_no=no, players=players, seed=f"{seed}:t{no}", ply=0, to_move=0,
+                    turn_since=now)
+            .returning(tables.c.id)
+        ).scalar_one()  # fmt: skip
+        conn.execute(
+            insert(seats),
+            [{"table_id": table_id, "seat": q, "student_id": s, "bot": s is None} for q, s in enumerate(seat_list)],
+        )
+        with cache.game(conn, int(table_id)) as game:
+            _store(conn, int(table_id), game, game.run_automatic(_bots(conn, int(table_id))), now)
+        ids.append(int(table_id))
+    return ids
+
+
+def _bots(conn: Connection, table_id: int) -> set[int]:
+    """Return the seats that bots play now at the table."""
+    return {int(r.seat) for r in conn.execute(select(seats.c.seat).where(seats.c.table_id == table_id, seats.c.bot))}
+
+
+class Seating(NamedTuple):
+    """Who sits where at a table.
+
+    Attributes:
+        shown: the name shown for each seat ("bot", or the student's, noting a bot playing for him).
+        bots: the seats that bots play now.
+        seat_of: each student's seat.
+        names: the student's name at each seat ("bot" for a bot's seat).
+    """
+
+    shown: list[str]
+    bots: set[int]
+    seat_of: dict[int, int]
+    names: list[str]
+
+
+def seat_names(conn: Connection, table_id: int) -> Seating:
+    """Return who sits where at the table."""
+    rows = conn.execute(
+        select(seats.c.seat, seats.c.student_id, seats.c.bot, students.c.name)
+        .select_from(seats.outerjoin(students, students.c.id == seats.c.student_id))
+        .where(seats.c.table_id == table_id)
+        .order_by(seats.c.seat)
+    ).all()
+    names = ["bot" if r.student_id is None else str(r.name) for r in rows]
+    away = [bool(r.bot) and r.student_id is not None for r in rows]
+    shown = [f"{n}, a bot plays for now" if gone else n for n, gone in zip(names, away, strict=True)]
+    return Seating(
+        shown,
+        {int(r.seat) for r in rows if r.bot},
+        {int(r.student_id): int(r.seat) for r in rows if r.student_id is not None},
+        names,
+    )
+
+
+def move(
+    conn: Connection, cache: TableCache, student_id: int, table_id: Any, action: Any, version: Any, now: float
+) -> tuple[int, list[dict[str, Any]]]:
+    """Make a student's move at his table; return the table's new ply and the events to send.
+
+    Raises:
+        Refusal: not his table, the round closed, not his turn, a click on an older board, or
+            an action that is not legal now (the reason names what is legal).
+    """
+    if isinstance(table_id, bool) or not isinstance(table_id, int) or not isinstance(action, str):
+        raise Refusal("A move names its table and its action.")
+    row = conn.execute(
+        select(tables.c.id, rounds.c.status, seats.c.seat, seats.c.bot)
+        .select_from(tables.join(rounds, rounds.c.id == tables.c.round_id).join(seats, seats.c.table_id == tables.c.id))
+        .where(tables.c.id == table_id, seats.c.student_id == student_id)
+        .with_for_update(of=tables)
+    ).first()
+    if row is None:
+        raise Refusal("You have no seat at that table.")
+    if row.status != "open":
+        raise Refusal("The round is closed: the game has stopped.")
+    with cache.game(conn, table_id) as game:
+        if version is not None and version != game.ply:
+            raise Refusal("That click was on an earlier board; nothing changed. Look again and choose.")
+        bots = _bots(conn, table_id)
+        if row.bot:  # he is back: his seat is his again (hello normally does this first)
+            conn.execute(update(seats).where(seats.c.table_id == table_id, seats.c.seat == row.seat).values(bot=False))
+            bots.discard(int(row.seat))
+        try:
+            made = game.play(int(row.seat), action, bots)
+        except ValueError as e:
+            raise Refusal(str(e)) from None
+        _store(conn, table_id, game, made, now)
+        return game.ply, [{"k": "table", "table": table_id}]
+
+
+def return_seats(conn: Connection, cache: TableCache, student_id: int, now: float) -> list[dict[str, Any]]:
+    """Give a returning student back his seats that bots played while he was away, at open tables."""
+    rows = conn.execute(
+        select(seats.c.table_id, seats.c.seat)
+        .select_from(seats.join(tables, tables.c.id == seats.c.table_id).join(rounds, rounds.c.id == tables.c.round_id))
+        .where(seats.c.student_id == student_id, seats.c.bot, rounds.c.status == "open")
+    ).all()
+    for r in rows:
+        conn.execute(update(seats).where(seats.c.table_id == r.table_id, seats.c.seat == r.seat).values(bot=False))
+    return [{"k": "table", "table": int(r.table_id)} for r in rows]
+
+
+def take_over_absent(conn: Connection, cache: TableCache, now: float) -> list[dict[str, Any]]:
+    """Let bots play the seats of students who are away (disconnected longer than the round allows) on their turn."""
+    candidates = conn.execute(
+        select(tables.c.id, tables.c.to_move, seats.c.student_id, students.c.last_seen, rounds.c.spec)
+        .select_from(
+            tables.join(rounds, rounds.c.id == tables.c.round_id)
+            .join(seats, and_(seats.c.table_id == tables.c.id, seats.c.seat == tables.c.to_move))
+            .join(students, students.c.id == seats.c.student_id)
+        )
+        .where(rounds.c.status == "open", rounds.c.kind == "ra", tables.c.to_move >= 0, seats.c.bot.is_(False))
+    ).all()
+    events = []
+    for c in candidates:
+        limit = RoundSpec.from_dict(json.loads(c.spec)).absent_after
+        if c.last_seen >= now - limit:
+            continue
+        locked = conn.execute(
+            select(tables.c.to_move).where(tables.c.id == c.id).with_for_update()
+        ).scalar_one()  # fmt: skip
+        if locked != c.to_move:
+            continue
+        conn.execute(update(seats).where(seats.c.table_id == c.id, seats.c.seat == c.to_move).values(bot=True))
+        with cache.game(conn, int(c.id)) as game:
+            _store(conn, int(c.id), game, game.run_automatic(_bots(conn, int(c.id))), now)
+        events.append({"k": "table", "table": int(c.id)})
+    return events

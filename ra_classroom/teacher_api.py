@@ -1,0 +1,143 @@
+"""The teacher's HTTP API: every call needs the teacher's secret (``Authorization: Bearer <secret>``).
+
+==========================================  ====================================================
+call                                        what it does
+==========================================  ====================================================
+``POST /api/rooms``                         create a room (``{"code": ..., "seed": ...}``, both optional)
+``GET  /api/rooms/{code}``                  who is here, the latest round (who has bid), the tables
+``POST /api/rooms/{code}/rounds``           open a round: a `RoundSpec` as JSON
+``POST /api/rooms/{code}/close``            close the open round and settle it
+``GET  /api/rooms/{code}/results``          ``{"bids": [...], "tables": [...]}``, one row per student and round
+``GET  /api/rooms/{code}/results.csv``      the sealed-bid results as CSV (``tables.csv``: the Ra tables)
+==========================================  ====================================================
+
+A refused call answers ``{"error": why}`` with status 400 (401 without the secret, 403 with
+a wrong one, 404 for an unknown room) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from .experiments import RoundSpec
+from .export import BID_COLUMNS, TABLE_COLUMNS, bid_rows, csv_text, status, table_rows
+from .refusal import Refusal
+from .rooms import room_exists
+from .service import Classroom
+from .tokens import normal_code, same_secret
+
+__all__ = ["teacher_routes"]
+
+MAX_BODY = 10_000  # bytes: a round's settings take a few hundred
+
+Handler = Callable[[Request, Classroom], Awaitable[Response]]
+
+
+def _error(status_code: int, why: str) -> JSONResponse:
+    return JSONResponse({"error": why}, status_code=status_code)
+
+
+async def _body(request: Request) -> Any:
+    """Return the request's JSON body ({} if empty), or raise Refusal."""
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise Refusal(f"That request is too large ({len(raw)} bytes; at most {MAX_BODY}).")
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw)
+    except ValueError:
+        raise Refusal("The request's body is not JSON.") from None
+
+
+def teacher_routes(classroom: Classroom, secret: str) -> list[Route]:
+    """Return the API's routes, each checking the teacher's `secret` first."""
+
+    def guarded(handler: Handler, room: bool = True) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            given = request.headers.get("authorization", "")
+            if not given.startswith("Bearer "):
+                return _error(401, "The teacher's secret is needed: Authorization: Bearer <secret>.")
+            if not same_secret(given.removeprefix("Bearer "), secret):
+                return _error(403, "That is not the teacher's secret.")
+            try:
+                if room:
+                    code = normal_code(request.path_params["code"])
+                    if not await classroom.read(lambda conn: room_exists(conn, code)):
+                        return _error(404, f"There is no room {code}.")
+                return await handler(request, classroom)
+            except Refusal as refusal:
+                return _error(400, refusal.why)
+            except ValueError as e:  # a round's settings that do not make a round
+                return _error(400, str(e))
+
+        return endpoint
+
+    return [
+        Route("/api/rooms", guarded(_create_room, room=False), methods=["POST"]),
+        Route("/api/rooms/{code}", guarded(_status), methods=["GET"]),
+        Route("/api/rooms/{code}/rounds", guarded(_open_round), methods=["POST"]),
+        Route("/api/rooms/{code}/close", guarded(_close_round), methods=["POST"]),
+        Route("/api/rooms/{code}/results", guarded(_results), methods=["GET"]),
+        Route("/api/rooms/{code}/results.csv", guarded(_results_csv), methods=["GET"]),
+        Route("/api/rooms/{code}/tables.csv", guarded(_tables_csv), methods=["GET"]),
+    ]
+
+
+def _code(request: Request) -> str:
+    return normal_code(request.path_params["code"])
+
+
+async def _create_room(request: Request, classroom: Classroom) -> Response:
+    body = await _body(request)
+    if not isinstance(body, dict) or set(body) - {"code", "seed"}:
+        raise Refusal("A new room takes an optional code and seed.")
+    code, seed = body.get("code"), body.get("seed")
+    if not (code is None or isinstance(code, str)) or not (seed is None or isinstance(seed, str) and len(seed) <= 64):
+        raise Refusal("A room's code and seed are short texts.")
+    return JSONResponse({"room": await classroom.create_room(code, seed)})
+
+
+async def _status(request: Request, classroom: Classroom) -> Response:
+    code = _code(request)
+    return JSONResponse(await classroom.read(lambda conn: status(conn, classroom.cache, code, time.time())))
+
+
+async def _open_round(request: Request, classroom: Classroom) -> Response:
+    spec = RoundSpec.from_dict(await _body(request))
+    return JSONResponse(await classroom.open_round(_code(request), spec))
+
+
+async def _close_round(request: Request, classroom: Classroom) -> Response:
+    body = await _body(request)
+    which = body.get("round") if isinstance(body, dict) else None
+    if which is not None and (isinstance(which, bool) or not isinstance(which, int)):
+        raise Refusal("round is a round's id.")
+    return JSONResponse(await classroom.close_round(_code(request), which))
+
+
+async def _results(request: Request, classroom: Classroom) -> Response:
+    code = _code(request)
+    found = await classroom.read(
+        lambda conn: {"bids": bid_rows(conn, code), "tables": table_rows(conn, classroom.cache, code)}
+    )
+    return JSONResponse(found)
+
+
+async def _results_csv(request: Request, classroom: Classroom) -> Response:
+    code = _code(request)
+    rows = await classroom.read(lambda conn: bid_rows(conn, code))
+    return PlainTextResponse(csv_text(rows, BID_COLUMNS), media_type="text/csv")
+
+
+async def _tables_csv(request: Request, classroom: Classroom) -> Response:
+    code = _code(request)
+    rows = await classroom.read(lambda conn: table_rows(conn, classroom.cache, code))
+    return PlainTextResponse(csv_text(rows, TABLE_COLUMNS), media_type="text/csv")
