@@ -55,6 +55,7 @@ def _round_part(conn: Connection, cache: TableCache, view: dict[str, Any], sid: 
     info: dict[str, Any] = {
         "id": int(r.id), "number": int(r.number), "kind": r.kind, "title": spec.title, "rules": spec.rules_text(),
         "practice": spec.practice, "status": r.status, "group_size": spec.group_size, "max_bid": spec.max_bid,
+        "law": spec.law.to_dict(), "noise": spec.noise,
         "closes_in": None if r.closes_at is None or r.status != "open" else round(max(0.0, r.closes_at - now), 1),
     }  # fmt: skip
     view["round"] = info

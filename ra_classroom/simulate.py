@@ -1,0 +1,278 @@
+"""Simulated students: scripted participants who join over the real websocket and bid or play by a stated rule.
+
+They are oTree's "bots" for this classroom: the load benchmark, the tests, the control room's
+rehearsal and the sample session of notebook 14 all use them. Their behaviour is stated
+(`Behaviour.describe`), so data they make are labelled as what they are: simulated, not a class.
+
+Each simulated student has his own random stream, derived from the seed and his name, and
+draws from it only when he acts, so the same class with the same seed bids the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import random
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from .laws import law_from_dict
+from .theory import equilibrium_bid, shading
+
+__all__ = ["Behaviour", "Probe", "SimStudent", "SimulatedClass", "sim_bid"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Behaviour:
+    """How a simulated student bids and plays.
+
+    Attributes:
+        r: first price: he bids the share (n-1)/(n-1+r) of his value above the law's bottom, the
+            equilibrium of bidders with utility money**r (r = 1: risk-neutral; r < 1: risk-averse,
+            so above the risk-neutral line).
+        jitter: each bid is multiplied by a factor drawn uniformly from [1 - jitter, 1 + jitter].
+        overbid: second price: the share of students who bid above their value (by up to 20 %);
+            the others bid their value.
+        shade: common value: he bids his signal minus noise * s, s uniform in [0, shade]; below
+            the break-even (n-1)/(n+1) he falls for the winner's curse.
+        think: the seconds he takes before each bid or move, drawn uniformly from this range.
+    """
+
+    r: float = 0.5
+    jitter: float = 0.05
+    overbid: float = 0.3
+    shade: float = 0.5
+    think: tuple[float, float] = (0.2, 1.0)
+
+    def describe(self) -> str:
+        """Return the behaviour in words, for labels and captions."""
+        return (
+            f"simulated students: first price, risk-averse shading (CRRA r = {self.r:g}); second price, "
+            f"{self.overbid:.0%} overbid by up to 20 %, the rest bid their value; all-pay, the risk-neutral "
+            f"bid; common value, signal minus up to {self.shade:g} x noise; every bid times 1 +/- {self.jitter:g}"
+        )
+
+
+def sim_bid(rnd: dict[str, Any], behaviour: Behaviour, rng: random.Random) -> float:
+    """Return a simulated student's bid in the round `rnd` of his page (its value, kind, law, group size)."""
+    kind, value, n = rnd["kind"], float(rnd["value"]), int(rnd["group_size"])
+    law = law_from_dict(rnd["law"])
+    wobble = 1 + behaviour.jitter * (2 * rng.random() - 1)
+    if kind == "first":
+        bid = (law.low + shading(n, law, behaviour.r) * (value - law.low)) * wobble
+    elif kind == "second":
+        bid = value * (1 + 0.2 * rng.random()) if rng.random() < behaviour.overbid else value
+    elif kind == "allpay":
+        bid = equilibrium_bid("allpay", value, n, law) * wobble
+    else:
+        bid = value - float(rnd["noise"]) * behaviour.shade * rng.random()
+    return round(min(float(rnd["max_bid"]), max(0.0, bid)), 2)
+
+
+class Probe(Protocol):
+    """What the load benchmark watches: every action sent, its answer, and every view received."""
+
+    def sent(self, who: SimStudent, key: tuple[Any, ...], msg: dict[str, Any], at: float) -> None:
+        """The action `key` (the message `msg`) left the student's page."""
+
+    def answered(self, who: SimStudent, key: tuple[Any, ...], reply: dict[str, Any], at: float) -> None:
+        """The server acknowledged (``ack``) or refused (``refused``) the action `key`."""
+
+    def viewed(self, who: SimStudent, view: dict[str, Any], at: float) -> None:
+        """The student's page received a view."""
+
+
+class SimStudent:
+    """One simulated student.
+
+    Args:
+        name: his name in the room.
+        seed: the class's seed; with the name it makes his random stream.
+        behaviour: how he bids and plays.
+        probe: who watches his actions and views (the benchmark), if anyone.
+    """
+
+    def __init__(self, name: str, seed: int | str, behaviour: Behaviour, probe: Probe | None = None) -> None:
+        self.name, self.behaviour, self.probe = name, behaviour, probe
+        self.rng = random.Random(f"ra-classroom-sim:{seed}:{name}")
+        self.think = random.Random(f"ra-classroom-think:{seed}:{name}")  # timing only: bids stay seeded
+        self.token: str | None = None
+        self.student: int | None = None
+        self.view: dict[str, Any] | None = None
+        self.done: set[tuple[Any, ...]] = set()  # actions answered (ack or refusal): never sent again
+        self.pending: dict[int, tuple[Any, ...]] = {}  # message id -> action, sent and not yet answered
+        self.joined = asyncio.Event()
+        self.connections = 0
+        self.quiet = False  # set: he reads his views but takes no new action (the end of a session)
+        self._ids = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def run(self, ws_url: str, room: str, stop: asyncio.Event) -> None:
+        """Join `room` (or come back with his token) and act on every view until `stop` is set."""
+        import websockets
+
+        wait = 0.2
+        while not stop.is_set():
+            try:
+                async with websockets.connect(ws_url, max_size=2**22, open_timeout=10) as ws:
+                    self.connections += 1
+                    wait = 0.2
+                    await self._session(ws, room, stop)
+            except (OSError, websockets.ConnectionClosed, TimeoutError):
+                pass
+            self.pending.clear()  # unanswered actions may be retried from the next view
+            if not stop.is_set():
+                await asyncio.sleep(wait)
+                wait = min(2.0, wait * 2)
+
+    async def _session(self, ws: Any, room: str, stop: asyncio.Event) -> None:
+        first = {"t": "hello", "token": self.token} if self.token else {"t": "join", "room": room, "name": self.name}
+        await ws.send(json.dumps(first))
+        closer = asyncio.ensure_future(stop.wait())
+        try:
+            while True:
+                receive = asyncio.ensure_future(ws.recv())
+                done, _ = await asyncio.wait({receive, closer}, return_when=asyncio.FIRST_COMPLETED)
+                if closer in done:
+                    receive.cancel()
+                    return
+                self._receive(ws, json.loads(receive.result()))
+        finally:
+            closer.cancel()
+            for task in list(self._tasks):
+                task.cancel()
+
+    def _receive(self, ws: Any, msg: dict[str, Any]) -> None:
+        now = time.perf_counter()
+        kind = msg.get("t")
+        if kind == "welcome":
+            self.token = msg.get("token", self.token)
+            self.student = msg["student"]
+            self.joined.set()
+        elif kind in ("ack", "refused"):
+            ident = msg.get("id")
+            key = self.pending.pop(ident, None) if isinstance(ident, int) else None
+            if key is not None:
+                self.done.add(key)
+                if self.probe is not None:
+                    self.probe.answered(self, key, msg, now)
+        elif kind == "view":
+            self.view = msg
+            if self.probe is not None:
+                self.probe.viewed(self, msg, now)
+            self._decide(ws, msg)
+
+    def _decide(self, ws: Any, view: dict[str, Any]) -> None:
+        """Act on a view if it asks for an action not yet taken."""
+        if self.quiet:
+            return
+        rnd, table = view.get("round"), view.get("table")
+        if view["screen"] == "bid" and rnd and rnd.get("your_bid") is None:
+            key: tuple[Any, ...] = ("bid", rnd["id"])
+            if key not in self.done and key not in self.pending.values():
+                self._later(ws, key, {"t": "bid", "round": rnd["id"], "amount": sim_bid(rnd, self.behaviour, self.rng)})
+        elif view["screen"] == "ra" and table and table["yours"] and table["choices"]:
+            key = ("move", table["id"], table["ply"])
+            if key not in self.done and key not in self.pending.values():
+                choices = table["choices"]
+                action = choices[int(self.rng.random() * len(choices))]
+                self._later(ws, key, {"t": "move", "table": table["id"], "action": action, "version": table["ply"]})
+
+    def _later(self, ws: Any, key: tuple[Any, ...], msg: dict[str, Any]) -> None:
+        self._ids += 1
+        msg["id"] = self._ids
+        self.pending[self._ids] = key
+        low, high = self.behaviour.think
+        delay = low + (high - low) * self.think.random()
+
+        async def act() -> None:
+            await asyncio.sleep(delay)
+            if self.probe is not None:
+                self.probe.sent(self, key, msg, time.perf_counter())
+            try:
+                await ws.send(json.dumps(msg))
+            except Exception:  # noqa: BLE001 - the connection went; the next view decides again
+                self.pending.pop(msg["id"], None)
+
+        task = asyncio.ensure_future(act())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+class SimulatedClass:
+    """A class of simulated students in a room, joined one after another (so their ids follow their names).
+
+    Args:
+        url: the server's address (``http://...``).
+        room: the room code.
+        count: how many students.
+        seed: the class's seed.
+        behaviour: how they bid and play.
+        probe: who watches them (the benchmark), if anyone.
+        names: their names (default ``sim01``, ``sim02``, ...).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        room: str,
+        count: int,
+        *,
+        seed: int | str = 1,
+        behaviour: Behaviour | None = None,
+        probe: Probe | None = None,
+        names: Sequence[str] = (),
+    ) -> None:
+        self.ws_url = url.replace("http://", "ws://").replace("https://", "wss://").rstrip("/") + "/ws"
+        self.room = room
+        self.behaviour = behaviour or Behaviour()
+        names = list(names) or [f"sim{i + 1:02d}" for i in range(count)]
+        self.students = [SimStudent(n, seed, self.behaviour, probe) for n in names]
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Join every student, one after another, then let them act until `stop` is set."""
+        tasks = []
+        for s in self.students:
+            tasks.append(asyncio.ensure_future(s.run(self.ws_url, self.room, stop)))
+            await asyncio.wait_for(s.joined.wait(), 30)
+        self._ready.set()
+        await asyncio.gather(*tasks)
+
+    def start(self, timeout: float = 60) -> SimulatedClass:
+        """Run the class in a thread of its own (for a notebook, whose own loop is busy); return once all joined."""
+
+        def main() -> None:
+            loop = asyncio.new_event_loop()
+            self._loop = loop
+            self._stop = asyncio.Event()
+            try:
+                loop.run_until_complete(self.run(self._stop))
+            except BaseException as e:  # noqa: BLE001 - reported by start() or stop()
+                self._error = e
+                self._ready.set()
+            finally:
+                loop.close()
+
+        self._thread = threading.Thread(target=main, name="simulated-class", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(timeout) or self._error is not None:
+            raise RuntimeError(f"the simulated students could not all join: {self._error!r}")
+        return self
+
+    def stop(self) -> None:
+        """Disconnect every student and end the thread."""
+        if self._loop is not None and self._stop is not None and self._thread is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+            self._thread.join(timeout=30)
+
+    def bids_done(self, round_id: int) -> int:
+        """Return how many of the students have had a bid in round `round_id` answered."""
+        return sum(("bid", round_id) in s.done for s in self.students)

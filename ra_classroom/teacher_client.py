@@ -1,0 +1,85 @@
+"""The teacher's side of the API as Python calls (standard library only): what the control room uses.
+
+>>> client = TeacherClient("http://127.0.0.1:8000", "the-teacher's-secret")
+>>> client.url
+'http://127.0.0.1:8000'
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+__all__ = ["RefusedError", "TeacherClient"]
+
+
+class RefusedError(RuntimeError):
+    """The server refused a teacher's call; the message is its reason."""
+
+    def __init__(self, status: int, why: str) -> None:
+        super().__init__(why)
+        self.status = status
+
+
+class TeacherClient:
+    """Calls the classroom server's teacher API with the teacher's secret.
+
+    Args:
+        url: the server's address, e.g. ``http://127.0.0.1:8000``.
+        secret: the teacher's secret.
+    """
+
+    def __init__(self, url: str, secret: str) -> None:
+        self.url = url.rstrip("/")
+        self._secret = secret
+
+    def call(self, method: str, path: str, body: Any = None, *, raw: bool = False) -> Any:
+        """Call the API; return the JSON answer (or the text, with `raw`).
+
+        Raises:
+            RefusedError: the server refused the call (its reason is the message).
+        """
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        request = urllib.request.Request(
+            self.url + path,
+            data=data,
+            method=method,
+            headers={"Authorization": f"Bearer {self._secret}", "Content-Type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                text = answer.read().decode("utf-8")
+        except urllib.error.HTTPError as e:
+            try:
+                why = json.loads(e.read().decode("utf-8")).get("error", str(e))
+            except ValueError:
+                why = str(e)
+            raise RefusedError(e.code, why) from None
+        return text if raw else json.loads(text)
+
+    def create_room(self, code: str | None = None, seed: str | None = None) -> str:
+        """Create a room; return its code."""
+        body = {k: v for k, v in {"code": code, "seed": seed}.items() if v is not None}
+        return str(self.call("POST", "/api/rooms", body)["room"])
+
+    def status(self, room: str) -> dict[str, Any]:
+        """Return who is in `room`, its latest round and who has bid, and its tables."""
+        return dict(self.call("GET", f"/api/rooms/{room}"))
+
+    def open_round(self, room: str, spec: dict[str, Any]) -> dict[str, Any]:
+        """Open a round (settings as in `RoundSpec.from_dict`); return its id, groups or tables."""
+        return dict(self.call("POST", f"/api/rooms/{room}/rounds", spec))
+
+    def close_round(self, room: str) -> dict[str, Any]:
+        """Close the open round and settle it."""
+        return dict(self.call("POST", f"/api/rooms/{room}/close", {}))
+
+    def results(self, room: str) -> dict[str, list[dict[str, Any]]]:
+        """Return ``{"bids": rows, "tables": rows}`` (see `ra_classroom.export`)."""
+        return dict(self.call("GET", f"/api/rooms/{room}/results"))
+
+    def results_csv(self, room: str) -> str:
+        """Return the sealed-bid results as CSV text."""
+        return str(self.call("GET", f"/api/rooms/{room}/results.csv", raw=True))
