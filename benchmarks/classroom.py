@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -79,21 +80,26 @@ class Meter:
         out, unseen = [], 0
         for name, key, _, reply, t0, t_ack in self.acks:
             if key[0] == "bid":
-                rid = key[1]
-                mine = next((g for _, r, g, _, _, _ in self.views[name] if r == rid and g is not None), None)
-                members, test = groups[(rid, mine)], (lambda v, rid=rid, c=reply["bids_in"]: v[1] == rid and v[3] >= c)
+                mine = next((g for _, r, g, _, _, _ in self.views[name] if r == key[1] and g is not None), None)
+                members = groups[(key[1], mine)]
             else:
-                tid = key[1]
-                members, test = tables[tid], (lambda v, tid=tid, p=reply["ply"]: v[4] == tid and v[5] >= p)
+                members = tables[key[1]]
             ends = [t_ack]
             for m in members:
-                hit = next((v[0] for v in self.views[m] if v[0] >= t0 and test(v)), None)
+                hit = next((v[0] for v in self.views[m] if v[0] >= t0 and reached(v, key, reply)), None)
                 if hit is None:
                     unseen += 1
                 else:
                     ends.append(hit)
             out.append((max(ends) - t0) * 1000)
         return out, unseen
+
+
+def reached(view: tuple[float, Any, Any, int, Any, int], key: tuple[Any, ...], reply: dict[str, Any]) -> bool:
+    """Return whether a page's view shows the action `key` acknowledged with `reply`."""
+    if key[0] == "bid":
+        return bool(view[1] == key[1] and view[3] >= reply["bids_in"])
+    return bool(view[4] == key[1] and view[5] >= reply["ply"])
 
 
 def lost(database: str, meter: Meter) -> int:
@@ -115,7 +121,9 @@ def lost(database: str, meter: Meter) -> int:
 
 async def session(args: argparse.Namespace, server: ServerProcess, teacher: TeacherClient, room: str,
                   meter: Meter) -> dict[str, Any]:  # fmt: skip
-    classes = SimulatedClass(server.url, room, args.students, seed=1, behaviour=Behaviour(think=(0.3, 2.0)), probe=meter)
+    classes = SimulatedClass(
+        server.url, room, args.students, seed=1, behaviour=Behaviour(think=(0.3, 2.0)), probe=meter
+    )
     stop = asyncio.Event()
     runner = asyncio.ensure_future(classes.run(stop))
     begin = time.monotonic()
@@ -155,6 +163,15 @@ async def session(args: argparse.Namespace, server: ServerProcess, teacher: Teac
     return {"joined_s": joined, "kills": kills, "back_s": back}
 
 
+def run_async(coro: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+    """Run the students' loop on uvloop where it is installed (the harness's own cost is kept low)."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coro)
+    return uvloop.run(coro)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=200)
@@ -170,13 +187,7 @@ def main() -> int:
             teacher = TeacherClient(server.url, secret)
             room = teacher.create_room()
             meter = Meter()
-            try:
-                import uvloop
-
-                run = uvloop.run
-            except ImportError:
-                run = asyncio.run
-            info = run(session(args, server, teacher, room, meter))
+            info = run_async(session(args, server, teacher, room, meter))
         finally:
             server.stop()
         times, unseen = meter.latencies()
@@ -186,7 +197,7 @@ def main() -> int:
     def pct(p: float) -> float:
         return times[min(len(times) - 1, int(p * len(times)))] if times else float("nan")
 
-    kinds = defaultdict(int)
+    kinds: dict[str, int] = defaultdict(int)
     for _, key, *_ in meter.acks:
         kinds[key[0]] += 1
     print(f"students: {args.students}")

@@ -25,7 +25,7 @@ __all__ = ["BID_COLUMNS", "TABLE_COLUMNS", "bid_rows", "csv_text", "status", "ta
 
 #: The columns of the results, in order (CLASSROOM.md's export: one row per bid).
 BID_COLUMNS = (
-    "room", "round", "kind", "practice", "law", "noise", "n", "group", "student", "name", "value",
+    "room", "round", "kind", "practice", "law", "law_json", "noise", "n", "group", "student", "name", "value",
     "common_value", "bid", "won", "price", "paid", "earnings", "seconds_to_bid",
 )  # fmt: skip
 TABLE_COLUMNS = ("room", "round", "table", "seat", "name", "bot", "fame", "winner", "over", "moves")
@@ -56,7 +56,8 @@ def bid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
         rows.append(
             {
                 "room": room, "round": int(r.number), "kind": r.kind, "practice": spec.practice,
-                "law": spec.law.describe(), "noise": spec.noise, "n": int(r.size), "group": int(r.group_no) + 1,
+                "law": spec.law.describe(), "law_json": json.dumps(spec.law.to_dict()), "noise": spec.noise,
+                "n": int(r.size), "group": int(r.group_no) + 1,
                 "student": int(r.student_id), "name": r.name, "value": r.value, "common_value": r.common_value,
                 "bid": r.amount, "won": bool(r.won), "price": r.price, "paid": r.paid, "earnings": r.earnings,
                 "seconds_to_bid": None if r.placed_at is None else round(r.placed_at - r.opened_at, 2),

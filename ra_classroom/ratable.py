@@ -134,7 +134,9 @@ class TableGame:
         try:
             action = parse_action(text)
             after = s.apply(action)
-        except (IllegalActionError, InvalidActionError) as e:
+        except InvalidActionError as e:
+            raise ValueError(f"That is no action: {e}") from None
+        except IllegalActionError as e:
             raise ValueError(f"Not legal now: {e}") from None
         self.states.append(after)
         self.moves.append((seat, str(action)))

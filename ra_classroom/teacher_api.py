@@ -63,9 +63,10 @@ def teacher_routes(classroom: Classroom, secret: str) -> list[Route]:
     def guarded(handler: Handler, room: bool = True) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             given = request.headers.get("authorization", "")
-            if not given.startswith("Bearer "):
+            token = given.removeprefix("Bearer ").strip() if given.startswith("Bearer ") else ""
+            if not token:
                 return _error(401, "The teacher's secret is needed: Authorization: Bearer <secret>.")
-            if not same_secret(given.removeprefix("Bearer "), secret):
+            if not same_secret(token, secret):
                 return _error(403, "That is not the teacher's secret.")
             try:
                 if room:

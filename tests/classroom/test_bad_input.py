@@ -1,0 +1,139 @@
+"""Nobody acts where he does not belong, and every bad input is refused with a reason and changes nothing.
+
+On SQLite and on PostgreSQL: malformed, oversized and binary messages, floods, messages before
+joining, bad names and room codes, stolen seats (a page acts only as the student whose token it
+holds), and the teacher's API without its secret.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from ra_classroom.limits import BURST, MAX_MESSAGE, WIRE_LIMIT
+from ra_classroom.server import ServerProcess
+from ra_classroom.teacher_client import TeacherClient
+
+from .pages import Page
+
+
+def refused(page: Page, ident: int | None = None) -> str:
+    msg = page.until(lambda m: m.get("t") == "refused" and (ident is None or m.get("id") == ident))
+    return str(msg["why"])
+
+
+def test_malformed_messages_are_refused_and_the_page_goes_on(server: ServerProcess, room: str) -> None:
+    page = Page(server.url)
+    cases = {
+        "not json": ("{bid", "not JSON"),
+        "a list": ("[1, 2]", "JSON object"),
+        "no kind": ('{"room": "X"}', "Unknown kind"),
+        "an unknown kind": ('{"t": "sell"}', "Unknown kind"),
+        "an unknown field": ('{"t": "join", "room": "X", "name": "A", "admin": true}', "no field 'admin'"),
+        "NaN": ('{"t": "bid", "round": 1, "amount": NaN}', "NaN is not a number"),
+        "Infinity": ('{"t": "bid", "round": 1, "amount": Infinity}', "Infinity is not a number"),
+        "a deep nest": ("[" * 1020 + "]" * 1020, "JSON"),
+        "too long": (json.dumps({"t": "join", "room": "X", "name": "A" * MAX_MESSAGE}), "too long"),
+        "a bad id": ('{"t": "hello", "token": "x", "id": [1]}', "id is a number"),
+        "before joining": ('{"t": "bid", "round": 1, "amount": 5}', "Join a room first"),
+    }
+    for what, (text, says) in cases.items():
+        page.send_raw(text)
+        assert says in refused(page), what
+    page.send_raw(b"\x00\x01binary")
+    assert "not binary" in refused(page)
+    assert page.join(room, "Still Here")["screen"] == "wait"  # the page still works
+
+
+def test_a_frame_beyond_the_wire_limit_closes_the_connection(server: ServerProcess) -> None:
+    page = Page(server.url)
+    page.send_raw("x" * (WIRE_LIMIT + 10))
+    with pytest.raises(ConnectionClosed) as closed:
+        page.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
+
+
+def test_a_flood_is_refused_message_by_message_and_changes_nothing(
+    server: ServerProcess, room: str, teacher: TeacherClient
+) -> None:
+    a, b = Page(server.url), Page(server.url)
+    a.join(room, "Flooder")
+    b.join(room, "Calm")
+    rid = teacher.open_round(room, {"kind": "first", "group_size": 2})["round"]
+    a.view(lambda v: v["screen"] == "bid")
+    count = 3 * BURST
+    for k in range(count):
+        a.send(t="bid", round=rid, amount=10 + k)
+    answers = [a.until(lambda m: m.get("t") in ("ack", "refused")) for _ in range(count)]
+    acks = [m for m in answers if m["t"] == "ack"]
+    too_many = [m for m in answers if m["t"] == "refused" and "Too many messages" in m["why"]]
+    again = [m for m in answers if m["t"] == "refused" and "already" in m["why"]]
+    assert len(acks) == 1 and len(too_many) >= count - BURST - 2 and len(acks) + len(too_many) + len(again) == count
+    assert teacher.status(room)["round"]["bid"] == ["Flooder"]
+    teacher.close_round(room)
+    rows = teacher.results(room)["bids"]
+    assert [r["bid"] for r in rows if r["name"] == "Flooder"] == [10]
+
+
+def test_names_and_room_codes_are_checked(server: ServerProcess, room: str) -> None:
+    page = Page(server.url)
+    for room_code, name, says in (
+        ("NOPE9", "Ann", "no room with that code"),
+        (room, "", "Type your name"),
+        (room, "   ", "Type your name"),
+        (room, "x" * 31, "too long"),
+        (room, "Ann\u0000", "control characters"),
+        (room, 42, "Type your name"),
+        (17, "Ann", "no room"),
+    ):
+        page.send(t="join", room=room_code, name=name)
+        assert says in refused(page), (room_code, name)
+    other = Page(server.url)
+    assert other.join(room.lower(), "  <b>Ann</b>  ")["name"] == "<b>Ann</b>"  # codes in any case; names as typed
+    page.send(t="join", room=room, name="<B>ANN</B>")
+    assert "called <B>ANN</B> already" in refused(page)
+    assert page.join(room, "Bob")["name"] == "Bob"
+    page.send(t="join", room=room, name="Carl")
+    assert "in room" in refused(page)  # one page, one student
+
+
+def test_a_page_acts_only_for_the_student_whose_token_it_holds(
+    server: ServerProcess, room: str, teacher: TeacherClient
+) -> None:
+    ann, bob = Page(server.url), Page(server.url)
+    ann.join(room, "Ann")
+    bob.join(room, "Bob")
+    assert ann.token and bob.token and ann.token != bob.token
+    rid = teacher.open_round(room, {"kind": "first", "group_size": 2})["round"]
+    ann.view(lambda v: v["screen"] == "bid")
+    for token in ("x" * 32, bob.token[:-1] + ("A" if bob.token[-1] != "A" else "B"), "", 5):
+        stranger = Page(server.url)
+        stranger.send(t="hello", token=token)
+        assert "unknown here" in refused(stranger)
+        stranger.send(t="bid", round=rid, amount=1)
+        assert "Join a room first" in refused(stranger)
+    again = Page(server.url)  # Ann on a second device: her token is her seat, and only hers
+    assert again.hello(ann.token)["name"] == "Ann"
+    assert again.answer(again.send(t="bid", round=rid, amount=33))["t"] == "ack"
+    assert teacher.status(room)["round"]["bid"] == ["Ann"]
+    teacher.close_round(room)
+    rows = {r["name"]: r["bid"] for r in teacher.results(room)["bids"]}
+    assert rows == {"Ann": 33, "Bob": None}
+
+
+def test_a_dropped_student_comes_back_to_his_round_with_his_token(
+    server: ServerProcess, room: str, teacher: TeacherClient
+) -> None:
+    ann, bob = Page(server.url), Page(server.url)
+    ann.join(room, "Ann")
+    bob.join(room, "Bob")
+    rid = teacher.open_round(room, {"kind": "first", "group_size": 2})["round"]
+    value = ann.view(lambda v: v["screen"] == "bid")["round"]["value"]
+    ann.answer(ann.send(t="bid", round=rid, amount=round(value / 2, 2)))
+    ann.close()
+    back = Page(server.url)
+    view = back.hello(str(ann.token))
+    assert view["screen"] == "bid" and view["round"]["value"] == value
+    assert view["round"]["your_bid"] == round(value / 2, 2)

@@ -1,0 +1,154 @@
+"""The classroom's pure parts: groups and tables, outcomes, a round's settings, messages, a Ra table's game."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from ra_classroom.experiments import RoundSpec
+from ra_classroom.limits import RateLimit
+from ra_classroom.matching import assign_values, form_groups, form_tables, round_stream
+from ra_classroom.protocol import parse
+from ra_classroom.ratable import Selection, TableGame, select
+from ra_classroom.refusal import Refusal
+from ra_classroom.settle import Entry, settle
+from ra_core import Discard, UseGod
+
+
+def test_groups_are_formed_afresh_each_round_and_leftovers_sit_out() -> None:
+    students = list(range(1, 15))
+    seen = set()
+    for number in range(1, 6):
+        groups, out = form_groups(students, 4, round_stream("seed", number))
+        assert [len(g) for g in groups] == [4, 4, 4] and len(out) == 2
+        assert sorted(s for g in groups for s in g) + sorted(out) == sorted(set(students) - set(out)) + sorted(out)
+        seen.add(tuple(tuple(sorted(g)) for g in groups))
+    assert len(seen) == 5  # rematched every round
+    assert form_groups(students, 4, round_stream("seed", 3)) == form_groups(students, 4, round_stream("seed", 3))
+
+
+def test_tables_hold_everyone_spread_evenly_with_bots_in_the_rest() -> None:
+    for count, size in ((1, 3), (5, 4), (7, 4), (9, 3), (13, 5)):
+        tables = form_tables(list(range(count)), size, random.Random(count))
+        assert all(len(t) == size for t in tables) and len(tables) == -(-count // size)
+        humans = [sum(s is not None for s in t) for t in tables]
+        assert sum(humans) == count and max(humans) - min(humans) <= 1
+
+
+def test_values_and_signals_follow_the_law() -> None:
+    groups = [[1, 2, 3], [4, 5, 6]]
+    private, common = assign_values(groups, RoundSpec("first", 3), random.Random(1))
+    assert common == {} and len({a.value for a in private}) == 6 and [a.group for a in private] == [0, 0, 0, 1, 1, 1]
+    signals, worth = assign_values(groups, RoundSpec("common", 3, noise=5), random.Random(1))
+    assert set(worth) == {0, 1}
+    assert all(abs(a.value - worth[a.group]) <= 5 + 1e-9 for a in signals)
+
+
+def test_ties_are_a_coin_flip_and_missing_bids_never_win() -> None:
+    wins: Counter[int] = Counter()
+    for seed in range(400):
+        out = settle("first", [Entry(1, 50, 30), Entry(2, 60, 30), Entry(3, 90, None)], None, random.Random(seed))
+        wins[next(o.student for o in out if o.won)] += 1
+    assert set(wins) == {1, 2} and 150 < wins[1] < 250
+    alone = settle("second", [Entry(1, 50, 20), Entry(2, 60, None)], None, random.Random(0))
+    assert alone[0].won and alone[0].price == 0 and alone[0].earnings == 50
+    nobody = settle("allpay", [Entry(1, 50, None), Entry(2, 60, None)], None, random.Random(0))
+    assert not any(o.won or o.paid for o in nobody)
+    curse = settle("common", [Entry(1, 58, 55), Entry(2, 41, 40)], 47.5, random.Random(0))
+    assert curse[0].won and curse[0].earnings == -7.5
+
+
+def test_round_settings_are_checked_and_described() -> None:
+    spec = RoundSpec.from_dict({"kind": "common", "group_size": 5, "noise": 8, "seconds": 60, "practice": True})
+    assert spec.max_bid == 108 and RoundSpec.from_dict(spec.to_dict()) == spec
+    assert "signal" in spec.rules_text() and "practice" in spec.rules_text()
+    for bad, says in (
+        ([], "must be an object"),
+        ({"kind": 3}, "kind must be"),
+        ({"kind": "first", "group_size": 2.5}, "whole number"),
+        ({"kind": "first", "group_size": True}, "whole number"),
+        ({"kind": "first", "seconds": 2}, "between 5 and 3600"),
+        ({"kind": "first", "practice": "yes"}, "true or false"),
+        ({"kind": "first", "noise": 3}, "common-value rounds only"),
+        ({"kind": "ra", "seconds": 60}, "no deadline"),
+        ({"kind": "common", "noise": 80}, "half the value range"),
+    ):
+        with pytest.raises(ValueError, match=says):
+            RoundSpec.from_dict(bad)
+
+
+def test_messages_are_read_strictly_and_the_rate_is_limited() -> None:
+    assert parse('{"t": "move", "table": 1, "action": "draw", "version": 3, "id": "a"}')["action"] == "draw"
+    for text, says in ((b"{}", "not binary"), ('{"t": "bid", "x": 1}', "no field 'x'"), ("3", "JSON object")):
+        with pytest.raises(Refusal, match=says):
+            parse(text)
+    bucket = RateLimit(rate=10, burst=5)
+    assert sum(bucket.allow(now=0.0) for _ in range(20)) == 5
+    assert sum(bucket.allow(now=1.0) for _ in range(20)) == 5  # refilled to the burst, no more
+
+
+def play_until(game: TableGame, want: type, seat: int = 0) -> None:
+    """Let seat `seat` draw and bid high (bots play the others) until `want` is among his choices."""
+    others = set(range(len(game.state.players))) - {seat}
+    game.run_automatic(others)
+    while not game.state.is_terminal():
+        legal = game.state.legal_actions()
+        if any(isinstance(a, want) for a in legal):
+            return
+        bids = [a for a in legal if str(a).startswith("bid")]
+        game.play(seat, str(bids[-1] if bids else legal[0]), others)
+    raise AssertionError(f"no {want.__name__} before the end of the game")
+
+
+def test_a_god_is_used_in_two_steps_and_a_stray_step_says_why() -> None:
+    game = TableGame(3, "gods-0")
+    play_until(game, UseGod)  # with this seed seat 0 wins a god and then may use it
+    sel, said = select(game.state, Selection(), "god")
+    assert sel.god and said == ""
+    view = game.view(0, ["A", "B", "C"], {1, 2}, live=True, sel=sel)
+    assert 'aria-pressed="true"' in view["svg"] and any(c.startswith("god ") for c in view["choices"])
+    back, _ = select(game.state, sel, "god")
+    assert not back.god
+    same, said = select(game.state, Selection(), "pick flood")
+    assert same == Selection() and said.startswith("Nothing to do there now. Click")
+
+
+def test_disaster_losses_are_picked_tile_by_tile() -> None:
+    for seed in range(40):
+        game = TableGame(3, f"disaster-{seed}")
+        try:
+            play_until(game, Discard)
+        except AssertionError:
+            continue
+        options = [a for a in game.state.legal_actions() if isinstance(a, Discard)]
+        if len(options) < 2:
+            continue
+        target = options[0]
+        sel = Selection()
+        for tile in target.tiles:
+            sel, said = select(game.state, sel, f"pick {tile.label}")
+            assert said == ""
+        assert sel.picked == target.tiles
+        view = game.view(0, ["A", "B", "C"], {1, 2}, live=True, sel=sel)
+        assert f'data-action="{target}"' in view["svg"]  # Confirm plays exactly the tiles picked
+        unpicked, _ = select(game.state, sel, f"unpick {target.tiles[0].label}")
+        assert len(unpicked.picked) == len(target.tiles) - 1
+        return
+    pytest.fail("no disaster with a choice in 40 seeded games")
+
+
+def test_a_table_replays_from_its_moves_and_refuses_out_of_turn() -> None:
+    game = TableGame(4, "replay")
+    game.run_automatic({1, 2, 3})
+    for _ in range(10):
+        game.play(0, str(game.state.legal_actions()[-1]), {1, 2, 3})
+    copy = TableGame(4, "replay")
+    for seat, text in game.moves:
+        copy.push(seat, text)
+    assert copy.state == game.state
+    with pytest.raises(ValueError, match="not your turn"):
+        game.play(1, "draw", {2, 3})
+    with pytest.raises(ValueError, match="is by seat"):
+        copy.push(3 if copy.state.to_move != 3 else 2, "draw")
