@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: lab play test bench setup clean student lite
+.PHONY: lab play test bench setup clean student lite classroom rehearsal
 
 setup: $(STAMP)
 
@@ -28,6 +28,21 @@ lab: $(STAMP)
 play: $(STAMP)
 	$(BIN)/voila notebooks/app/play.ipynb
 
+# A class plays together (ra_classroom): the control room notebook starts the classroom server, open to the
+# class's network on port $(CLASS_PORT), with everything stored in $(CLASS_DB) (a SQLite file; or a
+# postgresql:// URL). `make rehearsal` opens the same notebook on this machine only, with a throwaway
+# database and simulated students, to try a session before class.
+CLASS_PORT ?= 8000
+CLASS_DB   ?= $(CURDIR)/class.db
+classroom: $(STAMP)
+	$(BIN)/jupyter trust notebooks/classroom/control_room.ipynb
+	RA_CLASSROOM_HOST=0.0.0.0 RA_CLASSROOM_PORT=$(CLASS_PORT) RA_CLASSROOM_DATABASE=$(CLASS_DB) \
+		$(BIN)/jupyter lab notebooks/classroom/control_room.ipynb
+
+rehearsal: $(STAMP)
+	$(BIN)/jupyter trust notebooks/classroom/control_room.ipynb
+	$(BIN)/jupyter lab notebooks/classroom/control_room.ipynb
+
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
@@ -45,6 +60,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/engine_steps.py
 	$(BIN)/python benchmarks/widgets.py
+	$(BIN)/python benchmarks/classroom.py --students 200 --seconds 60
 
 clean:
 	rm -rf $(VENV) build *.egg-info

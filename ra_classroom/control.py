@@ -222,6 +222,26 @@ class ControlRoom:
                 return len(r["bid"])
             time.sleep(0.2)
 
+    def finish_round(self, timeout: float = 300.0) -> str:
+        """Wait until everyone with a value has bid or the time is up, close the round if still open; return the status.
+
+        For Ra tables: wait until every table's game is over (or `timeout`), then close.
+        """
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            s = self.status()
+            r = s["round"]
+            if r is None or r["status"] != "open":
+                break
+            if ("bid" in r and not r["waiting"]) or (r["kind"] == "ra" and all(t["over"] for t in s["tables"])):
+                self.close_round()
+                break
+            time.sleep(0.2)
+        else:
+            if (self.status()["round"] or {}).get("status") == "open":
+                self.close_round()
+        return self.status_text()
+
     def monitor(self, every: float = 1.0) -> Monitor:
         """Return a live panel (ipywidgets): who joined, who has bid, the tables, and a button to close the round."""
         from .monitor import Monitor

@@ -38,6 +38,8 @@ class Behaviour:
             the others bid their value.
         shade: common value: he bids his signal minus noise * s, s uniform in [0, shade]; below
             the break-even (n-1)/(n+1) he falls for the winner's curse.
+        learn: common value: `shade` grows by this much after each common-value round he bid in
+            (experience teaches caution).
         think: the seconds he takes before each bid or move, drawn uniformly from this range.
     """
 
@@ -45,6 +47,7 @@ class Behaviour:
     jitter: float = 0.05
     overbid: float = 0.3
     shade: float = 0.5
+    learn: float = 0.0
     think: tuple[float, float] = (0.2, 1.0)
 
     def describe(self) -> str:
@@ -52,12 +55,17 @@ class Behaviour:
         return (
             f"simulated students: first price, risk-averse shading (CRRA r = {self.r:g}); second price, "
             f"{self.overbid:.0%} overbid by up to 20 %, the rest bid their value; all-pay, the risk-neutral "
-            f"bid; common value, signal minus up to {self.shade:g} x noise; every bid times 1 +/- {self.jitter:g}"
+            f"bid; common value, signal minus up to {self.shade:g} x noise"
+            + (f" (+{self.learn:g} after each such round)" if self.learn else "")
+            + f"; every bid times 1 +/- {self.jitter:g}"
         )
 
 
-def sim_bid(rnd: dict[str, Any], behaviour: Behaviour, rng: random.Random) -> float:
-    """Return a simulated student's bid in the round `rnd` of his page (its value, kind, law, group size)."""
+def sim_bid(rnd: dict[str, Any], behaviour: Behaviour, rng: random.Random, common_rounds: int = 0) -> float:
+    """Return a simulated student's bid in the round `rnd` of his page (its value, kind, law, group size).
+
+    `common_rounds` is how many common-value rounds he bid in before (see `Behaviour.learn`).
+    """
     kind, value, n = rnd["kind"], float(rnd["value"]), int(rnd["group_size"])
     law = law_from_dict(rnd["law"])
     wobble = 1 + behaviour.jitter * (2 * rng.random() - 1)
@@ -68,7 +76,7 @@ def sim_bid(rnd: dict[str, Any], behaviour: Behaviour, rng: random.Random) -> fl
     elif kind == "allpay":
         bid = equilibrium_bid("allpay", value, n, law) * wobble
     else:
-        bid = value - float(rnd["noise"]) * behaviour.shade * rng.random()
+        bid = value - float(rnd["noise"]) * (behaviour.shade + behaviour.learn * common_rounds) * rng.random()
     return round(min(float(rnd["max_bid"]), max(0.0, bid)), 2)
 
 
@@ -106,6 +114,7 @@ class SimStudent:
         self.pending: dict[int, tuple[Any, ...]] = {}  # message id -> action, sent and not yet answered
         self.joined = asyncio.Event()
         self.connections = 0
+        self.common_rounds: set[int] = set()  # the common-value rounds he has bid in
         self.quiet = False  # set: he reads his views but takes no new action (the end of a session)
         self._ids = 0
         self._tasks: set[asyncio.Task[None]] = set()
@@ -173,7 +182,10 @@ class SimStudent:
         if view["screen"] == "bid" and rnd and rnd.get("your_bid") is None:
             key: tuple[Any, ...] = ("bid", rnd["id"])
             if key not in self.done and key not in self.pending.values():
-                self._later(ws, key, {"t": "bid", "round": rnd["id"], "amount": sim_bid(rnd, self.behaviour, self.rng)})
+                amount = sim_bid(rnd, self.behaviour, self.rng, len(self.common_rounds - {rnd["id"]}))
+                if rnd["kind"] == "common":
+                    self.common_rounds.add(rnd["id"])
+                self._later(ws, key, {"t": "bid", "round": rnd["id"], "amount": amount})
         elif view["screen"] == "ra" and table and table["yours"] and table["choices"]:
             key = ("move", table["id"], table["ply"])
             if key not in self.done and key not in self.pending.values():

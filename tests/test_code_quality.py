@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PYTHON_SOURCES = ["ra_core", "tests", "benchmarks", "tools"]
+PYTHON_SOURCES = ["ra_core", "ra_classroom", "tests", "benchmarks", "tools"]
 
 
 def run(tool: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -36,6 +36,6 @@ def test_ruff_format_is_clean() -> None:
 
 
 def test_mypy_strict_on_the_package_and_the_tests(tmp_path: Path) -> None:
-    """mypy --strict (configured in pyproject.toml) on ra_core and tests: every function is typed and checks."""
+    """mypy --strict (configured in pyproject.toml) on ra_core, ra_classroom and tests: all typed and checked."""
     result = run("mypy", "--cache-dir", str(tmp_path / "mypy-cache"))
     assert result.returncode == 0, result.stdout + result.stderr

@@ -91,10 +91,13 @@
       localStorage.setItem(LAST, msg.room);
       if (location.pathname !== `/r/${msg.room}`) history.replaceState(null, "", `/r/${msg.room}`);
       $("who").textContent = `${msg.name} · room ${msg.room}`;
+      $("leave").hidden = false;
       notice("");
     } else if (msg.t === "view") {
       const before = view && view.table ? view.table.ply : null;
+      const screen = view ? `${view.screen}:${view.round && view.round.id}` : null;
       view = msg;
+      if (screen !== `${view.screen}:${view.round && view.round.id}`) notice(""); // a new screen: old news goes
       if (!view.table || view.table.ply !== before) sel = { god: false, picked: [] };
       render();
     } else if (msg.t === "table") {
@@ -250,6 +253,7 @@
       if (code) forget(code);
       if (ws) ws.close();
       view = null;
+      $("leave").hidden = true;
       $("who").textContent = "";
       $("name").value = "";
     });

@@ -1,0 +1,27 @@
+"""The load benchmark itself runs, small: 20 simulated students over real websockets, the server killed halfway.
+
+The full measurement (200 students, README) is `python benchmarks/classroom.py --students 200 --seconds 60`.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_twenty_students_with_a_kill_lose_nothing_and_stay_quick() -> None:
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "classroom.py"), "--students", "20", "--seconds", "8", "--kill"],
+        capture_output=True, text=True, timeout=180, cwd=ROOT,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    figures = dict(re.findall(r"^(\w+): (\S+)", run.stdout, re.MULTILINE))
+    assert figures["students"] == "20" and figures["kills"] == "1"
+    acknowledged = int(figures["acknowledged"])
+    assert acknowledged >= 30, run.stdout  # every student bid, and the tables moved
+    assert figures["lost"] == "0", run.stdout
+    assert float(figures["p50_ms"]) <= float(figures["p90_ms"]) < 250, run.stdout  # 20 students: far below 100 ms
