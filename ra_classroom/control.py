@@ -42,6 +42,18 @@ if TYPE_CHECKING:
 __all__ = ["ControlRoom", "Invitation"]
 
 
+def _reopen(teacher: TeacherClient, code: str) -> str | None:
+    """Return `code` as stored if the server has that room already, else None."""
+    from .teacher_client import RefusedError
+
+    try:
+        return str(teacher.status(code)["room"])
+    except RefusedError as e:
+        if e.status == 404:
+            return None
+        raise
+
+
 class Invitation(str):
     """The way in for students, as HTML (big link, room code, QR code); a notebook shows it rendered."""
 
@@ -75,6 +87,7 @@ class ControlRoom:
         self.server, self.rehearsal = server, rehearsal
         self._simulated: list[SimulatedClass] = []
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        self.folder = Path.cwd()  #: where `save_csv` saves by default (a rehearsal's temporary folder)
 
     # -- starting -------------------------------------------------------------------------------
 
@@ -85,9 +98,10 @@ class ControlRoom:
         host: str | None = None,
         port: int | None = None,
         database: str | None = None,
+        room: str | None = None,
         seed: str | None = None,
     ) -> ControlRoom:
-        """Start a classroom server in a child process, create a room, and return its control room.
+        """Start a classroom server in a child process, open a room, and return its control room.
 
         Args:
             host: ``0.0.0.0`` to let the class's devices in (default ``$RA_CLASSROOM_HOST``, else
@@ -95,7 +109,10 @@ class ControlRoom:
             port: the port (default ``$RA_CLASSROOM_PORT``, else a free one).
             database: a SQLite file or a database URL (default ``$RA_CLASSROOM_DATABASE``, else a
                 temporary file: a rehearsal).
-            seed: the room's seed, which decides its groups and values (default: a fresh one).
+            room: the room's code (3-12 letters or digits); if the database has that room already (the
+                server or the notebook was restarted), the class goes on in it. Default: a new code.
+            seed: the seed of a new room, which decides its groups and values. Default: a fresh one
+                for a class, a fixed one in a rehearsal (so that a rehearsal can be repeated).
         """
         host = host or os.environ.get("RA_CLASSROOM_HOST") or "127.0.0.1"
         port = port if port is not None else int(os.environ.get("RA_CLASSROOM_PORT") or 0)
@@ -108,10 +125,14 @@ class ControlRoom:
         server = ServerProcess(database, new_secret(), host=host, port=port, log=log).start()
         atexit.register(server.stop)
         teacher = TeacherClient(server.url, server.secret)
-        room = cls(teacher, teacher.create_room(seed=seed), server_address(host, server.port), server=server,
-                   rehearsal=tmp is not None)  # fmt: skip
-        room._tmp = tmp
-        return room
+        if seed is None and tmp is not None:
+            seed = "rehearsal"
+        code = _reopen(teacher, room) if room else None
+        control = cls(teacher, code or teacher.create_room(room, seed), server_address(host, server.port),
+                      server=server, rehearsal=tmp is not None)  # fmt: skip
+        control._tmp = tmp
+        control.folder = Path(tmp.name) if tmp else Path.cwd()
+        return control
 
     @classmethod
     def connect(cls, url: str, secret: str, room: str | None = None) -> ControlRoom:
@@ -266,9 +287,12 @@ class ControlRoom:
 
         return pd.DataFrame(self.teacher.results(self.room)["tables"], columns=list(TABLE_COLUMNS))
 
-    def save_csv(self, path: str | Path) -> Path:
-        """Save the sealed-bid results as CSV at `path` (for a spreadsheet, or `pandas.read_csv`); return it."""
-        out = Path(path)
+    def save_csv(self, path: str | Path | None = None) -> Path:
+        """Save the sealed-bid results as CSV (for a spreadsheet, or `pandas.read_csv`); return where.
+
+        Default: ``results-<room>.csv`` in `folder` (this folder, or a rehearsal's temporary one).
+        """
+        out = Path(path) if path is not None else self.folder / f"results-{self.room}.csv"
         out.write_text(self.teacher.results_csv(self.room), encoding="utf-8")
         return out
 

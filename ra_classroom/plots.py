@@ -20,9 +20,14 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-__all__ = ["bids_against_values", "revenue_by_format", "winners_curse_plot"]
+__all__ = ["bids_against_values", "revenue_by_format", "svg_setup", "winners_curse_plot"]
 
 _PRIVATE = ("first", "second", "allpay")
+
+
+def svg_setup() -> None:
+    """Make this notebook's figures byte-stable SVG (the project's plot style), so that checks compare them."""
+    plot_style().svg_setup()
 
 
 def bids_against_values(df: pd.DataFrame, risk_averse: float | None = 0.5, practice: bool = False) -> Figure:
@@ -83,7 +88,7 @@ def revenue_by_format(df: pd.DataFrame, practice: bool = False) -> Figure:
     x = list(range(len(table)))
     ax.bar(x, table["revenue"], color=style.PALETTE[0], label="the class: mean revenue per group")
     ax.scatter(x, table["theory"], marker="D", color=style.PALETTE[1], zorder=3,
-               label="theory: mean second-highest value, (n-1)/(n+1) of the top for U[0, top]")  # fmt: skip
+               label="theory: the mean second-highest value")  # fmt: skip
     ax.set_xticks(x, labels, rotation=30, ha="right")
     ax.set_ylabel("revenue")
     ax.set_xlabel("round: format")
@@ -111,6 +116,7 @@ def winners_curse_plot(df: pd.DataFrame, practice: bool = False) -> Figure:
     left.set_ylabel("the winner's earnings")
     left.set_title("Winners' earnings")
     right.axhline(0, color=style.INK, linewidth=1)
+    right.set_xticks(sorted(won["round"].unique()))
     right.set_xlabel("round")
     right.set_ylabel("bid - break-even bid")
     right.set_title("Winners' bids above break-even")
