@@ -114,3 +114,33 @@ def test_a_bot_plays_an_absent_students_turns_until_he_is_back(
     again = back.hello(str(token))
     assert again["table"]["seat"] == seat and again["table"]["names"][seat] == f"P{gone}"
     assert watcher.view(lambda v: v["table"]["names"][seat] == f"P{gone}")
+
+
+def test_choice_steps_redraw_only_the_askers_board_and_closed_tables_take_no_moves(
+    server: ServerProcess, room: str, teacher: TeacherClient
+) -> None:
+    pages = [Page(server.url) for _ in range(3)]
+    for i, p in enumerate(pages):
+        p.join(room, f"P{i}")
+    teacher.open_round(room, {"kind": "ra", "group_size": 3})
+    views = table_views(pages)
+    k = next(i for i, v in enumerate(views) if v["table"]["yours"])
+    t = views[k]["table"]
+    pages[k].send(t="ui", table=t["id"], ui="god", version=t["ply"], sel={"god": False, "picked": []})
+    step = pages[k].until(lambda m: m.get("t") in ("table", "refused"))
+    assert step["t"] == "table" and step["table"]["message"].startswith("Nothing to do there now. Click")
+    assert step["table"]["ply"] == t["ply"] and step["table"]["sel"] == {"god": False, "picked": []}
+    for bad_sel, says in (({"god": "yes"}, "choice in progress"), ({"picked": ["gold", "diamonds"]}, "Only tiles")):
+        pages[k].send(t="ui", table=t["id"], ui="god", version=t["ply"], sel=bad_sel)
+        assert says in pages[k].until(lambda m: m.get("t") == "refused")["why"]
+    pages[k].send(t="ui", table=t["id"], ui="god", version=t["ply"] - 1)
+    assert "earlier board" in pages[k].until(lambda m: m.get("t") == "refused")["why"]
+    other = pages[(k + 1) % 3]
+    other.send(t="ui", table=t["id"], ui="god", version=t["ply"])
+    assert "not your turn" in other.until(lambda m: m.get("t") == "refused")["why"]
+    teacher.close_round(room)
+    closed = pages[k].view(lambda v: v["round"]["status"] == "closed")
+    assert closed["table"]["status"].startswith("The teacher has closed the round") and closed["table"]["choices"] == []
+    late = pages[k].answer(pages[k].send(t="move", table=t["id"], action=t["choices"][0], version=t["ply"]))
+    assert "round is closed" in late["why"]
+    assert {x["table"]: x["moves"] for x in teacher.status(room)["tables"]}[1] == t["ply"]

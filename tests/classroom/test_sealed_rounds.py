@@ -205,4 +205,23 @@ def test_the_teacher_api_needs_the_secret_and_names_what_is_wrong(server: Server
     ):
         with pytest.raises(RefusedError, match=says):
             teacher.open_round(room, spec)
+    with pytest.raises(RefusedError, match="too large"):
+        teacher.open_round(room, {"kind": "first", "law": {"law": "uniform", "pad": "x" * 20_000}})
+    with pytest.raises(RefusedError, match="not JSON"):
+        _post_raw(teacher, room, b"{kind")
     assert teacher.status(room)["round"] is None  # nothing was opened
+
+
+def _post_raw(teacher: TeacherClient, room: str, body: bytes) -> None:
+    """Post `body` as it is to the round-opening call (for a body that is not JSON)."""
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(
+        f"{teacher.url}/api/rooms/{room}/rounds", data=body, method="POST",
+        headers={"Authorization": "Bearer the-teachers-secret-for-tests"},
+    )  # fmt: skip
+    try:
+        urllib.request.urlopen(request, timeout=10)
+    except urllib.error.HTTPError as e:
+        raise RefusedError(e.code, json.loads(e.read())["error"]) from None
