@@ -68,7 +68,12 @@ class Meter:
                                      int(t.get("ply", -1))))  # fmt: skip
 
     def latencies(self) -> tuple[list[float], int]:
-        """Return each acknowledged action's time to every affected page, in ms, and how many never got there."""
+        """Return each acknowledged action's time to every affected page, in ms, and how many pages never got there."""
+        found, unseen = self.latencies_by_kind()
+        return sorted(t for times in found.values() for t in times), unseen
+
+    def latencies_by_kind(self) -> tuple[dict[str, list[float]], int]:
+        """Return the latencies (ms) of bids and of moves, and how many affected pages never got there."""
         groups: dict[tuple[Any, Any], set[str]] = defaultdict(set)
         tables: dict[Any, set[str]] = defaultdict(set)
         for name, seen in self.views.items():
@@ -77,7 +82,8 @@ class Meter:
                     groups[(rid, g)].add(name)
                 if tid is not None:
                     tables[tid].add(name)
-        out, unseen = [], 0
+        out: dict[str, list[float]] = {"bid": [], "move": []}
+        unseen = 0
         for name, key, _, reply, t0, t_ack in self.acks:
             if key[0] == "bid":
                 mine = next((g for _, r, g, _, _, _ in self.views[name] if r == key[1] and g is not None), None)
@@ -91,7 +97,7 @@ class Meter:
                     unseen += 1
                 else:
                     ends.append(hit)
-            out.append((max(ends) - t0) * 1000)
+            out[key[0]].append((max(ends) - t0) * 1000)
         return out, unseen
 
 
@@ -191,11 +197,12 @@ def main() -> int:
         finally:
             server.stop()
         times, unseen = meter.latencies()
+        kinds_ms, _ = meter.latencies_by_kind()
         missing = lost(database, meter)
-    times.sort()
 
-    def pct(p: float) -> float:
-        return times[min(len(times) - 1, int(p * len(times)))] if times else float("nan")
+    def pct(p: float, xs: list[float] | None = None) -> float:
+        xs = sorted(times if xs is None else xs)
+        return xs[min(len(xs) - 1, int(p * len(xs)))] if xs else float("nan")
 
     kinds: dict[str, int] = defaultdict(int)
     for _, key, *_ in meter.acks:
@@ -214,6 +221,10 @@ def main() -> int:
     print(f"p99_ms: {pct(0.99):.1f}")
     print(f"max_ms: {times[-1] if times else float('nan'):.1f}")
     print(f"mean_ms: {statistics.fmean(times) if times else float('nan'):.1f}")
+    for kind, xs in kinds_ms.items():
+        print(
+            f"{kind}s: p50_ms {pct(0.5, xs):.1f}, p90_ms {pct(0.9, xs):.1f}, max_ms {max(xs, default=float('nan')):.1f}"
+        )
     print(f"unseen: {unseen}")
     print(f"lost: {missing}")
     return 0

@@ -3,15 +3,19 @@
 A view holds the student's own value (or signal) only; the values and bids of the others in
 his group appear only in the round's results, after the close. Views carry a few routing
 fields (``round``, ``group``, ``table``) that tell the process which events concern the page.
+
+Views are built in batches (every page an event concerns, at once), with a few queries per
+batch rather than per page: a move at a table of four redraws four boards from one replay.
 """
 
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, Row, func, select
 
 from .experiments import RoundSpec
 from .ratable import Selection
@@ -20,99 +24,165 @@ from .tables import TableCache, seat_names
 
 __all__ = ["build_views", "table_view"]
 
+_BID_GROUP = bids.join(
+    assignments, (assignments.c.round_id == bids.c.round_id) & (assignments.c.student_id == bids.c.student_id)
+)
+
 
 def build_views(conn: Connection, cache: TableCache, ids: Collection[int], now: float) -> dict[int, dict[str, Any]]:
     """Return the page of each student in `ids` (students who do not exist are left out)."""
-    out: dict[int, dict[str, Any]] = {}
-    latest: dict[str, Any] = {}
-    for sid in sorted(ids):
-        who = conn.execute(select(students.c.room, students.c.name).where(students.c.id == sid)).first()
-        if who is None:
-            continue
-        room = str(who.room)
-        if room not in latest:
-            latest[room] = conn.execute(
-                select(rounds).where(rounds.c.room == room).order_by(rounds.c.number.desc()).limit(1)
-            ).first()
-        earned = conn.execute(
-            select(func.coalesce(func.sum(outcomes.c.earnings), 0.0))
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    who = conn.execute(select(students.c.id, students.c.room, students.c.name).where(students.c.id.in_(wanted))).all()
+    earned = dict(
+        conn.execute(
+            select(outcomes.c.student_id, func.sum(outcomes.c.earnings))
             .select_from(outcomes.join(rounds, rounds.c.id == outcomes.c.round_id))
-            .where(outcomes.c.student_id == sid, rounds.c.practice.is_(False))
-        ).scalar_one()
-        view: dict[str, Any] = {"t": "view", "student": sid, "name": who.name, "room": room,
-                                "earnings": round(float(earned), 2), "screen": "wait", "round": None,
-                                "result": None, "table": None, "group": None}  # fmt: skip
-        r = latest[room]
-        if r is not None:
-            _round_part(conn, cache, view, sid, r, now)
-        out[sid] = view
+            .where(outcomes.c.student_id.in_(wanted), rounds.c.practice.is_(False))
+            .group_by(outcomes.c.student_id)
+        ).all()
+    )
+    out: dict[int, dict[str, Any]] = {}
+    by_room: dict[str, list[int]] = defaultdict(list)
+    for w in who:
+        sid = int(w.id)
+        by_room[str(w.room)].append(sid)
+        out[sid] = {"t": "view", "student": sid, "name": w.name, "room": w.room,
+                    "earnings": round(float(earned.get(sid) or 0.0), 2), "screen": "wait", "round": None,
+                    "result": None, "table": None, "group": None}  # fmt: skip
+    for room, members in by_room.items():
+        r = conn.execute(select(rounds).where(rounds.c.room == room).order_by(rounds.c.number.desc()).limit(1)).first()
+        if r is None:
+            continue
+        spec = RoundSpec.from_dict(json.loads(r.spec))
+        info = _round_info(r, spec, now)
+        for sid in members:
+            out[sid]["round"] = dict(info)
+        if spec.kind == "ra":
+            _tables_part(conn, cache, out, members, r)
+        else:
+            _sealed_part(conn, out, members, r, spec)
     return out
 
 
-def _round_part(conn: Connection, cache: TableCache, view: dict[str, Any], sid: int, r: Any, now: float) -> None:
-    """Fill in the round part of a student's view: his value and bid, his table, or his results."""
-    spec = RoundSpec.from_dict(json.loads(r.spec))
-    info: dict[str, Any] = {
+def _round_info(r: Row[Any], spec: RoundSpec, now: float) -> dict[str, Any]:
+    """Return what every page of the room shows about round `r`."""
+    return {
         "id": int(r.id), "number": int(r.number), "kind": r.kind, "title": spec.title, "rules": spec.rules_text(),
         "practice": spec.practice, "status": r.status, "group_size": spec.group_size, "max_bid": spec.max_bid,
         "law": spec.law.to_dict(), "noise": spec.noise,
         "closes_in": None if r.closes_at is None or r.status != "open" else round(max(0.0, r.closes_at - now), 1),
     }  # fmt: skip
-    view["round"] = info
-    if spec.kind == "ra":
-        seat = conn.execute(
-            select(seats.c.table_id).select_from(seats.join(tables, tables.c.id == seats.c.table_id))
-            .where(tables.c.round_id == r.id, seats.c.student_id == sid)
-        ).first()  # fmt: skip
-        if seat is None:
-            view["screen"] = "sitout"
-            return
-        view["table"] = table_view(conn, cache, int(seat.table_id), sid, Selection(), live=r.status == "open")
-        view["screen"] = "ra"
-        return
-    mine = conn.execute(
-        select(assignments.c.group_no, assignments.c.value).where(
-            assignments.c.round_id == r.id, assignments.c.student_id == sid
+
+
+def _tables_part(
+    conn: Connection, cache: TableCache, out: dict[int, dict[str, Any]], members: list[int], r: Any
+) -> None:
+    """Fill in the tables of a Ra round: each table replayed once, each seat's board drawn from it."""
+    sat = conn.execute(
+        select(seats.c.student_id, seats.c.table_id)
+        .select_from(seats.join(tables, tables.c.id == seats.c.table_id))
+        .where(tables.c.round_id == r.id, seats.c.student_id.in_(members))
+    ).all()
+    at: dict[int, list[int]] = defaultdict(list)
+    for s in sat:
+        at[int(s.table_id)].append(int(s.student_id))
+    for sid in members:
+        out[sid]["screen"] = "sitout"
+    for table_id, sids in at.items():
+        for sid, part in _table_parts(conn, cache, table_id, sids, live=r.status == "open").items():
+            out[sid]["table"] = part
+            out[sid]["screen"] = "ra"
+
+
+def _table_parts(
+    conn: Connection, cache: TableCache, table_id: int, sids: list[int], *, live: bool, sel: Selection | None = None
+) -> dict[int, dict[str, Any]]:
+    """Return the table part of the page of each student in `sids`, all seated at table `table_id`."""
+    seating = seat_names(conn, table_id)
+    no = conn.execute(select(tables.c.table_no).where(tables.c.id == table_id)).scalar_one()
+    parts = {}
+    with cache.game(conn, table_id) as game:
+        for sid in sids:
+            seat = seating.seat_of[sid]
+            part = game.view(seat, seating.shown, seating.bots, live=live, sel=sel or Selection())
+            part.update(id=table_id, table_no=int(no) + 1, seat=seat, names=seating.shown)
+            parts[sid] = part
+    return parts
+
+
+def _sealed_part(conn: Connection, out: dict[int, dict[str, Any]], members: list[int], r: Any, spec: RoundSpec) -> None:
+    """Fill in a sealed-bid round: each student's value, bid and group count, or his group's results."""
+    mine = {
+        int(a.student_id): a
+        for a in conn.execute(
+            select(assignments.c.student_id, assignments.c.group_no, assignments.c.value).where(
+                assignments.c.round_id == r.id, assignments.c.student_id.in_(members)
+            )
         )
-    ).first()
-    if mine is None:
-        view["screen"] = "sitout"
-        return
-    g = int(mine.group_no)
-    view["group"] = g
-    own = conn.execute(select(bids.c.amount).where(bids.c.round_id == r.id, bids.c.student_id == sid)).scalar()
-    count = conn.execute(
-        select(func.count())
-        .select_from(bids.join(assignments, (assignments.c.round_id == bids.c.round_id)
-                               & (assignments.c.student_id == bids.c.student_id)))
-        .where(bids.c.round_id == r.id, assignments.c.group_no == g)
-    ).scalar_one()  # fmt: skip
-    info.update(value=mine.value, label="Your signal" if spec.kind == "common" else "Your value", your_bid=own,
-                bids_in=int(count), group_no=g + 1)  # fmt: skip
-    if r.status == "open":
-        view["screen"] = "bid"
-        return
-    view["screen"] = "result"
-    view["result"] = _result(conn, int(r.id), g, sid)
+    }
+    own = dict(
+        conn.execute(
+            select(bids.c.student_id, bids.c.amount).where(bids.c.round_id == r.id, bids.c.student_id.in_(members))
+        ).all()
+    )
+    counts: dict[int, int] = dict(
+        conn.execute(
+            select(assignments.c.group_no, func.count())
+            .select_from(_BID_GROUP)
+            .where(bids.c.round_id == r.id)
+            .group_by(assignments.c.group_no)
+        ).all()
+    )
+    results = _results(conn, int(r.id), {int(a.group_no) for a in mine.values()}) if r.status != "open" else {}
+    label = "Your signal" if spec.kind == "common" else "Your value"
+    for sid in members:
+        view, a = out[sid], mine.get(sid)
+        if a is None:
+            view["screen"] = "sitout"
+            continue
+        g = int(a.group_no)
+        view["group"] = g
+        view["round"].update(value=a.value, label=label, your_bid=own.get(sid), bids_in=int(counts.get(g, 0)),
+                             group_no=g + 1)  # fmt: skip
+        if r.status == "open":
+            view["screen"] = "bid"
+        else:
+            view["screen"] = "result"
+            view["result"] = _result_for(results[g], sid)
 
 
-def _result(conn: Connection, round_id: int, group: int, sid: int) -> dict[str, Any]:
-    """Return a closed round's outcome for a student's group: every member's value, bid and result."""
+def _results(conn: Connection, round_id: int, wanted: set[int]) -> dict[int, tuple[list[Any], float | None]]:
+    """Return, for each group in `wanted`, its members' values, bids and outcomes, and its common value."""
     rows = conn.execute(
-        select(assignments.c.student_id, assignments.c.value, bids.c.amount, outcomes.c.won, outcomes.c.price,
-               outcomes.c.paid, outcomes.c.earnings)
+        select(assignments.c.group_no, assignments.c.student_id, assignments.c.value, bids.c.amount, outcomes.c.won,
+               outcomes.c.price, outcomes.c.paid, outcomes.c.earnings)
         .select_from(
             assignments.outerjoin(bids, (bids.c.round_id == assignments.c.round_id)
                                   & (bids.c.student_id == assignments.c.student_id))
             .outerjoin(outcomes, (outcomes.c.round_id == assignments.c.round_id)
                        & (outcomes.c.student_id == assignments.c.student_id))
         )
-        .where(assignments.c.round_id == round_id, assignments.c.group_no == group)
+        .where(assignments.c.round_id == round_id, assignments.c.group_no.in_(sorted(wanted)))
         .order_by(assignments.c.value.desc())
     ).all()  # fmt: skip
-    worth = conn.execute(
-        select(groups.c.common_value).where(groups.c.round_id == round_id, groups.c.group_no == group)
-    ).scalar()
+    worth = dict(
+        conn.execute(
+            select(groups.c.group_no, groups.c.common_value).where(
+                groups.c.round_id == round_id, groups.c.group_no.in_(sorted(wanted))
+            )
+        ).all()
+    )
+    found: dict[int, tuple[list[Any], float | None]] = {g: ([], worth.get(g)) for g in wanted}
+    for x in rows:
+        found[int(x.group_no)][0].append(x)
+    return found
+
+
+def _result_for(group: tuple[list[Any], float | None], sid: int) -> dict[str, Any]:
+    """Return a closed round's outcome as student `sid` sees it: his own, and his group's values and bids."""
+    rows, worth = group
     me = next(x for x in rows if x.student_id == sid)
     return {
         "won": bool(me.won), "earnings": me.earnings, "paid": me.paid, "price": me.price, "common_value": worth,
@@ -124,10 +194,4 @@ def table_view(
     conn: Connection, cache: TableCache, table_id: int, sid: int, sel: Selection, *, live: bool
 ) -> dict[str, Any]:
     """Return the part of a student's page that shows his Ra table, with his choice in progress `sel`."""
-    seating = seat_names(conn, table_id)
-    seat = seating.seat_of[sid]
-    no = conn.execute(select(tables.c.table_no).where(tables.c.id == table_id)).scalar_one()
-    with cache.game(conn, table_id) as game:
-        part = game.view(seat, seating.shown, seating.bots, live=live, sel=sel)
-    part.update(id=table_id, table_no=int(no) + 1, seat=seat, names=seating.shown)
-    return part
+    return _table_parts(conn, cache, table_id, [sid], live=live, sel=sel)[sid]
