@@ -42,6 +42,13 @@ if TYPE_CHECKING:
 __all__ = ["ControlRoom", "Invitation"]
 
 
+def _log_beside(database: str) -> Path:
+    """Return where the server's log goes: beside a SQLite file, else in the system's temporary folder."""
+    if "://" not in database:
+        return Path(database).resolve().parent / "ra_classroom_server.log"
+    return Path(tempfile.gettempdir()) / "ra_classroom_server.log"
+
+
 def _reopen(teacher: TeacherClient, code: str) -> str | None:
     """Return `code` as stored if the server has that room already, else None."""
     from .teacher_client import RefusedError
@@ -121,7 +128,7 @@ class ControlRoom:
         if database is None:
             tmp = tempfile.TemporaryDirectory(prefix="ra-classroom-")
             database = str(Path(tmp.name) / "rehearsal.db")
-        log = Path(tmp.name if tmp else ".") / "ra_classroom_server.log"
+        log = _log_beside(database)
         server = ServerProcess(database, new_secret(), host=host, port=port, log=log).start()
         atexit.register(server.stop)
         teacher = TeacherClient(server.url, server.secret)

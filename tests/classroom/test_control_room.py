@@ -102,3 +102,25 @@ def test_the_monitor_widget_refreshes_and_its_button_closes_the_round(room: Cont
         assert "No round is open" in panel.message.value
     finally:
         panel.stop()
+
+
+def test_a_restarted_control_room_goes_on_in_the_same_room(tmp_path: Path) -> None:
+    """A real class (a database of its own): the server and the notebook restart, the room and its students stay."""
+    from .pages import Page
+
+    database = str(tmp_path / "class.db")
+    first = ControlRoom.start(database=database, room="ra-7")
+    try:
+        assert first.room == "RA7" and not first.rehearsal
+        page = Page(first.teacher.url)
+        page.join("ra7", "Ann")
+        token = page.token
+    finally:
+        first.stop()
+    again = ControlRoom.start(database=database, room="RA7")
+    try:
+        assert again.room == "RA7" and [s["name"] for s in again.status()["students"]] == ["Ann"]
+        back = Page(again.teacher.url)
+        assert back.hello(str(token))["name"] == "Ann"
+    finally:
+        again.stop()
