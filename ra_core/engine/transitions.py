@@ -279,7 +279,7 @@ def _bid(s: State, action: Bid | Pass) -> State:
     """The bidder to move bids a sun or passes (R39, R40); then the next bidder, or the auction ends."""
     (rules, epoch, phase, turn, bidder, bag, ra_count, track, center, players,
      auction, pending, box, scores) = s[:]
-    trigger, ra_player, bidders, bids, high_bid, high_bidder = auction[:]  # type: ignore[index]
+    trigger, ra_player, bidders, bids, high_bid, high_bidder = auction  # type: ignore[misc]
     if type(action) is Bid:
         high_bid, high_bidder = action.sun, bidder
         bids += (high_bid,)
