@@ -19,10 +19,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ra_core import State
+from ra_core.analysis.tournament import play_to_end
 from ra_core.bots import heuristic_bot, random_bot
-from ra_core.montecarlo import MonteCarloBot, greedy_bot
+from ra_core.bots.montecarlo import MonteCarloBot, greedy_bot
 from ra_core.play import Policy
-from ra_core.tournament import play_to_end
 
 
 class Timed:

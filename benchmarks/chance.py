@@ -1,10 +1,10 @@
-"""Speed of the exact chance queries (`ra_core.chance`): median microseconds per query.
+"""Speed of the exact chance queries (`ra_core.analysis.chance`): median microseconds per query.
 
 Two positions: a mid-game turn (epoch 2, about 120 tiles in the bag, a few on the track),
 reached by a seeded game between three heuristic bots, and the first turn of a
 game (the full bag of 180 tiles, the longest laws). Each query is timed in `--repeat` rounds
 of `--number` calls; the median round is reported. The budget for an exact chance query is
-1 millisecond; the valuation queries below the line call `ra_core.valuation.lot_value` once
+1 millisecond; the valuation queries below the line call `ra_core.analysis.valuation.lot_value` once
 per tile kind and player and have no budget.
 
     python benchmarks/chance.py [--number 200] [--repeat 15]
@@ -19,10 +19,10 @@ import time
 from collections.abc import Callable
 
 from ra_core import Phase, State, Tile, new_game
-from ra_core import chance as C
+from ra_core.analysis import chance as C
 from ra_core.bots import heuristic_bot
+from ra_core.engine.tiles import DISASTERS
 from ra_core.play import play
-from ra_core.tiles import DISASTERS
 
 BUDGET_US = 1000.0
 
@@ -79,7 +79,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15, help="rounds; the median is reported (default 15)")
     args = parser.parse_args()
     print(
-        f"ra_core.chance benchmark: {platform.python_implementation()} {platform.python_version()}, "
+        f"ra_core.analysis.chance benchmark: {platform.python_implementation()} {platform.python_version()}, "
         f"{platform.machine()}, median of {args.repeat} rounds x {args.number} calls"
     )
     positions = [

@@ -17,8 +17,8 @@ import time
 
 import distributed
 
+from ra_core.analysis.tournament import tournament
 from ra_core.bots import greedy_bot, heuristic_bot, random_bot
-from ra_core.tournament import tournament
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from ra_core import TERMINAL, Bid, Pass, State, new_game
-from ra_core.actions import Action
+from ra_core.engine.actions import Action
 from ra_core.play import sample_chance
 
 

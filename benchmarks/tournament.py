@@ -15,9 +15,9 @@ import platform
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from ra_core.analysis.tournament import tournament
 from ra_core.bots import heuristic_bot, random_bot
-from ra_core.montecarlo import greedy_bot
-from ra_core.tournament import tournament
+from ra_core.bots.montecarlo import greedy_bot
 
 
 def main() -> None:

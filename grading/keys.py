@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from ra_core import State
-from ra_core.exercises import auctions, bag, bidder, ra_auction, reserve
-from ra_core.exercises.hashing import answer_hash
+from ra_course.exercises import auctions, bag, bidder, ra_auction, reserve
+from ra_course.exercises.hashing import answer_hash
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "exercises" / "source"

@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ra_core.bots import heuristic_bot
-from ra_core.narrate import narrate
-from ra_core.pieces import Controls
+from ra_core.pictures.narrate import narrate
+from ra_core.pictures.pieces import Controls
+from ra_core.pictures.svg import svg
+from ra_core.pictures.words import facts, scores_text, status_lines
 from ra_core.play import sample_chance
-from ra_core.svg import svg
-from ra_core.words import facts, scores_text, status_lines
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -34,6 +34,6 @@ __all__ = [
 
 def plot_style() -> ModuleType:
     """Return `ra_core`'s plot style module (matplotlib), imported only when a plot is drawn."""
-    from ra_core import plotstyle
+    from ra_core.pictures import plotstyle
 
     return plotstyle

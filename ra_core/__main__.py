@@ -1,7 +1,8 @@
-"""Play Ra in the terminal: watch a seeded bot game move by move, or take a seat yourself.
+"""The command line: play Ra in the terminal (watch a seeded bot game, or take a seat), or run a tournament.
 
 python -m ra_core --players 3 --seed 1          # watch three heuristic bots
 python -m ra_core --players 3 --seed 1 --you 0  # play seat 0 against two bots
+python -m ra_core tournament heuristic alice.py:my_bot --players 3 --games 300  # a seeded tournament
 """
 
 from __future__ import annotations
@@ -9,29 +10,40 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
-from .actions import Action, parse_action
-from .bots import heuristic_bot, random_bot
-from .errors import BotError, IllegalActionError, InvalidActionError
-from .narrate import narrate
+from .analysis.entrants import load_bot
+from .analysis.tournament import TIME_LIMIT, tournament, versus
+from .bots import greedy_bot, heuristic_bot, random_bot
+from .bots.montecarlo import MonteCarloBot
+from .engine.actions import Action, parse_action
+from .engine.errors import BotError, IllegalActionError, InvalidActionError
+from .engine.rules import Rules
+from .engine.setup import new_game
+from .engine.state import State
+from .pictures.narrate import narrate
 from .play import Policy, play, steps
-from .rules import Rules
-from .setup import new_game
-from .state import State
 
 HELP = "Type the number of a choice or its notation (e.g. 2, draw, bid 9); 'board' shows the board, 'quit' stops."
 
 
 def main(argv: list[str] | None = None, ask: Callable[[str], str] = input) -> int:
-    """Run the command line; return the exit status. `ask` reads a line for your moves (default `input`)."""
+    """Run the command line; return the exit status. `ask` reads a line for your moves (default `input`).
+
+    ``python -m ra_core tournament ...`` runs `tournament_main` with the rest of the line.
+    """
+    args_in = sys.argv[1:] if argv is None else list(argv)
+    if args_in[:1] == ["tournament"]:
+        return tournament_main(args_in[1:])
     parser = argparse.ArgumentParser(prog="python -m ra_core", description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=3, choices=range(2, 6), help="2 to 5 (default 3)")
     parser.add_argument("--seed", default=1, help="the seed (default 1)")
     parser.add_argument("--quiet", action="store_true", help="print only the actions and the result")
     parser.add_argument("--bot", choices=("heuristic", "random"), default="heuristic", help="default: heuristic")
     parser.add_argument("--you", type=int, metavar="SEAT", help="play this seat yourself (0 starts the list)")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_in)
     if args.you is not None and not 0 <= args.you < args.players:
         parser.error(f"--you: the seats are 0 to {args.players - 1}")
     seed: int | str = int(args.seed) if str(args.seed).lstrip("-").isdigit() else args.seed
@@ -126,6 +138,65 @@ def _your_choice(state: State, you: int, ask: Callable[[str], str]) -> tuple[Act
             return action, state.apply(action)  # the engine says why, if it is not legal
         except (InvalidActionError, IllegalActionError) as e:
             print(e)
+
+
+def tournament_main(argv: Sequence[str] | None = None) -> int:
+    """Run a tournament from the command line and print its table; return the exit status.
+
+    ``python -m ra_core tournament montecarlo heuristic --versus --players 4 --games 200 --workers 2``
+
+    A class tournament of students' bots, each a ``policy(state, rng)`` in a file of its own:
+    ``python -m ra_core tournament alice.py:my_bot bob.py:my_bot heuristic --players 3 --games 300``
+    """
+    parser = argparse.ArgumentParser(
+        prog="python -m ra_core tournament", description="Run a seeded tournament between bots and print its table."
+    )
+    parser.add_argument(
+        "bots",
+        nargs="+",
+        metavar="BOT",
+        help="random, greedy, heuristic, montecarlo, or a policy of your own: FILE.py:NAME or MODULE:NAME",
+    )
+    parser.add_argument("--versus", action="store_true", help="one copy of the first bot against the second")
+    parser.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
+    parser.add_argument("--games", type=int, default=100, help="games (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="the master seed (default 0)")
+    parser.add_argument("--rollouts", type=int, default=200, help="Monte Carlo rollouts per candidate (default 200)")
+    parser.add_argument("--workers", type=int, default=0, help="processes in a pool (default 0: this process)")
+    parser.add_argument(
+        "--time-limit", type=float, default=TIME_LIMIT, help=f"seconds per decision (default {TIME_LIMIT})"
+    )
+    args = parser.parse_args(argv)
+    pool: dict[str, Policy] = {
+        "random": random_bot,
+        "greedy": greedy_bot,
+        "heuristic": heuristic_bot,
+        "montecarlo": MonteCarloBot(rollouts=args.rollouts),
+    }
+    try:
+        bots = [pool[name] if name in pool else load_bot(name) for name in args.bots]
+    except ValueError as e:
+        parser.error(str(e))
+    if args.versus and len(bots) != 2:
+        parser.error("--versus takes exactly two bots")
+    executor = ProcessPoolExecutor(args.workers) if args.workers else None
+    options: dict[str, Any] = {
+        "players": args.players,
+        "games": args.games,
+        "seed": args.seed,
+        "executor": executor,
+        "time_limit": args.time_limit,
+    }
+    try:
+        result = versus(*bots, **options) if args.versus else tournament(bots, **options)
+    except BotError as e:  # a bot failed: say which, where, and how; no traceback
+        print(f"python -m ra_core tournament: error: {e}", file=sys.stderr)
+        return 1
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    print(result)
+    return 0
 
 
 if __name__ == "__main__":

@@ -26,15 +26,15 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .actions import Action, parse_action
-from .errors import BotError, IllegalActionError, InvalidActionError, InvalidStateError
-from .history import AuctionResult, auctions
-from .rules import Rules
-from .safejson import check_shape, load_json
-from .setup import new_game
-from .state import CHANCE, TERMINAL, Phase, State
-from .timer import DecisionTimeout, time_limit_for
-from .turns import REVEALS_BY_INDEX
+from .engine.actions import Action, parse_action
+from .engine.errors import BotError, IllegalActionError, InvalidActionError, InvalidStateError
+from .engine.history import AuctionResult, auctions
+from .engine.rules import Rules
+from .engine.safejson import check_shape, load_json
+from .engine.setup import new_game
+from .engine.state import CHANCE, TERMINAL, Phase, State
+from .engine.timer import DecisionTimeout, time_limit_for
+from .engine.turns import REVEALS_BY_INDEX
 
 #: A player: given the position and its own random stream, it returns its action (or its text).
 Policy = Callable[[State, random.Random], "Action | str"]
@@ -131,7 +131,7 @@ class GameRecord:
         return last
 
     def auctions(self) -> list[AuctionResult]:
-        """Return every auction of the game, in order: bids, winner, sun and lot (see `ra_core.history`)."""
+        """Return every auction of the game, in order: bids, winner, sun and lot (see `ra_core.engine.history`)."""
         return auctions(self.start(), self.actions)
 
     def to_dict(self) -> dict[str, Any]:
@@ -153,7 +153,7 @@ class GameRecord:
     def from_dict(cls, data: Any) -> GameRecord:
         """Return the record in `data`, replayed and checked; raise `InvalidStateError` naming the field.
 
-        Types are strict, the sizes bounded (see `ra_core.safejson.check_shape`), every action
+        Types are strict, the sizes bounded (see `ra_core.engine.safejson.check_shape`), every action
         must replay, and for a seeded record the deal and the tiles must follow from the seed.
         """
         check_shape(data, "record", max_items=_MAX_ACTIONS)
@@ -224,7 +224,7 @@ def decide(
     returns an action that is not legal (or text
     that is no action), or takes longer than `time_limit` seconds raises `BotError` instead,
     naming the bot, its seat, the game's `seed` and the `move`. A bot that never returns is
-    stopped at the limit where the operating system allows it (see `ra_core.timer`).
+    stopped at the limit where the operating system allows it (see `ra_core.engine.timer`).
     """
     try:
         if time_limit is None:

@@ -6,8 +6,9 @@ P3 10-9-5, center sun 1.
 
 from __future__ import annotations
 
-from ra_core import Auction, PendingDiscard, State
-from ra_core.positions import STARTS
+from ra_core import State
+from ra_core.engine.positions import STARTS
+from ra_core.engine.records import Auction, PendingDiscard
 
 #: The face-up suns of P0..P3 in S4.
 S4_SUNS_UP = tuple(list(suns) for suns in STARTS[4])

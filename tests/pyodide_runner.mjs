@@ -1,8 +1,8 @@
-// Run one Python script in Pyodide under Node, with a local package copied in (tests/test_pyodide.py).
+// Run one Python script in Pyodide under Node, with local packages copied in (tests/test_pyodide.py).
 //
-//   node tests/pyodide_runner.mjs PYODIDE_DIR PACKAGE_DIR SCRIPT_PY
+//   node tests/pyodide_runner.mjs PYODIDE_DIR SCRIPT_PY PACKAGE_DIR...
 //
-// PYODIDE_DIR holds Pyodide's core files (the npm package `pyodide`); PACKAGE_DIR is a Python
+// PYODIDE_DIR holds Pyodide's core files (the npm package `pyodide`); each PACKAGE_DIR is a Python
 // package (e.g. ra_core) whose .py files are copied into Pyodide's in-memory file system and put
 // on sys.path. Only Pyodide's core is loaded: no micropip, no other package. The value of the
 // script's last expression (a string) is written to stdout; Python's own output goes to stderr.
@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [pyodideDir, packageDir, scriptPath] = process.argv.slice(2).map((p) => resolve(p));
+const [pyodideDir, scriptPath, ...packageDirs] = process.argv.slice(2).map((p) => resolve(p));
 const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, "pyodide.mjs")).href);
 const pyodide = await loadPyodide({
   indexURL: pyodideDir + "/",
@@ -31,7 +31,7 @@ function copyTree(from, to) {
     }
   }
 }
-copyTree(packageDir, `${SRC}/${basename(packageDir)}`);
+for (const dir of packageDirs) copyTree(dir, `${SRC}/${basename(dir)}`);
 
 pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(SRC)})`);
 const result = pyodide.runPython(readFileSync(scriptPath, "utf8"));

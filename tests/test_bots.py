@@ -13,6 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ra_core import Action, Bid, CallRa, Discard, Draw, Pass, Phase, State, Tile, UseGod
+from ra_core.analysis.chance import draw_or_call
+from ra_core.analysis.valuation import lot_value
 from ra_core.bots import (
     GreedyBot,
     HeuristicBot,
@@ -26,12 +28,10 @@ from ra_core.bots import (
     quick_lot_value,
     random_bot,
 )
-from ra_core.chance import draw_or_call
-from ra_core.montecarlo import MonteCarloBot, action_values, horizon_values, rollout
+from ra_core.bots.montecarlo import MonteCarloBot, action_values, horizon_values, rollout
+from ra_core.engine.positions import position as scenario
+from ra_core.engine.tiles import counts
 from ra_core.play import Policy, play
-from ra_core.positions import position as scenario
-from ra_core.tiles import counts
-from ra_core.valuation import lot_value
 
 from .positions import S4
 from .strategies import seeds
@@ -306,7 +306,7 @@ def test_the_lone_player_calls_when_the_next_ra_would_lose_a_worthwhile_lot() ->
     """R21, R24: nobody bids against the lone player, and the epoch's last Ra tile sends the lot to the box."""
     rng = random.Random(0)
     rich = lone(["gold", "gold", "gold", "gold", "gold", "art"], (2,))  # his last sun, 20 fame on the track
-    assert draw_or_call(rich).best == "call"  # the exact lone-player model agrees (ra_core.chance)
+    assert draw_or_call(rich).best == "call"  # the exact lone-player model agrees (ra_core.analysis.chance)
     assert heuristic_bot(rich, rng) == CallRa()
     banked = lone(["gold", "gold", "gold"], (8, 13))  # two suns: calling banks the golds, more tiles come anyway
     me = banked.to_move

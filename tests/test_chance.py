@@ -1,4 +1,4 @@
-"""Exact chance and expected value (`ra_core.chance`): small cases by hand, and every exact value
+"""Exact chance and expected value (`ra_core.analysis.chance`): small cases by hand, and every exact value
 checked against a seeded Monte Carlo estimate within 4 standard errors."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ra_core import CHANCE, Action, Draw, Phase, Reveal, State, Tile, new_game
-from ra_core import chance as C
+from ra_core.analysis import chance as C
+from ra_core.analysis.valuation import lot_value, lot_values
+from ra_core.engine.tiles import DISASTERS
 from ra_core.play import sample_chance
-from ra_core.tiles import DISASTERS
-from ra_core.valuation import lot_value, lot_values
 
 SUNS3 = [{"suns_up": [13, 8, 5, 2]}, {"suns_up": [12, 9, 6, 3]}, {"suns_up": [11, 10, 7, 4]}]
 N = 20_000  # Monte Carlo samples per check

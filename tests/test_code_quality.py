@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PYTHON_SOURCES = ["ra_core", "ra_classroom", "tests", "benchmarks", "tools"]
+PYTHON_SOURCES = ["ra_core", "ra_course", "ra_classroom", "grading", "tests", "benchmarks", "tools"]
 
 
 def run(tool: str, *args: str) -> subprocess.CompletedProcess[str]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from ra_core.analysis.tournament import tournament
 from ra_core.bots import greedy_bot, heuristic_bot, random_bot
-from ra_core.tournament import tournament
 
 distributed = pytest.importorskip("distributed", reason="the cluster extra: pip install -e '.[cluster]'")
 

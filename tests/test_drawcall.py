@@ -11,8 +11,8 @@ from fractions import Fraction
 import pytest
 
 from ra_core import State
-from ra_core.chance import draw_or_call
-from ra_core.drawcall import (
+from ra_core.analysis.chance import draw_or_call
+from ra_core.analysis.drawcall import (
     AuctionModel,
     CallRule,
     bidding_order,

@@ -11,8 +11,8 @@ from fractions import Fraction
 import pytest
 
 from ra_core import State
+from ra_core.analysis.endgame import Objective, Policy, best_response, exploitability, profile_value, sample
 from ra_core.bots import heuristic_bot, random_bot
-from ra_core.endgame import Objective, Policy, best_response, exploitability, profile_value, sample
 
 ENDGAME = {
     "epoch": 3,

@@ -22,10 +22,10 @@ import pytest
 
 from grading.keys import example_answers, reference
 from ra_core import Bid, Pass, State, Tile
+from ra_core.analysis.chance import draw_or_call, expected_tiles_before_ra, p_next_disaster, p_next_ra
 from ra_core.bots import HeuristicBot, random_bot
-from ra_core.chance import draw_or_call, expected_tiles_before_ra, p_next_disaster, p_next_ra
-from ra_core.exercises import SHEETS, auctions, bag, bidder, checking, guards, ra_auction, sheet, start
-from ra_core.exercises.checking import NOT_ATTEMPTED, Checker, CheckFailed, answer_hash, canonical
+from ra_course.exercises import SHEETS, auctions, bag, bidder, checking, guards, ra_auction, sheet, start
+from ra_course.exercises.checking import NOT_ATTEMPTED, Checker, CheckFailed, answer_hash, canonical
 
 ROOT = Path(__file__).parent.parent
 SOURCES = sorted((ROOT / "exercises" / "source").glob("*.ipynb"))
@@ -178,7 +178,7 @@ def test_the_package_holds_no_reference_solution_or_answer() -> None:
         for name in module.__all__:
             assert not name.endswith("_moments"), f"{module.__name__}.{name}"
     for s in map(sheet, SHEETS):
-        assert not {t.answer for t in s.tasks} & set(dir(importlib.import_module(f"ra_core.exercises.{s.name}")))
+        assert not {t.answer for t in s.tasks} & set(dir(importlib.import_module(f"ra_course.exercises.{s.name}")))
 
 
 def test_the_hidden_tests_of_the_sources_are_up_to_date() -> None:
@@ -289,11 +289,11 @@ def test_ra_auction_checks_catch_typical_mistakes() -> None:
 
 
 def test_package_helpers_that_answer_a_task_earn_nothing() -> None:
-    from ra_core.valuation import lot_value
+    from ra_core.analysis.valuation import lot_value
 
     message = fail(Checker(ra_auction.SHEET), "1", lambda s, p: lot_value(s, p))
-    assert "calls `ra_core.valuation.lot_value` of the package" in message
-    import ra_core.chance as chance
+    assert "calls `ra_core.analysis.valuation.lot_value` of the package" in message
+    import ra_core.analysis.chance as chance
 
     def odds(state: State) -> Any:
         try:
@@ -301,8 +301,8 @@ def test_package_helpers_that_answer_a_task_earn_nothing() -> None:
         except Exception:  # catching the tripwire does not help
             return Fraction(1, 2), Fraction(1, 3)
 
-    assert "calls `ra_core.odds.p_next_ra`" in fail(Checker(bag.SHEET), "1", odds)
-    assert "calls `ra_core.chance.draw_or_call`" in fail(
+    assert "calls `ra_core.analysis.odds.p_next_ra`" in fail(Checker(bag.SHEET), "1", odds)
+    assert "calls `ra_core.analysis.chance.draw_or_call`" in fail(
         Checker(bag.SHEET), "4", lambda s: (draw_or_call(s).call, draw_or_call(s).draw)
     )
     assert lot_value(State.from_dict(ra_auction.LOT_EXAMPLE), 1) != 0  # outside a check it works as before
@@ -332,7 +332,7 @@ def test_bag_checks_catch_typical_mistakes() -> None:
     assert "not all are right" in fail(check, "2", lambda s: Fraction(sum(s.bag) - s.bag[Tile.RA], s.bag[Tile.RA]))
 
     def ignores_the_last_ra(state: State) -> tuple[Fraction, Fraction]:
-        from ra_core.valuation import lot_value
+        from ra_core.analysis.valuation import lot_value
 
         lot = [t for t in state.track if t is not None]
         me, total = state.turn_player, sum(state.bag)

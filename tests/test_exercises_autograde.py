@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from ra_core.exercises import auctions, bag, bidder, ra_auction
+from ra_course.exercises import auctions, bag, bidder, ra_auction
 
 from .test_exercises_nbgrader import _nbgrader
 
@@ -43,8 +43,8 @@ S1, S2, S3, S4 = sorted(SOURCES)
 REBIND = """\
 check = lambda key, answer, *rest, **more: print("looks fine")
 grade = start = check
-import ra_core.exercises as _exercises
-import ra_core.exercises.checking as _checking
+import ra_course.exercises as _exercises
+import ra_course.exercises.checking as _checking
 
 _exercises.start = _checking.grade = lambda *a, **k: print("looks fine")
 _checking.Checker.__call__ = lambda self, *a, **k: print("looks fine")
@@ -58,25 +58,26 @@ CHEATS: dict[str, dict[str, dict[str, str]]] = {
     },
     "package": {
         S2: {
-            "task-1-answer": "from ra_core.valuation import lot_value\n\nlot_value_now = lot_value",
+            "task-1-answer": "from ra_core.analysis.valuation import lot_value\n\nlot_value_now = lot_value",
             "task-3-answer": "from ra_core.bots import bid_value\n\n"
             "value_of_winning = lambda state, player, sun: round(bid_value(state, player, sun))",
-            "task-4-answer": "from ra_core.exercises.ra_auction import *  # whatever the package offers\n"
-            "from ra_core.montecarlo import horizon_values\n\n"
+            "task-4-answer": "from ra_course.exercises.ra_auction import *  # whatever the package offers\n"
+            "from ra_core.bots.montecarlo import horizon_values\n\n"
             "solve = globals().get('solve', lambda state: tuple(horizon_values(state)))",
             "task-5-answer": "best_bid = globals().get('best_bid', lambda state: state.legal_actions()[-1])",
         },
         S3: {
-            "task-1-answer": "from ra_core.chance import p_next_disaster, p_next_ra\n\n"
+            "task-1-answer": "from ra_core.analysis.chance import p_next_disaster, p_next_ra\n\n"
             "next_tile_odds = lambda state: (p_next_ra(state), p_next_disaster(state))",
-            "task-2-answer": "from ra_core.chance import expected_tiles_before_ra",
-            "task-3-answer": "from ra_core.chance import p_next_disaster, p_next_ra, expected_tiles_before_ra\n\n"
+            "task-2-answer": "from ra_core.analysis.chance import expected_tiles_before_ra",
+            "task-3-answer": "from ra_core.analysis.chance import (\n"
+            "    p_next_disaster, p_next_ra, expected_tiles_before_ra)\n\n"
             "def simulate_bag(state, trials, rng):\n"
             "    exact = (p_next_ra(state), p_next_disaster(state), expected_tiles_before_ra(state))\n"
             "    return tuple(float(x) + (rng.random() - 0.5) / 100 for x in exact)",
-            "task-4-answer": "from ra_core.chance import draw_or_call\n\n"
+            "task-4-answer": "from ra_core.analysis.chance import draw_or_call\n\n"
             "draw_or_call_values = lambda state: (draw_or_call(state).call, draw_or_call(state).draw)",
-            "task-5-answer": "from ra_core.chance import draw_or_call\n\n"
+            "task-5-answer": "from ra_core.analysis.chance import draw_or_call\n\n"
             "simulate_draw = lambda state, trials, rng: float(draw_or_call(state).draw) + rng.random() / 1000",
         },
         S4: {

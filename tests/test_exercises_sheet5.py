@@ -1,6 +1,6 @@
 """Exercise sheet 5, reserve prices and the optimal auction: its theory, its checks, and the autograde proof.
 
-The checks of `ra_core.exercises.reserve` are run in this process on the source sheet's solutions
+The checks of `ra_course.exercises.reserve` are run in this process on the source sheet's solutions
 and on wrong or cheating answers; then, as `tests/test_exercises_autograde.py` does for sheets
 1-4 (whose helpers this test reuses), a temporary nbgrader course autogrades submissions made
 from nbgrader's release of sheet 5: blank, the checking names rebound, package calls, formulas
@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from ra_core.exercises import reserve
-from ra_core.exercises.checking import Checker, CheckFailed
-from ra_core.exercises.hashing import answer_hash
+from ra_course.exercises import reserve
+from ra_course.exercises.checking import Checker, CheckFailed
+from ra_course.exercises.hashing import answer_hash
 
 ROOT = Path(__file__).parent.parent
 SOURCE = ROOT / "exercises" / "source" / "05_reserve_prices_and_the_optimal_auction.ipynb"
@@ -154,13 +154,13 @@ def test_the_checks_catch_errors_and_junk_without_a_traceback() -> None:
 #: what each cheating student writes in sheet 5, by answer cell; the other answer cells stay stubs
 CHEATS: dict[str, dict[str, str]] = {
     "package": {
-        "task-3-answer": "from fractions import Fraction\n\nfrom ra_core.exercises.reserve import _price_moments\n\n"
+        "task-3-answer": "from fractions import Fraction\n\nfrom ra_course.exercises.reserve import _price_moments\n\n"
         "def revenue_with_reserve(n, r, a):\n"
         "    return Fraction(_price_moments(n, float(r))[0]).limit_denominator(10**6)",
-        "task-4-answer": "from ra_core.exercises.reserve import _price_moments\n\n"
+        "task-4-answer": "from ra_course.exercises.reserve import _price_moments\n\n"
         "def simulate_revenue(n, r, auctions, rng):\n"
         "    return _price_moments(n, r)[0] + 1e-9 * rng.random()",
-        "task-5-answer": "from ra_core.exercises.reserve import _gain_moments\n\n"
+        "task-5-answer": "from ra_course.exercises.reserve import _gain_moments\n\n"
         "def reserve_tradeoff(n, auctions, rng):\n"
         "    return _gain_moments(n, 0.5)[0] + 1e-9 * rng.random(), 0.5**n",
     },

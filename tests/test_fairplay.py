@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
-from ra_core import Bid, BotError, InvalidStateError, State, new_game
+from ra_core import Bid, InvalidStateError, State, new_game
+from ra_core.analysis.tournament import tournament
 from ra_core.bots import heuristic_bot, random_bot
+from ra_core.engine.errors import BotError
 from ra_core.play import GameRecord, chance_stream, play, sample_chance
-from ra_core.tournament import tournament
 
 
 def test_a_bot_cannot_predict_the_next_tile_from_its_random_stream() -> None:

@@ -34,8 +34,8 @@ from ra_core import (
     new_game,
     parse_action,
 )
+from ra_core.engine.turns import canonical
 from ra_core.play import sample_chance
-from ra_core.turns import canonical
 
 from .strategies import ALL_RULES, make_rules
 

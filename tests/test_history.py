@@ -1,13 +1,14 @@
-"""ra_core.history: every auction of a game, read back from its actions."""
+"""ra_core.engine.history: every auction of a game, read back from its actions."""
 
 from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
 
-from ra_core import State, Tile, Trigger
+from ra_core import State, Tile
 from ra_core.bots import heuristic_bot, random_bot
-from ra_core.history import auctions
+from ra_core.engine.history import auctions
+from ra_core.engine.records import Trigger
 from ra_core.play import play
 
 from .positions import S4

@@ -14,12 +14,13 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 
-from ra_core import CHANCE, TERMINAL, Phase, State, new_game, turns
-from ra_core.actions import sort_key
+from ra_core import CHANCE, TERMINAL, Phase, State, new_game
 from ra_core.bots import random_bot
-from ra_core.invariants import check
+from ra_core.engine import turns
+from ra_core.engine.actions import sort_key
+from ra_core.engine.invariants import check
+from ra_core.engine.tiles import FULL_BAG, NUM_KINDS, TOTAL_TILES, Tile
 from ra_core.play import GameRecord, play, sample_chance
-from ra_core.tiles import FULL_BAG, NUM_KINDS, TOTAL_TILES, Tile
 
 from .strategies import ALL_RULES, RARE, make_rules, rare_position, rare_positions, seeds
 
@@ -41,7 +42,7 @@ def tile_totals(s: State) -> list[int]:
 
 def check_invariants(s: State) -> None:
     """Assert the invariants of a single position: the package's own check, and more spelled out here."""
-    check(s)  # ra_core.invariants: what from_dict and bot authors check too
+    check(s)  # ra_core.engine.invariants: what from_dict and bot authors check too
     assert tile_totals(s) == list(FULL_BAG), "R1: every one of the 180 tiles is in exactly one place"
     assert sum(s.bag) + sum(s.box) <= TOTAL_TILES
     suns = sorted([s.center_sun, *(x for p in s.players for x in p.suns_up + p.suns_down)])
@@ -145,7 +146,7 @@ def test_games_do_not_share_state() -> None:
 @given(start=rare_positions, seed=seeds)
 def test_invariants_from_rare_positions(start: State, seed: int) -> None:
     """From god turns, disaster choices, full tracks, lone players and the last sun of epoch 3,
-    random play keeps every invariant to the end (`ra_core.invariants.check`)."""
+    random play keeps every invariant to the end (`ra_core.engine.invariants.check`)."""
     check(start)
     rng = random.Random(seed)
     s = start

@@ -1,57 +1,100 @@
-"""The package's layers: every import inside `ra_core` points down a layer, and no modules import in a cycle.
+"""The layers of docs/architecture.md, checked against every import of the code.
 
-    engine        what a game is and how it moves (rules, records, state, transitions, saving, playing)
-    analysis      what positions are worth and who plays them (exact chance, valuation, bots, tournaments)
-    presentation  words and pictures of positions (text, SVG, narration, plots)
-    widgets       the notebook widgets
-    top           the exercise checks, the command line, and the package's front door (``ra_core``)
+The page is the one list of layers: this test reads its tables (no second copy to keep in step),
+so a page that drifts from the code fails here. What it checks:
 
-A module may import from its own layer or any layer below it. Imports under ``if TYPE_CHECKING:``
-are for type checkers only and never run, so they are not dependencies. Within a layer the
-imports must not close a cycle, so that each module can be read after the ones it uses.
-A new module must be given a layer here, and every module stays under 400 lines.
+* every module of `ra_core` is in a layer's folder, and imports only from its own layer and the
+  layers its row names, except the upward imports the page lists on purpose;
+* within a layer no imports close a cycle;
+* the packages beside `ra_core` import only what their row names (`grading` is never imported
+  by what students install);
+* outside the modules the page names, only the standard library is imported.
+
+Imports under ``if TYPE_CHECKING:`` are for type checkers only and never run, so they are not
+dependencies. The 400-line ceiling is a smell to look at, never a reason to split: it is not
+checked here.
 """
 
 from __future__ import annotations
 
 import ast
+import re
+import sys
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "ra_core"
+import pytest
 
-LAYERS: dict[str, tuple[str, ...]] = {
-    "engine": (
-        "tiles", "errors", "actions", "rules", "records", "auction", "disasters", "scoring", "turns", "game",
-        "textboard", "safejson", "invariants", "serialize", "state", "setup", "timer", "positions", "play", "history",
-    ),
-    "analysis": (
-        "odds", "chance", "valuation", "bots", "entrants", "montecarlo", "tournament", "stats", "progress",
-        "drawcall", "endgame", "auctions", "playthrough",
-    ),
-    "presentation": ("words", "theme", "icons", "pieces", "svg", "render", "narrate", "plotstyle", "plots"),
-    "widgets": ("widgets",),
-    "top": ("exercises", "__main__", "__init__"),
-}  # fmt: skip
-RANK = {name: rank for rank, names in enumerate(LAYERS.values()) for name in names}
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "architecture.md"
+PACKAGE = ROOT / "ra_core"
 
 
-def module_name(path: Path) -> str:
-    """Return the dotted name below `ra_core` of a module file, e.g. ``widgets.views``."""
-    parts = path.relative_to(PACKAGE).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" and len(parts) > 1 else parts)
+# -- reading the page ---------------------------------------------------------------------------
 
 
-def layer_of(module: str) -> int:
-    """Return the rank of a module's layer, by its first name component (a subpackage is one unit)."""
-    head = module.split(".")[0] or "__init__"
-    assert head in RANK, f"ra_core.{module} has no layer: add it to LAYERS in {Path(__file__).name}"
-    return RANK[head]
+def table(heading: str) -> list[list[str]]:
+    """Return the rows of the first table after `heading` on the page, as lists of cell texts."""
+    text = PAGE.read_text(encoding="utf-8")
+    start = text.index(heading)
+    rows = []
+    for line in text[start:].splitlines()[1:]:
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not set("".join(cells)) <= set("-: "):
+                rows.append(cells)
+        elif rows:
+            break
+    return rows[1:]  # without the header
+
+
+def ticked(cell: str) -> list[str]:
+    """Return the names in backticks in a cell."""
+    return re.findall(r"`([^`]+)`", cell)
+
+
+def listed(cell: str) -> set[str]:
+    """Return the comma-separated names of a "may import" cell ("the standard library" names none)."""
+    return {n.strip() for n in cell.split(",") if n.strip() and "standard library" not in n}
+
+
+class Layers:
+    """The layers as the page states them: each module's layer, and what each layer may import."""
+
+    def __init__(self) -> None:
+        self.folders: dict[str, str] = {}  # path below the repository (a folder or a file) -> layer
+        self.may: dict[str, set[str]] = {}
+        for name, where, _, may in table("## The layers"):
+            for path in ticked(where):
+                self.folders[path.rstrip("/")] = name
+            self.may[name] = listed(may) | {name}
+        self.upward = {(m, target) for m, target, _ in (r[:3] for r in table("### Imports that point up"))}
+        self.upward = {(ticked(m)[0], ticked(t)[0]) for m, t in self.upward}
+
+    def of(self, path: Path) -> str:
+        """Return the layer of a module file of `ra_core`, by its folder (or its own name)."""
+        rel = path.relative_to(ROOT).as_posix()
+        for where, layer in self.folders.items():
+            if rel == where or rel.startswith(where + "/"):
+                return layer
+        raise AssertionError(f"{rel} is in no layer of {PAGE.name}: put it in a layer's folder or add a row")
+
+
+# -- reading the code ---------------------------------------------------------------------------
+
+
+def dotted(path: Path) -> str:
+    """Return the dotted module name of a file, e.g. ``ra_core.engine.state``."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def runtime_imports(path: Path) -> set[str]:
-    """Return the `ra_core` modules that `path` imports when it runs (not under TYPE_CHECKING)."""
-    tree: ast.AST = ast.parse(path.read_text(encoding="utf-8"))
-    package = list(path.parent.relative_to(PACKAGE).parts)  # where relative imports start
+    """Return the absolute module names `path` imports when it runs (not under TYPE_CHECKING).
+
+    ``from X import name`` counts as importing ``X.name``: a name may be a submodule.
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = dotted(path) if path.name == "__init__.py" else dotted(path).rpartition(".")[0]
     found: set[str] = set()
 
     def visit(node: ast.AST) -> None:
@@ -61,92 +104,150 @@ def runtime_imports(path: Path) -> set[str]:
             return
         if isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package[: len(package) - node.level + 1]  # level 1: this package
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
                 stem = ".".join([*base, node.module] if node.module else base)
-                targets = [stem] if node.module else [f"{stem}.{a.name}".lstrip(".") for a in node.names]
-            elif node.module and (node.module == "ra_core" or node.module.startswith("ra_core.")):
-                stem = node.module.removeprefix("ra_core").lstrip(".")
-                targets = [stem] if stem else [a.name for a in node.names]
             else:
-                targets = []
-            found.update(t for t in targets if t)
+                stem = node.module or ""
+            found.update(f"{stem}.{a.name}" for a in node.names)
         elif isinstance(node, ast.Import):
-            found.update(a.name.removeprefix("ra_core.") for a in node.names if a.name.startswith("ra_core."))
+            found.update(a.name for a in node.names)
         for child in ast.iter_child_nodes(node):
             visit(child)
 
     visit(tree)
-    return {m for m in found if m != module_name(path)}
+    return found
 
 
-def graph() -> dict[str, set[str]]:
-    """Return each module's runtime imports inside `ra_core`, by module name."""
-    return {module_name(p): runtime_imports(p) for p in sorted(PACKAGE.rglob("*.py"))}
+def modules(folder: Path) -> dict[str, Path]:
+    return {dotted(p): p for p in sorted(folder.rglob("*.py"))}
 
 
-def test_every_module_has_a_layer() -> None:
-    for module in graph():
-        layer_of(module)
+ALL = {**modules(PACKAGE), **modules(ROOT / "ra_course"), **modules(ROOT / "grading")}
 
 
-def test_imports_only_point_down() -> None:
-    """No module imports from a layer above its own."""
-    upward = [
-        f"ra_core.{m} ({_layer_name(m)}) imports ra_core.{t} ({_layer_name(t)})"
-        for m, targets in graph().items()
-        for t in sorted(targets)
-        if layer_of(t) > layer_of(m)
-    ]
-    assert not upward, "\n".join(upward)
+def resolve(target: str) -> str | None:
+    """Return the project module a dotted import target names (a module, or a name from one)."""
+    while target and target not in ALL:
+        target = target.rpartition(".")[0]
+    return target or None
 
 
-def test_no_import_cycles() -> None:
-    """Depth-first search for a cycle among the modules (subpackages count by their modules)."""
-    edges = graph()
-    modules = set(edges)
-    resolved = {m: {_resolve(t, modules) for t in ts} - {None, m} for m, ts in edges.items()}
+# -- the checks ---------------------------------------------------------------------------------
+
+
+def test_the_page_names_the_layers_in_folders() -> None:
+    layers = Layers()
+    assert list(layers.may) == ["engine", "play", "analysis", "bots", "pictures", "widgets", "front"]
+    for where in layers.folders:
+        assert (ROOT / where).exists(), f"{PAGE.name} names {where}, which does not exist"
+    for layer, allowed in layers.may.items():
+        unknown = allowed - set(layers.may)
+        assert not unknown, f"{layer} may import {unknown}: not layers"
+
+
+def test_every_module_is_in_a_layer() -> None:
+    layers = Layers()
+    for path in modules(PACKAGE).values():
+        layers.of(path)
+
+
+def test_ra_core_keeps_little_besides_its_front_door() -> None:
+    top = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(top) <= 8, top
+
+
+def test_imports_follow_the_page() -> None:
+    """Each module imports only from its own layer and those its row names, or as the page lists."""
+    layers = Layers()
+    wrong = []
+    for name, path in modules(PACKAGE).items():
+        mine = layers.of(path)
+        rel = path.relative_to(ROOT).as_posix()
+        for target in sorted(runtime_imports(path)):
+            found = resolve(target)
+            if found is None or not found.startswith("ra_core"):
+                assert not (target.startswith(("ra_course", "grading"))), f"{name} imports {target}"
+                continue
+            theirs = layers.of(ALL[found])
+            upward_ok = (rel, found) in layers.upward
+            if theirs not in layers.may[mine] and not upward_ok:
+                wrong.append(f"{name} ({mine}) imports {found} ({theirs})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_listed_upward_imports_exist() -> None:
+    """An upward import the page lists but the code no longer makes is a stale line on the page."""
+    for module, target in Layers().upward:
+        imports = {resolve(t) for t in runtime_imports(ROOT / module)}
+        assert target in imports, f"{PAGE.name} lists {module} -> {target}, which the code does not import"
+
+
+def test_no_import_cycles_within_a_layer() -> None:
+    layers = Layers()
+    edges: dict[str, set[str]] = {}
+    for name, file in modules(PACKAGE).items():
+        mine = layers.of(file)
+        targets = {resolve(t) for t in runtime_imports(file)} - {None, name}
+        edges[name] = {t for t in targets if t and t.startswith("ra_core") and layers.of(ALL[t]) == mine}
     state: dict[str, int] = {}  # 1: on the current path, 2: done
     path: list[str] = []
 
     def walk(m: str) -> None:
         state[m] = 1
         path.append(m)
-        for t in sorted(x for x in resolved[m] if x is not None):
+        for t in sorted(edges[m]):
             if state.get(t) == 1:
-                cycle = [*path[path.index(t) :], t]
-                raise AssertionError("import cycle: " + " -> ".join(f"ra_core.{x}" for x in cycle))
+                raise AssertionError("import cycle: " + " -> ".join([*path[path.index(t) :], t]))
             if t not in state:
                 walk(t)
         path.pop()
         state[m] = 2
 
-    for m in sorted(modules):
+    for m in sorted(edges):
         if m not in state:
             walk(m)
 
 
-def test_the_checker_sees_runtime_imports_only() -> None:
-    """The checker itself: a runtime import counts, one under TYPE_CHECKING does not; packages resolve."""
-    imports = runtime_imports(PACKAGE / "textboard.py")
-    assert "records" in imports and "state" not in imports
-    assert {"actions", "setup", "state"} <= runtime_imports(PACKAGE / "__init__.py")
-    assert "setup" in runtime_imports(PACKAGE / "widgets" / "controllers.py")
+def test_the_packages_beside_import_what_the_page_says() -> None:
+    rows = {ticked(name)[0]: listed(may) for name, _, may, _ in table("## The packages beside")}
+    assert set(rows) == {"ra_core", "ra_course", "grading"}
+    for package in ("ra_course", "grading"):
+        for name, path in modules(ROOT / package).items():
+            for target in runtime_imports(path):
+                head = target.split(".")[0]
+                if head in rows and head != package:
+                    assert head in rows[package], f"{name} imports {target}: {package} may import {rows[package]}"
+    for name, path in modules(PACKAGE).items():
+        for target in runtime_imports(path):
+            assert target.split(".")[0] not in {"ra_course", "grading"}, f"{name} imports {target}"
 
 
-def _resolve(target: str, modules: set[str]) -> str | None:
-    """Return the module a dotted import target names (``bots.heuristic`` or a name from a package)."""
-    while target and target not in modules:
-        target = target.rpartition(".")[0]
-    return target or None
+def test_only_the_named_modules_need_more_than_the_standard_library() -> None:
+    allowed: dict[str, set[str]] = {}
+    for where, need in table("These modules need more"):
+        names = {n.strip().split()[0] for n in re.sub(r"\(.*?\)", "", need).split(",")}
+        for path in ticked(where):
+            allowed[path.rstrip("/")] = names
+    ours = {"ra_core", "ra_course", "grading"}
+    wrong = []
+    for package in (PACKAGE, ROOT / "ra_course"):
+        for name, file in modules(package).items():
+            rel = file.relative_to(ROOT).as_posix()
+            extra = set().union(*(v for k, v in allowed.items() if rel == k or rel.startswith(k + "/")))
+            for target in runtime_imports(file):
+                head = target.split(".")[0]
+                if head and head not in sys.stdlib_module_names and head not in ours and head not in extra:
+                    wrong.append(f"{name} imports {head}")
+    assert not wrong, "\n".join(wrong)
 
 
-def _layer_name(module: str) -> str:
-    return list(LAYERS)[layer_of(module)]
-
-
-def test_every_module_is_small() -> None:
-    """Each module does one job, readable in one sitting: at most 400 lines."""
-    long = {
-        module_name(p): n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400
-    }
-    assert not long, long
+@pytest.mark.parametrize("module", ["ra_core.engine.state", "ra_core.widgets.controllers"])
+def test_the_checker_sees_runtime_imports_only(module: str) -> None:
+    """The checker itself: a runtime import counts, one under TYPE_CHECKING does not; relative imports resolve."""
+    found = {resolve(t) for t in runtime_imports(ALL[module])}
+    if module == "ra_core.engine.state":
+        assert "ra_core.engine.transitions" in found and "ra_core.pictures.svg" in found
+    else:
+        assert "ra_core.engine.setup" in found
+    textboard = {resolve(t) for t in runtime_imports(ALL["ra_core.engine.textboard"])}
+    assert "ra_core.engine.records" in textboard and "ra_core.engine.state" not in textboard

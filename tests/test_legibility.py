@@ -19,15 +19,15 @@ import pytest
 
 from ra_core import State, Tile, new_game
 from ra_core.bots import random_bot
-from ra_core.icons import WORD_TILES
-from ra_core.pieces import legend, tile_svg
+from ra_core.engine.tiles import FULL_BAG
+from ra_core.pictures.icons import WORD_TILES
+from ra_core.pictures.pieces import legend, tile_svg
+from ra_core.pictures.svg import svg
+from ra_core.pictures.words import tile_name
 from ra_core.play import play
-from ra_core.svg import svg
-from ra_core.tiles import FULL_BAG
 from ra_core.widgets import PlayController
 from ra_core.widgets.board import BoardClicks
 from ra_core.widgets.explorers import AuctionExplorer, DisasterExplorer
-from ra_core.words import tile_name
 
 NS = "{http://www.w3.org/2000/svg}"
 TABLE_CSS = Path(__file__).resolve().parents[1] / "ra_core" / "widgets" / "table.css"

@@ -1,7 +1,7 @@
 """Golden playthroughs: seeded games must replay exactly as recorded in tests/golden.
 
 When a change alters them on purpose, regenerate with
-``python -m ra_core.playthrough --players N --seed 1 > tests/golden/Np-seed-1.txt`` and review the diff.
+``python -m tests.playthrough --players N --seed 1 > tests/golden/Np-seed-1.txt`` and review the diff.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ra_core.playthrough import playthrough
+from tests.playthrough import playthrough
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -1,4 +1,4 @@
-"""Plots (`ra_core.plots`): what each figure shows, its labels and colours, and byte-stable SVG."""
+"""Plots (`ra_core.pictures.plots`): what each figure shows, its labels and colours, and byte-stable SVG."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
 from ra_core import State, Tile, new_game
-from ra_core import chance as C
+from ra_core.analysis import chance as C
 from ra_core.bots import random_bot
-from ra_core.play import GameRecord, play
-from ra_core.plots import (
+from ra_core.engine.scoring import CATEGORIES
+from ra_core.pictures.plots import (
     FRAME,
     HATCHES,
     INK,
@@ -32,7 +32,7 @@ from ra_core.plots import (
     svg_setup,
     to_svg,
 )
-from ra_core.scoring import CATEGORIES
+from ra_core.play import GameRecord, play
 
 OKABE_ITO = {"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#f0e442"}  # and black
 NEUTRAL = {to_hex(INK), to_hex(FRAME)}  # reference lines, whiskers and outlines
@@ -81,9 +81,10 @@ def colours(fig: Figure) -> set[str]:
 
 def test_importing_ra_core_does_not_import_matplotlib() -> None:
     code = (
-        "import sys, ra_core, ra_core.chance, ra_core.valuation, ra_core.play, ra_core.scoring\n"
+        "import sys, ra_core, ra_core.analysis.chance, ra_core.analysis.valuation\n"
+        "import ra_core.play, ra_core.engine.scoring\n"
         "assert 'matplotlib' not in sys.modules, 'matplotlib imported'\n"
-        "assert 'ra_core.plots' not in sys.modules, 'plots imported'\n"
+        "assert 'ra_core.pictures.plots' not in sys.modules, 'plots imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -349,7 +350,7 @@ def test_palette_is_okabe_ito() -> None:
 
 def test_distribution_overlay_with_text_keys() -> None:
     """A law keyed by words (not numbers) can carry a simulated overlay."""
-    from ra_core.plots import plot_distribution
+    from ra_core.pictures.plots import plot_distribution
 
     fig = plot_distribution({"ra": 0.25, "other": 0.75}, simulated=["ra", "other", "other", "other"])
     assert fig.axes

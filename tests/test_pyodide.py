@@ -4,7 +4,7 @@ The engine is copied into Pyodide (the npm package `pyodide`, pinned below, run 
 tests/pyodide_runner.mjs; only Pyodide's core, no micropip), and the same function,
 `_scenarios`, runs there and in this process: seeded bot games for 2-5 players under default
 and non-default rules, a Monte Carlo bot game and decisions, and exact probabilities from
-`ra_core.chance`. Its JSON results must be equal, action for action and to the last bit of
+`ra_core.analysis.chance`. Its JSON results must be equal, action for action and to the last bit of
 every float and `Fraction`.
 
 Pyodide's core files are cached in ``.cache/pyodide/`` at the repository root, installed on
@@ -63,17 +63,17 @@ def _scenarios(cases_json: str) -> str:
     from fractions import Fraction
 
     from ra_core import Phase
-    from ra_core.bots import heuristic_bot, random_bot
-    from ra_core.chance import (
+    from ra_core.analysis.chance import (
         draw_or_call,
         draws_until_epoch_end,
         expected_lot_values_after_draw,
         free_slots,
         tiles_before_ra,
     )
-    from ra_core.montecarlo import MonteCarloBot, action_values
+    from ra_core.bots import heuristic_bot, random_bot
+    from ra_core.bots.montecarlo import MonteCarloBot, action_values
+    from ra_core.engine.rules import Rules
     from ra_core.play import play
-    from ra_core.rules import Rules
 
     def law(d: dict[int, Fraction]) -> dict[int, str]:
         return {k: str(v) for k, v in d.items()}
@@ -120,11 +120,12 @@ PYODIDE_SCRIPT = f"""
 {inspect.getsource(_scenarios)}
 
 import json, pkgutil, sys, importlib
-import ra_core
+import ra_core, ra_course
 
 results = json.loads(_scenarios({CASES_JSON!r}))
-skip = ("ra_core.__main__", "ra_core.plots", "ra_core.widgets")  # the CLI; matplotlib; ipywidgets
+skip = ("ra_core.__main__", "ra_core.pictures.plots", "ra_core.widgets")  # the CLI; matplotlib; ipywidgets
 modules = [m.name for m in pkgutil.walk_packages(ra_core.__path__, "ra_core.") if not m.name.startswith(skip)]
+modules += [m.name for m in pkgutil.walk_packages(ra_course.__path__, "ra_course.")]
 for name in modules:
     importlib.import_module(name)
 results["environment"] = {{
@@ -181,7 +182,7 @@ def in_pyodide(pyodide_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> d
     """The results of `_scenarios` (and the interpreter's facts) from one Node + Pyodide run."""
     script = tmp_path_factory.mktemp("pyodide") / "scenarios.py"
     script.write_text(PYODIDE_SCRIPT)
-    cmd = ["node", str(RUNNER), str(pyodide_dir), str(ROOT / "ra_core"), str(script)]
+    cmd = ["node", str(RUNNER), str(pyodide_dir), str(script), str(ROOT / "ra_core"), str(ROOT / "ra_course")]
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
     except subprocess.TimeoutExpired as e:
@@ -200,12 +201,16 @@ def in_cpython() -> dict[str, Any]:
 
 def test_pyodide_runs_ra_core_with_the_standard_library_only(in_pyodide: dict[str, Any]) -> None:
     """It really is Pyodide (emscripten, Python 3.11+) running the repository's ra_core copy, and
-    every ra_core module but plots and widgets imports and plays without matplotlib or ipywidgets."""
+    every ra_core module but plots and widgets, and every ra_course module, imports and plays without
+    matplotlib or ipywidgets."""
     env = in_pyodide["environment"]
     assert env["platform"] == "emscripten"
     assert tuple(env["version"]) >= (3, 11)
     assert env["ra_core"] == "/home/pyodide/src/ra_core/__init__.py"
-    assert {"ra_core.play", "ra_core.bots", "ra_core.chance", "ra_core.montecarlo"} <= set(env["modules_imported"])
+    assert {"ra_core.play", "ra_core.bots", "ra_core.analysis.chance", "ra_core.bots.montecarlo"} <= set(
+        env["modules_imported"]
+    )
+    assert {"ra_course.evidence", "ra_course.exercises.checking"} <= set(env["modules_imported"])  # the course too
     assert env["loaded"] == [], f"imported in Pyodide, though ra_core must not need them: {env['loaded']}"
 
 
@@ -231,6 +236,6 @@ def test_monte_carlo_bot_is_the_same_in_pyodide(in_cpython: dict[str, Any], in_p
 
 
 def test_exact_probabilities_are_the_same_in_pyodide(in_cpython: dict[str, Any], in_pyodide: dict[str, Any]) -> None:
-    """`ra_core.chance` gives the same exact laws, expectations and draw-or-call values (Fractions
+    """`ra_core.analysis.chance` gives the same exact laws, expectations and draw-or-call values (Fractions
     as text) for a mid-game position in Pyodide as in CPython."""
     assert in_pyodide["chance"] == in_cpython["chance"]

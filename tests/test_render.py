@@ -9,21 +9,11 @@ import pytest
 
 from ra_core import State, Tile, new_game
 from ra_core.bots import random_bot
-from ra_core.narrate import join, narrate, tile_words
+from ra_core.engine.textboard import text_board
+from ra_core.pictures.narrate import join, narrate, tile_words
+from ra_core.pictures.svg import TILE_STYLES, html, legend, scores_html, svg, tile_svg
+from ra_core.pictures.words import KEPT, SCORED_EACH_EPOCH, facts, scores_text
 from ra_core.play import play
-from ra_core.render import (
-    KEPT,
-    SCORED_EACH_EPOCH,
-    TILE_STYLES,
-    facts,
-    html,
-    legend,
-    scores_html,
-    scores_text,
-    svg,
-    text_board,
-    tile_svg,
-)
 
 SVG = "{http://www.w3.org/2000/svg}"
 

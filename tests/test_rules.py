@@ -32,16 +32,16 @@ from ra_core import (
     Rules,
     State,
     Tile,
-    Trigger,
     new_game,
     parse_action,
-    scoring,
 )
-from ra_core.auction import bid_order
 from ra_core.bots import random_bot
+from ra_core.engine import scoring
+from ra_core.engine.auction import bid_order
+from ra_core.engine.positions import position as build
+from ra_core.engine.records import Trigger
+from ra_core.engine.tiles import CIVILIZATIONS, DISASTERS, FULL_BAG, MONUMENTS, as_dict, counts
 from ra_core.play import play
-from ra_core.positions import position as build
-from ra_core.tiles import CIVILIZATIONS, DISASTERS, FULL_BAG, MONUMENTS, as_dict, counts
 
 from .positions import S4_SUNS_UP, owing, running
 
@@ -66,7 +66,7 @@ LONE_P1 = (
 
 
 def position(*, players: Any = None, **fields: Any) -> State:
-    """Return the scenario `ra_core.positions.position` builds; the default players are S4."""
+    """Return the scenario `ra_core.engine.positions.position` builds; the default players are S4."""
     return build(players or S4, **fields)
 
 

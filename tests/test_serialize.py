@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from ra_core import InvalidStateError, State
 from ra_core.bots import random_bot
-from ra_core.invariants import check
+from ra_core.engine.invariants import check
+from ra_core.engine.safejson import load_json
 from ra_core.play import play
-from ra_core.safejson import load_json
 
 from .positions import S4
 
@@ -114,6 +114,12 @@ def test_positions_no_game_can_reach_are_refused() -> None:
         "discard": {"player": 0, "owed": [["unrest", 2]], "after": "gods"},
     }
     assert refused(choice).field == "discard.player"
+    # A pending discard owes two tiles per disaster of its kind (R50, R54): 0, 1 or 3 tiles is no choice of a game.
+    mine = {**choice, "turn_player": 0}
+    assert State.from_dict(mine).discard is not None
+    for owed in (0, 1, 3, -2, 10):
+        wrong = {**mine, "discard": {"player": 0, "owed": [["unrest", owed]], "after": "gods"}}
+        assert refused(wrong).field == "discard.owed[0]", owed
     # Scores that do not fit the epoch, or do not add up to the fame.
     data = saved(steps=150)
     assert data["epoch"] >= 2 and data["scores"]

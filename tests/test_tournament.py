@@ -14,23 +14,24 @@ from typing import Any
 
 import pytest
 
-from ra_core import Action, Bid, BotError, IllegalActionError, State, new_game
-from ra_core.bots import greedy_bot, heuristic_bot, random_bot
-from ra_core.montecarlo import MonteCarloBot
-from ra_core.play import Policy, play
-from ra_core.progress import no_progress, progress_bar
-from ra_core.tournament import (
+from ra_core import Action, Bid, IllegalActionError, State, new_game
+from ra_core.__main__ import tournament_main as main
+from ra_core.analysis.progress import no_progress, progress_bar
+from ra_core.analysis.tournament import (
     NamedBot,
     bot_name,
     game_seeds,
     load_bot,
-    main,
     mean_interval,
     play_to_end,
     tournament,
     versus,
     wilson_interval,
 )
+from ra_core.bots import greedy_bot, heuristic_bot, random_bot
+from ra_core.bots.montecarlo import MonteCarloBot
+from ra_core.engine.errors import BotError
+from ra_core.play import Policy, play
 
 # -- confidence intervals ---------------------------------------------------------------------
 
@@ -224,7 +225,7 @@ def test_load_bot_from_a_file_a_module_or_a_class(tmp_path: Path) -> None:
     alice = load_bot(f"{tmp_path / 'alice.py'}:my_bot")
     assert isinstance(alice, NamedBot) and bot_name(alice) == "alice"
     assert load_bot("ra_core.bots:random_bot") is random_bot
-    assert isinstance(load_bot("ra_core.montecarlo:MonteCarloBot"), MonteCarloBot)
+    assert isinstance(load_bot("ra_core.bots.montecarlo:MonteCarloBot"), MonteCarloBot)
     state = new_game(3, seed=1)
     assert alice(state, random.Random(1)) == heuristic_bot(state, random.Random(1))
     copy = pickle.loads(pickle.dumps(alice))  # loaded again from the file, as a pool's worker does
@@ -263,7 +264,7 @@ def test_class_tournament_from_the_command_line(
     assert "alice / random_bot" in table and "\nalice " in table
     assert main(["alice.py:my_bot", "bob.py:my_bot", "--players", "3", "--games", "6"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("python -m ra_core.tournament: error: bot 'bob' (seat ") and "Traceback" not in err
+    assert err.startswith("python -m ra_core tournament: error: bot 'bob' (seat ") and "Traceback" not in err
     with pytest.raises(SystemExit) as exit_info:
         main(["carol.py:my_bot", "random"])
     assert exit_info.value.code == 2 and "'carol.py:my_bot': no file carol.py" in capsys.readouterr().err

@@ -1,7 +1,7 @@
 """The test vectors of docs/rules.md §3 (TV-A1..TV-A5, TV-01..TV-44), one test (or one case) each.
 
 Every test is named after its vector (``test_tv_27_...``) and quotes the rules it checks.
-Scoring vectors call the pure functions of `ra_core.scoring`; turn, auction, god and
+Scoring vectors call the pure functions of `ra_core.engine.scoring`; turn, auction, god and
 disaster vectors play the vector's actions on a real `State`.
 
 How a vector's action is played (see `run`):
@@ -25,20 +25,17 @@ from ra_core import (
     Discard,
     IllegalActionError,
     Phase,
-    Player,
     Rules,
     State,
     Tile,
-    Trigger,
     UseGod,
     new_game,
     parse_action,
 )
 from ra_core.bots import random_bot
-from ra_core.play import play
-from ra_core.positions import position as build
-from ra_core.records import Breakdown
-from ra_core.scoring import (
+from ra_core.engine.positions import position as build
+from ra_core.engine.records import Breakdown, Player, Trigger
+from ra_core.engine.scoring import (
     civilization_points,
     god_points,
     gold_points,
@@ -48,7 +45,8 @@ from ra_core.scoring import (
     score_epoch,
     sun_points,
 )
-from ra_core.tiles import as_dict, counts
+from ra_core.engine.tiles import as_dict, counts
+from ra_core.play import play
 
 from .positions import S4_SUNS_UP, running
 
@@ -104,7 +102,7 @@ def position(
     to_act: int | None = None,
     rules: Rules | None = None,
 ) -> State:
-    """Return a vector's position (`ra_core.positions.position`; bag = every tile not placed elsewhere)."""
+    """Return a vector's position (`ra_core.engine.positions.position`; bag = every tile not placed elsewhere)."""
     fields: dict[str, Any] = {} if to_act is None else {"turn_player": to_act}
     return build(players, track=track, ra_count=ra_count, rules=rules, **fields)
 

@@ -45,14 +45,16 @@ def test_the_command_line_plays_a_game(installed: Path) -> None:
 
 def test_every_public_module_imports_from_the_installed_package(installed: Path) -> None:
     code = (
-        "import importlib, pkgutil, ra_core\n"
+        "import importlib, importlib.util, pkgutil, ra_core, ra_course\n"
         "names = [m.name for m in pkgutil.walk_packages(ra_core.__path__, 'ra_core.') if '__main__' not in m.name]\n"
+        "names += [m.name for m in pkgutil.walk_packages(ra_course.__path__, 'ra_course.')]\n"
         "for n in names: importlib.import_module(n)\n"
-        "print(ra_core.__file__); print(len(names))\n"
+        "print(ra_core.__file__); print(len(names)); print(importlib.util.find_spec('grading') is None)\n"
     )
     out = run(installed, "-c", code, cwd=installed.parent.parent)
-    where, count = out.split()
-    assert str(ROOT) not in where and "site-packages" in where and int(count) >= 30
+    where, count, no_grading = out.split()
+    assert str(ROOT) not in where and "site-packages" in where and int(count) >= 40
+    assert no_grading == "True", "the teacher's grading package must never be installed"
 
 
 def test_notebook_01_runs_against_the_installed_package(installed: Path) -> None:

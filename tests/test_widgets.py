@@ -14,8 +14,10 @@ from xml.etree import ElementTree
 
 import pytest
 
-from ra_core import Rules, State, Tile, render
+from ra_core import Rules, State, Tile
 from ra_core.bots import random_bot
+from ra_core.pictures import svg as board_svg
+from ra_core.pictures.words import signed
 from ra_core.play import GameRecord, play
 from ra_core.widgets import (
     AuctionExplorer,
@@ -407,7 +409,7 @@ def test_keyboard_reaches_every_choice_and_the_status_names_only_open_choices() 
     labels = _targets(board.svg())
     assert labels == {"action:draw": "Draw a tile", "action:ra": "Call Ra"}
     assert c.status() == f"P{c.state.to_move}, your move: draw a tile or call Ra."
-    assert "data-action" not in str(render.svg(c.state, you=c.you))  # a picture without controls has none
+    assert "data-action" not in str(board_svg.svg(c.state, you=c.you))  # a picture without controls has none
 
 
 def test_view_shows_a_message_instead_of_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -661,8 +663,8 @@ def test_each_epochs_scores_cover_the_board_until_closed() -> None:
             assert set(_targets(svg)) == {"ui:dismiss"} and "ra-overlay" in svg
             for i, b in enumerate(score.players):
                 name = "P0 (you)" if i == 0 else f"P{i} (easy)"
-                assert f'aria-label="{name}: gods {render.signed(b.god)}, ' in svg
-                assert f"net {render.signed(b.net)}, fame {b.fame_after}" in svg
+                assert f'aria-label="{name}: gods {signed(b.god)}, ' in svg
+                assert f"net {signed(b.net)}, fame {b.fame_after}" in svg
             assert view.table.status.startswith("Game over" if c.state.is_terminal() else f"Epoch {score.epoch} is")
             shown.append(score.epoch)
             _send(view, version=c.version, ui="sun 3")  # anything else: a message, no change
@@ -702,7 +704,7 @@ def test_the_scores_fit_inside_their_card() -> None:
 
 def test_a_seats_own_name_is_not_repeated() -> None:
     """Names "P0", "P1" given to a record show as P0 and P1, not "P0 (P0)" or "P0 P0"."""
-    from ra_core.plots import _states_and_names
+    from ra_core.pictures.plots import _states_and_names
 
     record = play([random_bot] * 3, seed=2, names=["P0", "P1", "cleo"])
     stepper = ReplayController(record)
@@ -727,7 +729,7 @@ def test_the_board_marks_what_a_bot_just_did_and_the_coming_sun_swap() -> None:
         if c.state.auction is not None and c.state.auction.high_bidder >= 0:
             a = c.state.auction
             assert f"P{a.high_bidder} would give sun {a.high_bid} and take the center sun {c.state.center_sun}" in svg
-    assert steps >= 2 and "ra-just" not in str(render.svg(c.state))  # a picture without controls marks nothing
+    assert steps >= 2 and "ra-just" not in str(board_svg.svg(c.state))  # a picture without controls marks nothing
 
 
 def test_the_disaster_explorers_counts_follow_the_notebooks_theme() -> None:

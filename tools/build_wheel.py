@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What the wheel is built from: the metadata and the package.
-SOURCES = ("pyproject.toml", "README.md", "ra_core")
+SOURCES = ("pyproject.toml", "README.md", "ra_core", "ra_course")
 
 
 def build_wheel(dest: Path) -> Path:

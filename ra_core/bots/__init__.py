@@ -13,7 +13,7 @@ its own ``name`` for tournament tables.
   by the scoring rules (`appraise`, `bid_value` and `explain` show why it bids).
 * `greedy_bot`, a `GreedyBot` (`ra_core.bots.greedy`): the plan with a fast, rough valuation
   (`quick_lot_value`); the Monte Carlo bot's rollout policy.
-* The Monte Carlo bot, which plays many of these games forward, is in `ra_core.montecarlo`.
+* The Monte Carlo bot, which plays many of these games forward, is in `ra_core.bots.montecarlo`.
 """
 
 from .greedy import GreedyBot, greedy_bot, quick_lot_value

@@ -10,10 +10,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from ..actions import Action, UseGod
-from ..chance import ra_tiles_left
-from ..state import State
-from ..tiles import CIVILIZATIONS, Tile
+from ..analysis.chance import ra_tiles_left
+from ..engine.actions import Action, UseGod
+from ..engine.state import State
+from ..engine.tiles import CIVILIZATIONS, Tile
 from .plan import PlanBot
 
 __all__ = ["GreedyBot", "greedy_bot", "quick_lot_value"]
@@ -32,7 +32,7 @@ _MORE_MONUMENT = (1.0, 1.5, 5.0, 5.0, 5.0, 0.0)
 def quick_lot_value(display: Sequence[int], lot: Sequence[Tile | None], epoch: int) -> float:
     """Return a fast, rough worth of `lot` to a player with `display` (the rollout policy's model).
 
-    Cheaper and cruder than `ra_core.valuation.lot_value`: each tile adds a fixed amount
+    Cheaper and cruder than `ra_core.analysis.valuation.lot_value`: each tile adds a fixed amount
     given what the display (with the lot's earlier tiles) already holds; then each disaster
     subtracts a rough cost of the tiles it takes (R55: the lot is in the display first).
     """
@@ -107,7 +107,7 @@ class GreedyBot(PlanBot):
         up = 0
         for q in state.players:
             up += len(q.suns_up)
-        left = ra_tiles_left(state) - (0 if state.trigger is not None else 1)  # an auction runs
+        left = ra_tiles_left(state) - (0 if state.auction is not None else 1)  # an auction runs
         return self.average_lot * min(1.0, (max(left, 0) + 1) / up)
 
     def god_use(self, state: State, player: int, legal: tuple[Action, ...]) -> UseGod | None:

@@ -10,7 +10,7 @@ plays the shared plan (`ra_core.bots.plan`) with those values. `appraise`, `bid_
 ...                      "track": ["gold", "gold", "pharaoh"], "turn_player": 0})
 >>> print(explain(s, 0))
 P0 values the lot (gold gold pharaoh) at +11.3 fame with sun 2 for the center sun 1:
-  tiles             +21    the lot's worth to P0 (ra_core.valuation)
+  tiles             +21    the lot's worth to P0 (ra_core.analysis.valuation)
   later pharaohs   -6.5    only 35% of the +10 for the pharaoh standing in later epochs
   sun exchange     -0.3    gets 1 face down for 2, at 0.35 fame a sun point in epoch 1
   spending a sun   -2.8    ~43 tiles to come for max(9 auctions, 12 suns), 0.8 fame a tile
@@ -23,14 +23,14 @@ import dataclasses
 import random
 from typing import NamedTuple
 
-from ..actions import Action, Discard, UseGod
-from ..chance import ra_tiles_left
-from ..disasters import resolve
-from ..rules import EPOCHS
-from ..scoring import pharaoh_points_over
-from ..state import Phase, State
-from ..tiles import Tile
-from ..valuation import display_worth, lot_value
+from ..analysis.chance import ra_tiles_left
+from ..analysis.valuation import display_worth, lot_value
+from ..engine.actions import Action, Discard, UseGod
+from ..engine.disasters import resolve
+from ..engine.rules import EPOCHS
+from ..engine.scoring import pharaoh_points_over
+from ..engine.state import Phase, State
+from ..engine.tiles import Tile
 from .plan import PlanBot
 
 __all__ = [
@@ -51,7 +51,7 @@ class Weights:
 
     Attributes:
         later_pharaohs: the share of the pharaoh result in later epochs that is counted.
-            `ra_core.valuation` counts the pharaoh standing again in every later epoch as
+            `ra_core.analysis.valuation` counts the pharaoh standing again in every later epoch as
             if it lasted; other players catch up, so the heuristic counts only this share.
         tile_worth: what one tile still to come this epoch is worth to whoever wins it;
             with the tiles still in the bag it prices the bid a sun could make later.
@@ -78,7 +78,7 @@ class Appraisal(NamedTuple):
             when it cannot bid.
         center_sun: the sun it would receive face down (R46).
         lot: the tiles on the auction track.
-        tiles: the lot's worth, disasters included (`ra_core.valuation.lot_value`).
+        tiles: the lot's worth, disasters included (`ra_core.analysis.valuation.lot_value`).
         later_pharaohs: the part of `tiles` that is the pharaoh result of later epochs.
         pharaoh_discount: what is taken off `tiles` for that: ``(1 - weight) * later_pharaohs``.
         exchange: the sun received minus the sun given, at `sun_point` fame a point.
@@ -121,7 +121,7 @@ class Appraisal(NamedTuple):
         lines = [
             f"{who} values the lot ({lot}) at {self.total:+.1f} fame with sun {self.sun}"
             f" for the center sun {self.center_sun}:",
-            f"  tiles           {self.tiles:+5d}    the lot's worth to {who} (ra_core.valuation)",
+            f"  tiles           {self.tiles:+5d}    the lot's worth to {who} (ra_core.analysis.valuation)",
         ]
         if self.later_pharaohs:
             lines.append(
@@ -149,7 +149,7 @@ def appraise(state: State, player: int, sun: int | None = None, weights: Weights
     """
     p = state.players[player]
     if sun is None:
-        high = state.high_bid  # 0 when no auction runs
+        high = state.auction.high_bid if state.auction is not None else 0
         for x in p.suns_up:
             if x > high:
                 sun = x

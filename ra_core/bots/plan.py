@@ -3,7 +3,7 @@
 `PlanBot` decides every kind of position the same way; a bot built on it says only how it
 values things: what winning the lot with a given sun nets (`lot_net`), which god use is worth
 it (`god_use`) and which tiles to lose to a disaster (`discard`). The heuristic bot values with
-the full scoring rules (`ra_core.valuation`), the greedy bot with a fast rough model, so they
+the full scoring rules (`ra_core.analysis.valuation`), the greedy bot with a fast rough model, so they
 play alike and differ in judgement and speed.
 """
 
@@ -13,11 +13,11 @@ import abc
 import dataclasses
 import random
 
-from ..actions import CALL_RA, DONE, DRAW, PASS, REVEALS, Action, Bid, UseGod
-from ..odds import ra_tiles_left
-from ..rules import TRACK_SIZE
-from ..state import Phase, State
-from ..tiles import Tile
+from ..analysis.odds import ra_tiles_left
+from ..engine.actions import CALL_RA, DONE, DRAW, PASS, REVEALS, Action, Bid, UseGod
+from ..engine.rules import TRACK_SIZE
+from ..engine.state import Phase, State
+from ..engine.tiles import Tile
 
 __all__ = ["PlanBot"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ..actions import Action
-from ..state import State
+from ..engine.actions import Action
+from ..engine.state import State
 
 __all__ = ["random_bot"]
 

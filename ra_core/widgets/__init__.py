@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..analysis.entrants import NamedBot
 from ..bots import heuristic_bot, random_bot
-from ..entrants import NamedBot
-from ..montecarlo import MonteCarloBot
+from ..bots.montecarlo import MonteCarloBot
+from ..engine.rules import Rules
 from ..play import Policy
-from ..rules import Rules
 from .controllers import Choice, PlayController, action_label
 from .explorers import AuctionExplorer, DisasterExplorer, ScoringCalculator
 from .replay import ReplayController

@@ -1,6 +1,6 @@
 """The board as the control surface of a game: what a click on a piece of the board does.
 
-Standard library only. The SVG board (`ra_core.svg.svg` with `Controls`) marks every piece that
+Standard library only. The SVG board (`ra_core.pictures.svg.svg` with `Controls`) marks every piece that
 stands for one of your legal actions with that action's text (``data-action="bid 9"``), and the
 pieces that only prepare one with a step (``data-ui="god"``, ``data-ui="pick art"``). A front end
 sends back what was clicked; `BoardClicks.press` plays the action on the `PlayController`, or
@@ -21,11 +21,11 @@ True
 
 from __future__ import annotations
 
-from ..actions import Bid, CallRa, Discard, Done, Draw, Pass, UseGod
-from ..pieces import Controls
-from ..svg import svg
-from ..tiles import Tile
-from ..words import tile_name
+from ..engine.actions import Bid, CallRa, Discard, Done, Draw, Pass, UseGod
+from ..engine.tiles import Tile
+from ..pictures.pieces import Controls
+from ..pictures.svg import svg
+from ..pictures.words import tile_name
 from .controllers import PlayController
 from .inputs import describe_value
 from .overlay import scores_overlay

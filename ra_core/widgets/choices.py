@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .. import render
-from ..actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod
-from ..narrate import join, tiles_words
-from ..state import State
+from ..engine.actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod
+from ..engine.state import State
+from ..pictures import words
+from ..pictures.narrate import join, tiles_words
 
 __all__ = ["Choice", "action_label"]
 
@@ -34,7 +34,7 @@ def action_label(action: Action, state: State) -> str:
             return f"Bid {sun}"
         case UseGod(slot):
             tile = state.track[slot - 1]
-            return f"God: take {render.tile_name(tile) if tile is not None else '?'} (slot {slot})"
+            return f"God: take {words.tile_name(tile) if tile is not None else '?'} (slot {slot})"
         case Discard(tiles):
             return "Lose " + join(tiles_words(tiles))
     return str(action)

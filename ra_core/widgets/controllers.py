@@ -23,15 +23,15 @@ from collections.abc import Collection, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from .. import render
-from ..actions import Action, CallRa, Draw, UseGod, parse_action
 from ..bots import random_bot
-from ..errors import BotError
-from ..narrate import narrate
+from ..engine.actions import Action, CallRa, Draw, UseGod, parse_action
+from ..engine.errors import BotError
+from ..engine.rules import Rules
+from ..engine.setup import new_game
+from ..engine.state import CHANCE, Phase, State
+from ..pictures import svg, words
+from ..pictures.narrate import narrate
 from ..play import GameRecord, Policy, bot_name, bot_stream, chance_stream, decide, fresh_seed, sample_chance
-from ..rules import Rules
-from ..setup import new_game
-from ..state import CHANCE, Phase, State
 from .choices import Choice, action_label
 from .inputs import describe_value
 
@@ -327,11 +327,11 @@ class PlayController:
 
     def board_html(self) -> str:
         """Return the board: SVG picture and its text twin."""
-        return render.html(self.state, you=self.you, names=self._bot_names())
+        return svg.html(self.state, you=self.you, names=self._bot_names())
 
     def facts(self) -> list[str]:
         """Return the board's text twin: the position's facts, one line each."""
-        return render.facts(self.state, you=self.you, names=self._bot_names())
+        return words.facts(self.state, you=self.you, names=self._bot_names())
 
     def _bot_names(self) -> tuple[str, ...]:
         return tuple("" if q in self.you else name for q, name in enumerate(self.names))
@@ -368,7 +368,7 @@ class PlayController:
 
     def scores_html(self) -> str:
         """Return the score breakdown per epoch and category, once an epoch is scored."""
-        return render.scores_html(self.state.scores, you=self.you) if self.state.scores else ""
+        return svg.scores_html(self.state.scores, you=self.you) if self.state.scores else ""
 
     def text(self) -> str:
         """Return everything the widget shows, as plain text (for tests and screen readers)."""
@@ -380,7 +380,7 @@ class PlayController:
         lines.append("Log:")
         lines += [f"  {line}" for line in self.log_lines()]
         if self.state.scores:
-            lines.append(render.scores_text(self.state.scores))
+            lines.append(words.scores_text(self.state.scores))
         return "\n".join(lines)
 
 

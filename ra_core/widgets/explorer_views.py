@@ -9,7 +9,7 @@ from html import escape
 
 import ipywidgets as w
 
-from ..tiles import DISASTERS, FULL_BAG, Tile
+from ..engine.tiles import DISASTERS, FULL_BAG, Tile
 from .explorers import SCORED_TILES, AuctionExplorer, DisasterExplorer, ScoringCalculator
 from .views import _NO_LABEL, _NUMBER, _WRAP, View, _message_html
 

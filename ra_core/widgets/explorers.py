@@ -20,14 +20,14 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from .. import render
-from ..disasters import discard_options, resolve
-from ..narrate import join, narrate, tile_words, tiles_words
-from ..rules import EPOCHS, STARTING_FAME, Rules
-from ..scoring import CATEGORIES, score_epoch
-from ..state import Phase, Player, State
-from ..tiles import CIVILIZATIONS, DISASTER_TARGETS, DISASTERS, FULL_BAG, MONUMENTS, NUM_KINDS, Tile
-from ..valuation import lot_values
+from ..analysis.valuation import lot_values
+from ..engine.disasters import discard_options, resolve
+from ..engine.rules import EPOCHS, STARTING_FAME, Rules
+from ..engine.scoring import CATEGORIES, score_epoch
+from ..engine.state import Phase, Player, State
+from ..engine.tiles import CIVILIZATIONS, DISASTER_TARGETS, DISASTERS, FULL_BAG, MONUMENTS, NUM_KINDS, Tile
+from ..pictures import svg, words
+from ..pictures.narrate import join, narrate, tile_words, tiles_words
 from .inputs import describe_value, tile_kind, whole_number
 from .rule_texts import DISASTER_RULES, SCORING_RULES
 
@@ -149,7 +149,7 @@ class AuctionExplorer:
         ]
         values = lot_values(start)
         lines.append(
-            "Worth of the lot in fame (ra_core.valuation): "
+            "Worth of the lot in fame (ra_core.analysis.valuation): "
             + ", ".join(f"P{q} {v:+d}" for q, v in enumerate(values))
             + "."
         )
@@ -159,11 +159,11 @@ class AuctionExplorer:
 
     def board_html(self) -> str:
         """Return the board at the position explored."""
-        return render.html(self.state)
+        return svg.html(self.state)
 
     def text(self) -> str:
         """Return the summary, the position and the options as plain text."""
-        lines = self.summary() + render.facts(self.state)
+        lines = self.summary() + words.facts(self.state)
         opts = self.options()
         lines += [f"  {a}: {t}" for a, t in opts] if opts else ["The auction is over."]
         if self.message:
@@ -180,7 +180,7 @@ SCORED_TILES: tuple[Tile, ...] = (Tile.GOD, Tile.PHARAOH, Tile.NILE, Tile.FLOOD,
 class ScoringCalculator:
     """Set tile counts per player and epoch; see each category's points and the fame, epoch by epoch.
 
-    Scoring is the engine's own (`ra_core.scoring.score_epoch`); nothing is recomputed here.
+    Scoring is the engine's own (`ra_core.engine.scoring.score_epoch`); nothing is recomputed here.
     Enter each player's whole display at the end of each epoch: pharaohs, Niles and monuments
     are kept between epochs (R60), so they usually grow.
     """
@@ -248,14 +248,14 @@ class ScoringCalculator:
 
     def text(self) -> str:
         """Return the points per epoch and category as plain text."""
-        lines = [render.scores_text(self.scores())]
+        lines = [words.scores_text(self.scores())]
         if self.message:
             lines.append(f"Message: {self.message}")
         return "\n".join(lines)
 
     def html(self) -> str:
         """Return the points table and the rules quoted (the view shows `message` above it)."""
-        return render.scores_html(self.scores()) + "<h4>The rules</h4>" + _ul(list(SCORING_RULES.values()))
+        return svg.scores_html(self.scores()) + "<h4>The rules</h4>" + _ul(list(SCORING_RULES.values()))
 
 
 # -- disasters ---------------------------------------------------------------------------------
@@ -344,7 +344,7 @@ class DisasterExplorer:
         what = tile_words(d, k) if k > 1 else tile_words(d)
         lines = [
             f"{what[0].upper()}{what[1:]} {'take' if k > 1 else 'takes'} {2 * k} tiles from: "
-            f"{join([render.tile_name(t) for t in kinds])}.",
+            f"{join([words.tile_name(t) for t in kinds])}.",
             f"The player has {join(have) or 'none of them'} ({total} in all).",
         ]
         out = self.outcome()
@@ -373,8 +373,8 @@ class DisasterExplorer:
         """Return the outcome, the display as tiles, and the rules quoted (the view shows `message` above it)."""
         kinds = self.targets()
         tiles = "".join(
-            render.tile_svg(t, 4 + 46 * i, 4, 40)
-            + render.svg_text(24 + 46 * i, 60, f"\u00d7{self.display[t]}", 13, ink="currentColor")
+            svg.tile_svg(t, 4 + 46 * i, 4, 40)
+            + svg.svg_text(24 + 46 * i, 60, f"\u00d7{self.display[t]}", 13, ink="currentColor")
             for i, t in enumerate(kinds)
         )
         width = 46 * len(kinds) + 10

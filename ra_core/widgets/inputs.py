@@ -12,7 +12,7 @@ import math
 import reprlib
 from typing import Any
 
-from ..tiles import Tile
+from ..engine.tiles import Tile
 
 __all__ = ["describe_value", "tile_kind", "whole_number"]
 

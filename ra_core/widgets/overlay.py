@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from html import escape
 
-from ..pieces import button_svg, target, text_element
-from ..records import Phase
-from ..state import State
-from ..words import CATEGORY_NAMES, player_name, signed
+from ..engine.records import Phase
+from ..engine.state import State
+from ..pictures.pieces import button_svg, target, text_element
+from ..pictures.words import CATEGORY_NAMES, player_name, signed
 
 __all__ = ["scores_overlay", "tie_break_words"]
 

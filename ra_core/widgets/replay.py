@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import render
-from ..actions import parse_action
-from ..errors import InvalidStateError
-from ..narrate import narrate
+from ..engine.actions import parse_action
+from ..engine.errors import InvalidStateError
+from ..engine.setup import new_game
+from ..engine.state import State
+from ..pictures import svg, words
+from ..pictures.narrate import narrate
 from ..play import GameRecord
-from ..setup import new_game
-from ..state import State
 from .inputs import whole_number
 
 __all__ = ["ReplayController"]
@@ -110,18 +110,18 @@ class ReplayController:
             total = sum(s.bag)
             odds = f"{s.bag[tile]} of {total} tiles"
             told = narrate(s, action, after, names=self.names)
-            return f"{head} Chance: a tile comes out of the bag; it is {render.tile_name(tile)} ({odds}). {told}"
+            return f"{head} Chance: a tile comes out of the bag; it is {words.tile_name(tile)} ({odds}). {told}"
         options = ", ".join(str(a) for a in s.legal_actions())
         told = narrate(s, action, after, names=self.names)
         return f"{head} P{s.to_move} decides among: {options}. Chosen: {action}. {told}"
 
     def board_html(self) -> str:
         """Return the board at the position shown."""
-        return render.html(self.state, names=self.names)
+        return svg.html(self.state, names=self.names)
 
     def text(self) -> str:
         """Return the position and the decision as plain text."""
-        lines = render.facts(self.state, names=self.names) + [self.decision()]
+        lines = words.facts(self.state, names=self.names) + [self.decision()]
         if self.message:
             lines.append(f"Message: {self.message}")
         return "\n".join(lines)

@@ -1,6 +1,6 @@
 // The game table's front end (an anywidget module): it shows what Python drew and sends back clicks.
 //
-// All the game is in Python. The board is an SVG drawn by ra_core.svg; every piece that stands for
+// All the game is in Python. The board is an SVG drawn by ra_core.pictures.svg; every piece that stands for
 // one of your choices carries it as data-action (the action's text, e.g. "bid 9") or data-ui (a
 // step that prepares one, e.g. "god" or "pick art"). A click, or Enter or Space on a focused piece,
 // sends that text with the board's version; a click anywhere else on the board sends what was

@@ -24,7 +24,7 @@ class TableWidget(anywidget.AnyWidget):
     """The board, status, message and recent log lines; clicks go to `on_press`.
 
     Attributes:
-        board: the board's SVG, its controls marked (see `ra_core.pieces.target`).
+        board: the board's SVG, its controls marked (see `ra_core.pictures.pieces.target`).
         version: the position's version; the front end sends it back with each click.
         on_press: called with a click's content: ``action`` or ``ui`` (what the clicked piece
             stands for), ``version``, and ``label`` (what a click off the controls hit).

@@ -40,7 +40,7 @@ OFFLINE = [*FLAGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]  
 PYODIDE = f"static/{kernel.PYODIDE}"
 PRELOADED = {"micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython", "ra-core", "ipywidgets"}
 LAZY = {"numpy", "matplotlib"}  # WebAssembly builds: only on the Pyodide CDN
-PLOTS = "ra_core.plots"  # a cell that imports it needs matplotlib
+PLOTS = "ra_core.pictures.plots"  # a cell that imports it needs matplotlib
 KERNEL_IDLE = """() => {
     const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
     const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;

@@ -242,7 +242,7 @@ def _expect_scores(page: Any, board: Any) -> None:
     """Check that the browser shows the last epoch's scores over the board, one row per player."""
     from playwright.sync_api import expect
 
-    from ra_core.words import player_name, signed
+    from ra_core.pictures.words import player_name, signed
 
     c = board.controller
     score = c.state.scores[-1]

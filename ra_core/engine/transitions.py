@@ -1,0 +1,366 @@
+"""How one position leads to the next: the legal actions, the chance outcomes, and `apply`.
+
+A turn of Ra: the turn player draws (R22), calls Ra (R35) or uses a god (R26); a drawn Ra tile
+or a call opens an auction (R35-R46); a lot with disasters costs tiles (R50-R55); when nobody
+has a face-up sun or the last Ra tile is drawn, the epoch is scored (R57-R62). The rarer steps
+come first (a call, gods, an auction nobody wins or whose lot holds disasters, the end of an
+epoch); the steps of almost every turn (a draw and its reveal, the next turn, an auction's
+start, a bid or pass, the winner's lot) are in the hot-path section at the end.
+
+Forced steps happen inside `apply`: a turn passes over players without face-up suns (R17),
+disaster losses without a choice are made at once (R53), and an epoch that ends is cleaned up,
+scored and followed by the next one. Only real decisions, and chance, are left for the caller.
+
+Each step builds the next `State` with `State._replace`, which mypy checks field by field,
+except the few steps in the marked hot-path section at the end.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Callable, Mapping, Sequence
+from operator import add
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from . import turns as _turns
+from .actions import Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod
+from .auction import SEATS_AFTER, bid_choices, bid_order
+from .disasters import resolve
+from .records import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, Resume, Trigger
+from .rules import EPOCHS, TRACK_SIZE
+from .scoring import score_epoch
+from .tiles import Tile
+from .turns import god_targets, highest_sun_holder, turn_actions
+
+if TYPE_CHECKING:
+    from .state import State
+
+__all__ = ["EMPTY_TRACK", "TRANSITIONS", "reveal", "win"]
+
+EMPTY_TRACK: tuple[Tile | None, ...] = (None,) * TRACK_SIZE
+
+
+# -- the transitions, in the order of a turn ----------------------------------------------
+
+
+def _call_ra(s: State, _: CallRa) -> State:
+    """The turn player calls Ra (R35, R36): a voluntary auction, or a forced one on a full track."""
+    return _start_auction(s, s.bag, s.ra_count, _VOLUNTARY if None in s.track else _FORCED)
+
+
+def _done(s: State, _: Done) -> State:
+    """The turn player stops using gods (R29); the turn passes on."""
+    return _pass_turn(s, s.turn_player)
+
+
+def _all_passed(s: State, trigger: Trigger | None, ra_player: int) -> State:
+    """End an auction in which everybody passed (R42); `s` is the position before the last pass."""
+    if trigger is _FORCED:  # R42: all 8 tiles go to the box
+        return _next_turn(s, ra_player, s.players, EMPTY_TRACK, s.bag, _add(s.box, s.track), s.center_sun)
+    return _pass_turn(s, ra_player)  # R42: the tiles stay
+
+
+def _won_with_disasters(s: State, seat: int, winner: Player, sun: int, disasters: list[Tile]) -> State:
+    """Resolve the disasters in the lot `seat` won with `sun`, before the turn passes (R55).
+
+    `s` is the position before the last bid; `winner` already holds the lot's other tiles (`win`).
+    """
+    after = s._replace(track=EMPTY_TRACK, center_sun=sun, auction=None)
+    return _disasters(after, seat, winner, disasters, Resume.AUCTION)
+
+
+def _disasters(s: State, seat: int, player: Player, disasters: list[Tile], then: Resume) -> State:
+    """Apply the forced disaster losses, then ask for the chosen ones if any (R50-R55)."""
+    display, boxed, owed = resolve(player.display, disasters)
+    player = player._replace(display=display)
+    players = _put(s.players, seat, player)
+    box = _add_counts(s.box, boxed)
+    if owed:
+        return s._replace(
+            phase=_DISCARD, to_move=seat, players=players, box=box, discard=PendingDiscard(seat, owed, then)
+        )
+    return _resume(s, then, players, box)
+
+
+def _discard(s: State, action: Discard) -> State:
+    """The player loses the tiles he chose for the first disaster he owes (R53)."""
+    tiles = action.tiles
+    pending = s.discard
+    assert pending is not None  # phase DISCARD always has one
+    seat = pending.player
+    display = list(s.players[seat].display)
+    for t in tiles:
+        display[t] -= 1
+    player = s.players[seat]._replace(display=tuple(display))
+    players, box = _put(s.players, seat, player), _add(s.box, tiles)
+    if len(pending.owed) > 1:  # e.g. unrest and earthquake in one lot: one choice each
+        return s._replace(players=players, box=box, discard=pending._replace(owed=pending.owed[1:]))
+    return _resume(s._replace(discard=None), pending.after, players, box)
+
+
+def _resume(s: State, then: Resume, players: tuple[Player, ...], box: tuple[int, ...]) -> State:
+    """Go on with what the disaster interrupted: the end of the auction (R44) or the god turn (R29).
+
+    The position is `s` with these players and box, every loss paid.
+    """
+    if then is Resume.AUCTION:
+        return _next_turn(s, s.turn_player, players, s.track, s.bag, box, s.center_sun)  # R44 (or R58)
+    return _after_god(s._replace(players=players, box=box))
+
+
+def _use_god(s: State, action: UseGod) -> State:
+    """Return a god to the box and take the tile on the chosen slot (R26-R30)."""
+    seat, slot = s.turn_player, action.slot
+    tile = s.track[slot - 1]
+    assert tile is not None  # `god_targets` offers only filled slots
+    display = list(s.players[seat].display)
+    display[_GOD_INDEX] -= 1
+    track = s.track[: slot - 1] + (None,) + s.track[slot:]
+    box = _add(s.box, (_GOD,))  # R30: the used god leaves the game
+    if tile >= _FUNERAL:  # R28: a disaster taken by a god is resolved at once
+        player = s.players[seat]._replace(display=tuple(display))
+        return _disasters(s._replace(track=track, box=box), seat, player, [tile], Resume.GODS)
+    display[tile] += 1
+    players = _put(s.players, seat, s.players[seat]._replace(display=tuple(display)))
+    return _after_god(s._replace(track=track, box=box, players=players))
+
+
+def _after_god(s: State) -> State:
+    """Let the player use another god if he has one and a target is left (R26, R29), else end the turn."""
+    seat = s.turn_player
+    if s.players[seat].display[_GOD_INDEX] and god_targets(s.track, s.rules):
+        return s._replace(phase=_GODS, to_move=seat)
+    return _pass_turn(s, seat)
+
+
+def _pass_turn(s: State, after: int) -> State:
+    """Give the turn to the next player after `after` (see `_next_turn`), the position otherwise as in `s`."""
+    return _next_turn(s, after, s.players, s.track, s.bag, s.box, s.center_sun)
+
+
+def _end_epoch(
+    s: State,
+    players: tuple[Player, ...],
+    track: tuple[Tile | None, ...],
+    bag: tuple[int, ...],
+    box: tuple[int, ...],
+    ra_count: int,
+    center_sun: int,
+) -> State:
+    """Clean up, score, discard, and start the next epoch or end the game (R57-R62).
+
+    The position is `s` with these players, track, bag, box, Ra tiles and center sun; any
+    auction or discard is over.
+    """
+    rules, epoch = s.rules, s.epoch
+    players, score, boxed = score_epoch(players, epoch, rules)
+    # R60: the discards after scoring; R59: the tiles left on the auction track, and the Ra tiles
+    box = _add(_add_counts(box, boxed), track + (_RA,) * ra_count)
+    scores = (*s.scores, score)
+    if epoch == EPOCHS:
+        next_epoch, phase, turn, to_move = epoch, _OVER, s.turn_player, TERMINAL
+    else:
+        # R49: every sun is turned face up; R16, R61: the holder of the highest sun starts.
+        players = tuple([Player(p.suns, (), p.display, p.fame) for p in players])
+        first = highest_sun_holder(players)
+        next_epoch, phase, turn, to_move = epoch + 1, _ACTION, first, first
+    return type(s)(
+        rules, next_epoch, phase, turn, to_move, bag, 0, EMPTY_TRACK, center_sun, players, None, None, box, scores
+    )
+
+
+def _put(players: tuple[Player, ...], seat: int, player: Player) -> tuple[Player, ...]:
+    seats = list(players)
+    seats[seat] = player
+    return tuple(seats)
+
+
+def _add(box: tuple[int, ...], tiles: Sequence[Tile | None]) -> tuple[int, ...]:
+    out = list(box)
+    for t in tiles:
+        if t is not None:
+            out[t] += 1
+    return tuple(out)
+
+
+def _add_counts(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(map(add, a, b))
+
+
+# == The hot path ===========================================================================
+# A random game spends most of its time in the steps below: a draw and its reveal, the next
+# turn, an auction's start, a bid or pass, and the winner's lot (`python benchmarks/engine_steps.py`
+# times each kind). Three tricks make them faster, each measured in CPython 3.11:
+# * Records (State, Auction, Player: named tuples) are built with `tuple.__new__` and the fields
+#   in declared order, which skips the generated __new__: about 0.15 us a record instead of
+#   0.3 us positionally or 0.5 us by keyword (`_replace`: 1 us).
+# * A step unpacks its position from `s[:]`, a plain tuple: CPython unpacks a plain tuple
+#   directly, a named tuple through an iterator (about 1 % of a whole game's time).
+# * Counts and slots change on a list copy that becomes a tuple again: fewer objects than slicing.
+# * The steps that know the next player's choices cheaply (the next turn, a bid) work them out
+#   with the rules' own functions and leave them in `turns.last`, where `State.legal_actions`
+#   and `State.apply` find them without dispatching on the phase again (about 8 % of a game).
+# The 14 fields are written on two lines, in `State`'s order (so `fmt: off`). mypy cannot check
+# the records built this way, so tests/test_api.py checks the type of every field of every state,
+# player and auction in many random games.
+# fmt: off
+
+_tuple_new = tuple.__new__
+
+
+def _draw(s: State, action: Draw) -> State:
+    """The turn player draws (R22): chance decides which tile comes out (see `reveal`)."""
+    (rules, epoch, _, turn, _, bag, ra_count, track, center, players,
+     auction, pending, box, scores) = s[:]
+    new = (rules, epoch, _REVEAL, turn, CHANCE, bag, ra_count, track, center, players,
+           auction, pending, box, scores)
+    return _tuple_new(type(s), new)
+
+
+def reveal(s: State, tile: Tile) -> State:
+    """Return the state after `tile` comes out of the bag (R22-R24); `tile` must be in the bag."""
+    rules, _, _, turn, _, bag, ra_count, track, center, players = s[:10]
+    counts = list(bag)
+    counts[tile] -= 1
+    bag = tuple(counts)
+    if tile is _RA:
+        ra_count += 1
+        if ra_count == rules.ra_limit:  # R24, R57: the epoch ends at once, no auction
+            return _end_epoch(s, players, track, bag, s.box, ra_count, center)
+        return _start_auction(s, bag, ra_count, _RA_TILE)
+    slots = list(track)
+    slots[slots.index(None)] = tile  # R23: the leftmost empty slot (a draw needs one, R19)
+    track = tuple(slots)
+    return _next_turn(s, turn, players, track, bag, s.box, center)
+
+
+def _next_turn(
+    s: State,
+    after: int,
+    players: tuple[Player, ...],
+    track: tuple[Tile | None, ...],
+    bag: tuple[int, ...],
+    box: tuple[int, ...],
+    center: int,
+) -> State:
+    """Give the turn to the next player clockwise after `after` who has a face-up sun (R17, R20, R21).
+
+    `after` himself comes last, so a lone player takes every turn (R21). With no face-up sun
+    left anywhere the epoch ends (R58). The new position has these players, track, bag, box and
+    center sun, and no auction or discard running.
+    """
+    for q in SEATS_AFTER[len(players)][after]:
+        player = players[q]
+        if player.suns_up:
+            rules = s.rules
+            new = _tuple_new(type(s), (rules, s.epoch, _ACTION, q, q, bag, s.ra_count, track, center, players,
+                                       None, None, box, s.scores))
+            _turns.last = (new, turn_actions(player, track, bag, rules))
+            return new
+    # R58: only an auction can use up the last sun
+    return _end_epoch(s, players, track, bag, box, s.ra_count, center)
+
+
+def _start_auction(s: State, bag: tuple[int, ...], ra_count: int, trigger: Trigger) -> State:
+    """Open an auction for the track (R35): the players left of the turn player bid first, he bids last (R38)."""
+    (rules, epoch, _, ra_player, _, _, _, track, center, players,
+     _, pending, box, scores) = s[:]
+    bidders = bid_order(players, ra_player)
+    first = bidders[0]
+    auction = _tuple_new(Auction, (trigger, ra_player, bidders, (), 0, -1))  # no bid yet
+    new = _tuple_new(type(s), (rules, epoch, _BID, ra_player, first, bag, ra_count, track, center, players,
+                               auction, pending, box, scores))
+    _turns.last = (new, bid_choices(auction, first, players[first].suns_up))
+    return new
+
+
+def _bid(s: State, action: Bid | Pass) -> State:
+    """The bidder to move bids a sun or passes (R39, R40); then the next bidder, or the auction ends."""
+    (rules, epoch, phase, turn, bidder, bag, ra_count, track, center, players,
+     auction, pending, box, scores) = s[:]
+    trigger, ra_player, bidders, bids, high_bid, high_bidder = auction  # type: ignore[misc]
+    if type(action) is Bid:
+        high_bid, high_bidder = action.sun, bidder
+        bids += (high_bid,)
+    else:
+        bids += _PASSED
+    done = len(bids)
+    if done == len(bidders):  # everyone had his one chance (R37)
+        if high_bidder < 0:
+            return _all_passed(s, trigger, turn)
+        winner, disasters = win(players[high_bidder], high_bid, center, track)  # R41, R46
+        if disasters:
+            return _won_with_disasters(s, high_bidder, winner, high_bid, disasters)
+        seats = list(players)
+        seats[high_bidder] = winner
+        return _next_turn(s, turn, tuple(seats), EMPTY_TRACK, bag, box, high_bid)  # R44 (or R58)
+    seat = bidders[done]
+    auction = _tuple_new(Auction, (trigger, ra_player, bidders, bids, high_bid, high_bidder))
+    new = _tuple_new(type(s), (rules, epoch, phase, turn, seat, bag, ra_count, track, center, players,
+                               auction, pending, box, scores))
+    _turns.last = (new, bid_choices(auction, seat, players[seat].suns_up))
+    return new
+
+
+def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -> tuple[Player, list[Tile]]:
+    """Return the winner after taking the lot and swapping `sun` for the center sun, and the lot's disasters.
+
+    The lot's tiles go to the display (R41); the winning sun goes to the center face up and the
+    old center sun comes face down (R46). The disasters returned are resolved next (R55).
+    """
+    suns_up, suns_down, display_before, fame = player
+    display = list(display_before)
+    disasters = []
+    for t in lot:
+        if t is not None:
+            if t < _FUNERAL:
+                display[t] += 1
+            else:
+                disasters.append(t)
+    up = list(suns_up)
+    up.remove(sun)
+    if suns_down:  # the suns stay in ascending order
+        down = list(suns_down)
+        insort(down, center_sun)
+        suns_down = tuple(down)
+    else:  # the first sun won this epoch
+        suns_down = (center_sun,)
+    return _tuple_new(Player, (tuple(up), suns_down, tuple(display), fame)), disasters
+
+
+# fmt: on
+
+_ACTION, _REVEAL, _GODS, _BID, _DISCARD, _OVER = (  # module constants: enum attribute lookups are slow
+    Phase.ACTION,
+    Phase.REVEAL,
+    Phase.GODS,
+    Phase.BID,
+    Phase.DISCARD,
+    Phase.GAME_OVER,
+)
+_RA, _GOD, _FUNERAL = Tile.RA, Tile.GOD, Tile.FUNERAL
+_GOD_INDEX = int(_GOD)  # indexing a tuple with a plain int is cheaper than with an IntEnum
+_PASSED = (None,)  # a pass, as recorded in `Auction.bids`
+_VOLUNTARY, _FORCED, _RA_TILE = Trigger.CALL_VOLUNTARY, Trigger.CALL_FORCED, Trigger.RA_TILE
+
+
+def _chance(s: State, action: Reveal) -> State:
+    """A chance outcome: `action.tile` comes out of the bag (see `reveal`)."""
+    return reveal(s, action.tile)
+
+
+#: Which transition each kind of action goes to (`State.apply` checks the action is legal
+#: first). Each transition is typed with its action's class.
+TRANSITIONS: Mapping[type, Callable[[State, Any], State]] = MappingProxyType(
+    {
+        Bid: _bid,
+        Pass: _bid,
+        Draw: _draw,
+        CallRa: _call_ra,
+        UseGod: _use_god,
+        Done: _done,
+        Discard: _discard,
+        Reveal: _chance,
+    }
+)

@@ -1,0 +1,380 @@
+"""The pieces of the board picture: tiles (shape, colour and icon or name), suns, and the legend.
+
+Tiles are told apart three ways, so the board works without colour: a shape per category, a
+colour from a colour-blind-safe palette (Okabe and Ito), and an icon or the full name on the
+tile (`ra_core.pictures.icons`); the full name is always in its tooltip. Every
+function returns SVG markup as text, byte-stable for the notebooks' comparisons.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from html import escape
+from typing import NamedTuple
+
+from ..engine.actions import Action, Discard
+from ..engine.tiles import CIVILIZATIONS, MONUMENTS, Tile
+from .icons import WORD_TILES, icon_svg
+from .theme import INK, PANEL, ROOT, STYLE, classed
+from .words import tile_name
+
+__all__ = [
+    "TILE_STYLES",
+    "VERMILLION",
+    "COUNT_FONT",
+    "Controls",
+    "Html",
+    "Svg",
+    "TileStyle",
+    "bag_svg",
+    "button_svg",
+    "legend",
+    "move_words",
+    "outline",
+    "ring",
+    "statue_svg",
+    "sun_svg",
+    "svg_text",
+    "target",
+    "text_element",
+    "tile_svg",
+]
+
+
+# -- displayable strings -------------------------------------------------------------------
+
+
+class Svg(str):
+    """An SVG document that a notebook shows as a picture (python-chess's ``SvgWrapper``)."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+
+class Html(str):
+    """An HTML fragment that a notebook shows rendered."""
+
+    __slots__ = ()
+
+    def _repr_html_(self) -> str:
+        return str(self)
+
+
+# -- tiles: shape, colour and word ---------------------------------------------------------
+
+
+class TileStyle(NamedTuple):
+    """How a tile kind is drawn: its shape, fill and ink colour, and the word on it ("" for an icon)."""
+
+    shape: str
+    fill: str
+    ink: str
+    word: str
+
+
+# Okabe-Ito colours: distinguishable with the common colour-vision deficiencies. Each ink is the
+# one of black and white with the higher contrast on its fill.
+VERMILLION, _PURPLE, _BLUE, _SKY, _YELLOW, _GREEN, _ORANGE = (
+    "#D55E00", "#CC79A7", "#0072B2", "#56B4E9", "#F0E442", "#009E73", "#E69F00",
+)  # fmt: skip
+
+
+def _style(t: Tile) -> TileStyle:
+    word = WORD_TILES.get(t, "")
+    if t is Tile.RA:
+        return TileStyle("sun", VERMILLION, "#000", word)
+    if t is Tile.GOD:
+        return TileStyle("hexagon", _PURPLE, "#000", word)
+    if t is Tile.PHARAOH:
+        return TileStyle("square", _BLUE, "#fff", word)
+    if t is Tile.NILE:
+        return TileStyle("wave", _SKY, "#000", word)
+    if t is Tile.FLOOD:
+        return TileStyle("wave2", _SKY, "#000", word)
+    if t is Tile.GOLD:
+        return TileStyle("circle", _YELLOW, "#000", word)
+    if t in CIVILIZATIONS:
+        return TileStyle("pentagon", _GREEN, "#000", word)
+    if t in MONUMENTS:
+        return TileStyle("pyramid", _ORANGE, "#000", word)
+    return TileStyle("octagon", "#222", "#fff", word)  # the four disasters
+
+
+TILE_STYLES: dict[Tile, TileStyle] = {t: _style(t) for t in Tile}
+
+#: Where the picture sits in each shape (a fraction of the tile down from its centre) and how
+#: much of the tile it fills: low and small in the monuments' narrow-topped outline.
+_PLACE = {"pyramid": (0.12, 0.5), "pentagon": (0.06, 0.56), "wave": (0.08, 0.56), "wave2": (0.08, 0.56)}
+COUNT_FONT = 13  #: the size of a pile's count under its tile, in the picture's units
+
+
+def _shape(shape: str, x: float, y: float, size: float, fill: str) -> str:
+    """Return the SVG outline of `shape` in the box (x, y, size)."""
+    h = size / 2
+    cx, cy = x + h, y + h
+    style = f'fill="{fill}" stroke="#000" stroke-width="1.5"'
+
+    def poly(points: Sequence[tuple[float, float]]) -> str:
+        return '<polygon points="' + " ".join(f"{px:.1f},{py:.1f}" for px, py in points) + f'" {style}/>'
+
+    if shape == "square":
+        return f'<rect x="{x + 2:.1f}" y="{y + 2:.1f}" width="{size - 4:.1f}" height="{size - 4:.1f}" {style}/>'
+    if shape in ("circle", "sun"):
+        rays = ""
+        if shape == "sun":
+            rays = (
+                f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{h - 1:.1f}" fill="none" stroke="#000" '
+                'stroke-dasharray="2 3"/>'
+            )
+        return rays + f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{h - 4:.1f}" {style}/>'
+    if shape == "hexagon":
+        q = size / 4
+        return poly([(x + q, y + 2), (x + size - q, y + 2), (x + size - 1, cy), (x + size - q, y + size - 2),
+                     (x + q, y + size - 2), (x + 1, cy)])  # fmt: skip
+    if shape == "pentagon":
+        return poly([(cx, y + 1), (x + size - 1, y + size * 0.4), (x + size - 4, y + size - 2),
+                     (x + 4, y + size - 2), (x + 1, y + size * 0.4)])  # fmt: skip
+    if shape == "pyramid":
+        return poly(
+            [(x + size * 0.3, y + 3), (x + size * 0.7, y + 3), (x + size - 1, y + size - 2), (x + 1, y + size - 2)]
+        )
+    if shape == "octagon":
+        q = size * 0.29
+        e = size - 1
+        return poly([(x + q, y + 1), (x + size - q, y + 1), (x + e, y + q), (x + e, y + size - q),
+                     (x + size - q, y + e), (x + q, y + e), (x + 1, y + size - q), (x + 1, y + q)])  # fmt: skip
+    # "wave" and "wave2": a rectangle whose top edge is a wave (one or two crests)
+    crests = 1 if shape == "wave" else 2
+    step = (size - 4) / (2 * crests)
+    d = f"M{x + 2:.1f},{y + size - 2:.1f} L{x + 2:.1f},{y + 6:.1f} "
+    for i in range(2 * crests):
+        dy = -5 if i % 2 == 0 else 5
+        d += f"q{step / 2:.1f},{dy} {step:.1f},0 "
+    d += f"L{x + size - 2:.1f},{y + size - 2:.1f} Z"
+    return f'<path d="{d}" {style}/>'
+
+
+def tile_svg(t: Tile, x: float, y: float, size: float = 40, count: int = 0, count_anchor: str = "middle") -> str:
+    """Return one tile as an SVG group: its shape, colour and icon (or short name), with its full name.
+
+    The full name is the group's ``<title>`` (a tooltip) and ``aria-label``. `count` above 1
+    adds the number of tiles in the pile (``×3``) under the tile, inside the tile's own width,
+    so that it never covers a neighbour; ``count_anchor="end"`` puts it on the left half, to leave
+    the right half free for a mark.
+    """
+    st = TILE_STYLES[t]
+    label = tile_name(t) if count <= 1 else f"{tile_name(t)}, {count} tiles"
+    h = size / 2
+    parts = [
+        f'<g role="img" aria-label="{escape(label)}"><title>{escape(label)}</title>',
+        _shape(st.shape, x, y, size, st.fill),
+    ]
+    if st.word:
+        font = size * 0.36  # "God" fits the hexagon; 12 units on the board's 34-unit tiles
+        parts.append(
+            f'<text x="{x + h:.1f}" y="{y + h + font * 0.36:.1f}" font-size="{font:.1f}" text-anchor="middle" '
+            f'font-weight="bold" fill="{st.ink}">{escape(st.word)}</text>'
+        )
+    else:
+        down, part = _PLACE.get(st.shape, (0.0, 0.62))
+        parts.append(icon_svg(t, x + h, y + h + down * size, part * size / 20, st.ink, st.fill))
+    if count > 1:
+        parts.append(
+            f'<text class="ra-count {INK}" x="{x + h - (1 if count_anchor == "end" else 0):.1f}" '
+            f'y="{y + size + COUNT_FONT:.1f}" font-size="{COUNT_FONT}" text-anchor="{count_anchor}" font-weight="bold" '
+            f'fill="#000">\u00d7{count}</text>'
+        )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def sun_svg(value: int, cx: float, cy: float, r: float, face_up: bool, label: str = "") -> str:
+    """Return a sun disk: face up is yellow with a solid rim, face down grey with a dashed rim."""
+    label = label or f"sun {value}, face {'up' if face_up else 'down'}"
+    fill, dash = ("#F0E442", "") if face_up else ("#bbbbbb", ' stroke-dasharray="3 2"')
+    return (
+        f'<g role="img" aria-label="{escape(label)}"><title>{escape(label)}</title>'
+        f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{fill}" stroke="#000" stroke-width="1.5"{dash}/>'
+        f'<text x="{cx:.1f}" y="{cy + r * 0.38:.1f}" font-size="{r * 1.05:.1f}" text-anchor="middle" '
+        f'font-weight="bold" fill="#000">{value}</text></g>'
+    )
+
+
+def text_element(
+    x: float,
+    y: float,
+    text: str,
+    size: int = 13,
+    weight: str = "normal",
+    anchor: str = "start",
+    ink: str = "#000",
+    cls: str = INK,
+) -> str:
+    """Return an SVG ``<text>`` element, its text escaped; ``ink="currentColor"`` takes the page's text colour.
+
+    Words on the paper carry the class `ra_core.pictures.theme.INK` (the theme's text colour); words on a
+    piece of fixed colour (the bag, a yellow button) pass ``cls=""`` and keep `ink`.
+    """
+    bold = ' font-weight="bold"' if weight == "bold" else ""
+    return classed(
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}"{bold} text-anchor="{anchor}" '
+        f'fill="{ink}">{escape(text)}</text>',
+        cls,
+    )
+
+
+def svg_text(
+    x: float, y: float, text: str, size: int = 13, weight: str = "normal", anchor: str = "middle", ink: str = "#000"
+) -> str:
+    """Return an SVG ``<text>`` element (escaped), for pictures built from `tile_svg`.
+
+    Words on no background of their own (beside tiles, in a notebook) should use
+    ``ink="currentColor"``, so that they follow the notebook's theme, dark or light.
+    """
+    return text_element(x, y, text, size, weight, anchor, ink)
+
+
+def legend(size: int = 36) -> Svg:
+    """Return a key to the tiles: every kind with its shape, colour, word and name."""
+    per_row = 8
+    rows = (len(Tile) + per_row - 1) // per_row
+    cell = size + 56
+    w, h = per_row * cell, rows * (size + 26)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{ROOT}" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+        f'font-family="sans-serif" role="group" aria-label="Key to the tiles"><title>Key to the tiles</title>{STYLE}'
+    ]
+    for k, t in enumerate(Tile):
+        x, y = (k % per_row) * cell + 4, (k // per_row) * (size + 26) + 2
+        out.append(tile_svg(t, x + (cell - size) / 2 - 4, y, size))
+        out.append(text_element(x + cell / 2 - 4, y + size + 14, tile_name(t), 12, anchor="middle"))
+    out.append("</svg>")
+    return Svg("".join(out))
+
+
+# -- the game table's controls: pieces that stand for an action -----------------------------
+
+
+class Controls(NamedTuple):
+    """What the deciding player may click on the board (the game table), and what is selected.
+
+    Attributes:
+        actions: the legal actions of the seat that decides now (one of the table's humans).
+        god: whether a god tile is chosen, so that the auction slots take a click (R26).
+        picked: the tiles selected so far to lose to a disaster (R53), in tile order.
+        last: the seat and text of the move just made by another player (a bot), which the
+            board marks: a ring around the sun bid or the slot filled, and words by the name.
+    """
+
+    actions: tuple[Action, ...]
+    god: bool = False
+    picked: tuple[Tile, ...] = ()
+    last: tuple[int, str] | None = None  # another player's last move (seat, action text), to highlight
+
+    def just_did(self, seat: int) -> str:
+        """Return the action `seat` just made, if it is the move to highlight, else ""."""
+        return self.last[1] if self.last is not None and self.last[0] == seat else ""
+
+    def discards(self) -> list[tuple[Tile, ...]]:
+        """Return the legal sets of tiles to lose that contain everything picked so far."""
+        picked = Counter(self.picked)
+        return [a.tiles for a in self.actions if isinstance(a, Discard) and not picked - Counter(a.tiles)]
+
+    def can_pick(self, tile: Tile) -> bool:
+        """Return whether one more `tile` can join the picked tiles in a legal loss."""
+        return bool(self._replace(picked=tuple(sorted((*self.picked, tile)))).discards())
+
+    def chosen(self) -> Discard | None:
+        """Return the discard that the picked tiles make, if it is a legal one."""
+        return next((a for a in self.actions if isinstance(a, Discard) and a.tiles == self.picked), None)
+
+
+def ring(cx: float, cy: float, r: float) -> str:
+    """Return a thick vermillion ring (a dashed circle) that marks the piece a player just moved."""
+    return (
+        f'<circle class="ra-just" cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="none" stroke="{VERMILLION}" '
+        'stroke-width="3" stroke-dasharray="6 3"/>'
+    )
+
+
+def move_words(action: str) -> str:
+    """Return a move in a few words for the board: ``'just now: bid 9'``, ``'just now: passed'``."""
+    verb, _, rest = action.partition(" ")
+    words = {"draw": "drew a tile", "ra": "called Ra", "pass": "passed", "done": "done with gods"}
+    if verb in words:
+        return f"just now: {words[verb]}"
+    if verb == "god":
+        return f"just now: used a god (slot {rest})"
+    return f"just now: {'lost ' + rest.replace(' ', ', ') if verb == 'discard' else action}"
+
+
+def outline(x: float, y: float, colour: str, dashed: bool = False) -> str:
+    """Return a thick frame around the 34-unit tile at (x, y): a chosen god, or a tile picked to lose."""
+    dash = ' stroke-dasharray="5 3"' if dashed else ""
+    return (
+        f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="40" height="40" fill="none" stroke="{colour}" '
+        f'stroke-width="3"{dash}/>'
+    )
+
+
+def target(markup: str, label: str, *, action: str = "", ui: str = "", pressed: bool | None = None) -> str:
+    """Return `markup` as a clickable piece of the board: a focusable button with an ``aria-label``.
+
+    `action` is the text of the action a click plays (`ra_core.engine.actions` notation, e.g.
+    ``"bid 9"``); `ui` names a step that only prepares one (``"god"``: choose a god first,
+    ``"pick art"``: select a tile to lose). A front end turns a click, or Enter or Space on the
+    focused piece, into that text; the board itself never changes the game.
+    """
+    data = f' data-action="{escape(action)}"' if action else f' data-ui="{escape(ui)}"'
+    state = "" if pressed is None else f' aria-pressed="{str(pressed).lower()}"'
+    return (
+        f'<g class="ra-target" role="button" tabindex="0" aria-label="{escape(label)}"{data}{state}>'
+        f"<title>{escape(label)}</title>{markup}</g>"
+    )
+
+
+def button_svg(x: float, y: float, width: float, text: str, fill: str = "#ffffff") -> str:
+    """Return a labelled button shape (a rounded box with its word, 13 px bold).
+
+    A white button follows the theme (`ra_core.pictures.theme.PANEL`); a coloured one keeps its colour and black ink.
+    """
+    plain = fill == "#ffffff"
+    box = (
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="26" rx="6" fill="{fill}" stroke="#000" '
+        'stroke-width="1.5"/>'
+    )
+    return classed(box, PANEL if plain else "") + text_element(
+        x + width / 2, y + 18, text, 13, "bold", "middle", cls=INK if plain else ""
+    )
+
+
+def bag_svg(x: float, y: float, count: int) -> str:
+    """Return the cloth bag (a sack with its tie) and how many tiles are left in it."""
+    return (
+        f'<path d="M{x + 14:.1f},{y + 14:.1f} C{x - 2:.1f},{y + 30:.1f} {x + 2:.1f},{y + 56:.1f} {x + 28:.1f},'
+        f'{y + 56:.1f} C{x + 54:.1f},{y + 56:.1f} {x + 58:.1f},{y + 30:.1f} {x + 42:.1f},{y + 14:.1f} Z" '
+        'fill="#c8a165" stroke="#000" stroke-width="1.5"/>'
+        f'<path d="M{x + 14:.1f},{y + 14:.1f} L{x + 10:.1f},{y + 4:.1f} L{x + 46:.1f},{y + 4:.1f} '
+        f'L{x + 42:.1f},{y + 14:.1f} Z" fill="#b08850" stroke="#000" stroke-width="1.5"/>'
+        + text_element(x + 28, y + 40, str(count), 14, "bold", "middle", cls="")
+        + _label(x + 28, y + 72, "Draw")
+    )
+
+
+def _label(x: float, y: float, text: str) -> str:
+    """Return the word under a control, on the board's paper (the theme recolours its ink)."""
+    return text_element(x, y, text, 12, "bold", "middle")
+
+
+def statue_svg(x: float, y: float) -> str:
+    """Return the Ra statue (a figure with a sun disk on its head), to call Ra."""
+    return (
+        f'<circle cx="{x + 28:.1f}" cy="{y + 12:.1f}" r="10" fill="{VERMILLION}" stroke="#000" stroke-width="1.5"/>'
+        f'<path d="M{x + 20:.1f},{y + 24:.1f} L{x + 36:.1f},{y + 24:.1f} L{x + 42:.1f},{y + 56:.1f} '
+        f'L{x + 14:.1f},{y + 56:.1f} Z" fill="#e8c872" stroke="#000" stroke-width="1.5"/>'
+        + text_element(x + 28, y + 48, "Ra", 13, "bold", "middle", cls="")
+        + _label(x + 28, y + 72, "Call Ra")
+    )

@@ -1,0 +1,178 @@
+"""The one style of every plot: colours, markers, sizes, and byte-stable SVG.
+
+Every figure reads on JupyterLab's light and dark themes alike. JupyterLab shows a figure (SVG
+or PNG) as an image, into which the page's CSS variables cannot reach, so a plot cannot take the
+theme's colours the way the board does (`ra_core.pictures.theme`). Instead it has a transparent
+background, so the notebook's own background (white or near-black) shows through, and its
+text, axes and outlines are a neutral mid-grey, `INK`, of contrast about 4.3 : 1 on both white
+and JupyterLab Dark's #111111 (black text would vanish on the dark theme, white on the light
+one; an opaque white card would glare in the dark). The series take the Okabe-Ito palette,
+safe for the common colour-vision deficiencies, with the same mid-grey in place of its black,
+and every series also differs by marker, line style or hatch. `to_svg` and `svg_setup` make SVG
+output byte for byte the same on every run (a fixed ``svg.hashsalt``, no date), so notebooks
+can compare plots.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Callable, Sequence
+from typing import Any, ParamSpec, TypeVar, cast
+
+import matplotlib
+import matplotlib.pyplot as plt
+from cycler import cycler
+from matplotlib.figure import Figure
+
+__all__ = [
+    "FRAME",
+    "GRID",
+    "HATCHES",
+    "INK",
+    "LINESTYLES",
+    "MARKERS",
+    "PALETTE",
+    "STYLE",
+    "SVG_HASHSALT",
+    "SVG_KWARGS",
+    "figure",
+    "finish",
+    "legend_below",
+    "series_style",
+    "styled",
+    "svg_setup",
+    "to_svg",
+]
+
+#: Okabe & Ito's colour-blind-safe palette, ordered for contrast on white (yellow and black last).
+PALETTE: tuple[str, ...] = (
+    "#0072B2",  # blue
+    "#D55E00",  # vermillion
+    "#009E73",  # bluish green
+    "#CC79A7",  # reddish purple
+    "#E69F00",  # orange
+    "#56B4E9",  # sky blue
+    "#F0E442",  # yellow
+    "#7A7A7A",  # neutral grey (Okabe-Ito's black would vanish on a dark theme)
+)
+MARKERS: tuple[str, ...] = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINESTYLES: tuple[Any, ...] = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 2)))
+HATCHES: tuple[str, ...] = ("", "//", "..", "xx", "\\\\", "oo", "++", "--")
+SVG_HASHSALT = "ra"  # any fixed string makes matplotlib's SVG ids reproducible
+SVG_KWARGS: dict[str, Any] = {"metadata": {"Date": None}, "bbox_inches": "tight"}
+
+INK = "#7A7A7A"  # text and lines: a mid-grey that reads on white and on near-black
+FRAME = INK
+GRID = "#7A7A7A40"  # the same grey, faint (alpha 0.25)
+STYLE: dict[str, Any] = {
+    "figure.facecolor": "none",
+    "axes.facecolor": "none",
+    "savefig.facecolor": "none",
+    "savefig.transparent": True,
+    "legend.labelcolor": INK,
+    "axes.titleweight": "bold",
+    "text.color": INK,
+    "axes.labelcolor": INK,
+    "axes.titlecolor": INK,
+    "axes.edgecolor": FRAME,
+    "xtick.color": INK,
+    "ytick.color": INK,
+    "axes.grid": True,
+    "grid.color": GRID,
+    "grid.linewidth": 0.8,
+    "axes.axisbelow": True,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "legend.frameon": False,
+    "font.size": 10,
+    "axes.titlesize": 11,
+    "hatch.linewidth": 0.8,
+    "axes.prop_cycle": cycler(color=PALETTE),
+}
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def styled(plot: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Run `plot` with `STYLE` in force, so that every part it draws (ticks, legend, labels) takes it."""
+
+    @functools.wraps(plot)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with matplotlib.rc_context(cast(Any, STYLE)):
+            return plot(*args, **kwargs)
+
+    return run
+
+
+# -- SVG output ----------------------------------------------------------------------------
+
+
+def to_svg(fig: Figure) -> str:
+    """Return `fig` as SVG text that is the same bytes every time (fixed ids, no date)."""
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": SVG_HASHSALT}):
+        fig.savefig(buffer, format="svg", **SVG_KWARGS)
+    return buffer.getvalue()
+
+
+def svg_setup() -> None:
+    """Make every figure a byte-stable SVG: for `savefig` and, in IPython, for inline display.
+
+    Sets ``rcParams["svg.hashsalt"]``; in an IPython kernel it also runs the notebook recipe of
+    NOTEBOOKS.md: ``%config InlineBackend.figure_formats = ['svg']`` and
+    ``%config InlineBackend.print_figure_kwargs = {'metadata': {'Date': None}, 'bbox_inches': 'tight'}``.
+    Call it once at the top of a notebook.
+    """
+    matplotlib.rcParams["svg.hashsalt"] = SVG_HASHSALT
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is optional
+        return
+    shell = get_ipython()
+    if shell is None or not hasattr(shell, "run_line_magic"):
+        return
+    shell.run_line_magic("config", "InlineBackend.figure_formats = ['svg']")
+    shell.run_line_magic("config", f"InlineBackend.print_figure_kwargs = {SVG_KWARGS!r}")
+
+
+def figure(width: float, height: float, ncols: int = 1, **gridspec: Any) -> tuple[Figure, Any]:
+    """Return a styled figure and its axes, already closed for pyplot (see the module docstring)."""
+    with matplotlib.rc_context(cast(Any, STYLE)):
+        fig, axes = plt.subplots(1, ncols, figsize=(width, height), layout="constrained", gridspec_kw=gridspec or None)
+    plt.close(fig)
+    return fig, axes
+
+
+def finish(fig: Figure) -> Figure:
+    """Lay `fig` out once and fix that layout, so that every rendering gives the same bytes.
+
+    A constrained layout is recomputed at every draw, and with ``bbox_inches="tight"`` it does
+    not settle: two renderings of one figure would differ in the last digits.
+    """
+    fig.draw_without_rendering()
+    fig.set_layout_engine("none")
+    return fig
+
+
+def series_style(i: int) -> dict[str, Any]:
+    """Return the colour, marker, line style and hatch of series `i`."""
+    n = len(PALETTE)
+    return {
+        "color": PALETTE[i % n],
+        "marker": MARKERS[i % n],
+        "linestyle": LINESTYLES[i % n],
+        "hatch": HATCHES[i % n],
+    }
+
+
+def legend_below(fig: Figure, handles: Sequence[Any] = (), labels: Sequence[str] = (), **kw: Any) -> None:
+    """Put the figure's legend under the axes, outside them, so that it never hides data.
+
+    Without `handles`, the entries are those of the first panel's labelled lines and bars.
+    """
+    if not handles:
+        handles, labels = fig.axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(handles), 5), fontsize=9, **kw)

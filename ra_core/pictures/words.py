@@ -1,0 +1,241 @@
+"""Positions in words: tile and player names, the facts of a board, scores as text.
+
+The text twin of the board picture (`ra_core.pictures.svg`): one plain sentence per fact, for screen
+readers, for printing and for tests. Pure functions of a `State`, standard library only.
+
+>>> from ra_core import new_game
+>>> for line in facts(new_game(3, suns="table"))[:3]:
+...     print(line)
+Epoch 1 of 3: P0 takes a turn (draw or call Ra).
+Ra track: 0 of 8 Ra tiles drawn; the 8th ends the epoch.
+Center sun: 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
+
+from ..engine.actions import CallRa, Draw, UseGod
+from ..engine.records import Phase, Trigger
+from ..engine.rules import EPOCHS, TRACK_SIZE
+from ..engine.scoring import CATEGORIES
+from ..engine.tiles import CIVILIZATIONS, MONUMENTS, Tile
+
+if TYPE_CHECKING:
+    from ..engine.scoring import EpochScore
+    from ..engine.state import State
+
+__all__ = [
+    "CATEGORY_NAMES",
+    "CATEGORY_WORDS",
+    "KEPT",
+    "TRIGGER_WORDS",
+    "SCORED_EACH_EPOCH",
+    "facts",
+    "owed_words",
+    "player_name",
+    "ra_track_words",
+    "scores_text",
+    "seat_set",
+    "seats_words",
+    "signed",
+    "status_lines",
+    "turn_choices",
+    "tile_name",
+]
+
+KEPT: tuple[Tile, ...] = (Tile.PHARAOH, Tile.NILE, *MONUMENTS)
+#: The tiles scored and then discarded at the end of every epoch (R60), on the right.
+SCORED_EACH_EPOCH: tuple[Tile, ...] = (Tile.GOD, Tile.GOLD, Tile.FLOOD, *CIVILIZATIONS)
+
+_NAMES = {Tile.NILE: "Nile", Tile.RA: "Ra"}
+
+
+def owed_words(owed: Sequence[tuple[Tile, int]]) -> str:
+    """Return the discards still owed in words: ``'2 to unrest and 1 to earthquake'`` (R53)."""
+    return " and ".join(f"{n} to {tile_name(kind)}" for kind, n in owed)
+
+
+def tile_name(t: Tile) -> str:
+    """Return the tile's name in words: ``'step pyramid'``, ``'Nile'``."""
+    return _NAMES.get(t, t.label.replace("-", " "))
+
+
+# -- the facts in words ----------------------------------------------------------------------
+
+
+def player_name(seat: int, you: Collection[int] = (), names: Sequence[str] = ()) -> str:
+    """Return ``'P1'``, ``'P1 (you)'`` or ``'P1 (greedy)'`` for the seat."""
+    if seat in you:
+        return f"P{seat} (you)"
+    if 0 <= seat < len(names) and names[seat]:
+        return f"P{seat} ({names[seat]})"
+    return f"P{seat}"
+
+
+def ra_track_words(drawn: int, limit: int) -> str:
+    """Return the Ra track in words: how many Ra tiles are drawn, and which one ends the epoch (R15)."""
+    return f"Ra track: {drawn} of {limit} Ra tiles drawn; the {_ordinal(limit)} ends the epoch"
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _tiles_words(display: tuple[int, ...], kinds: Sequence[Tile]) -> str:
+    return ", ".join(f"{tile_name(t)} {display[t]}" for t in kinds if display[t]) or "none"
+
+
+def seats_words(seats: Sequence[int]) -> str:
+    """Return seats as words: "P0, P2", or "nobody"."""
+    return ", ".join(f"P{q}" for q in seats) or "nobody"
+
+
+TRIGGER_WORDS = {
+    Trigger.RA_TILE: "a Ra tile was drawn",
+    Trigger.CALL_VOLUNTARY: "Ra was called",
+    Trigger.CALL_FORCED: "Ra was called on a full track",
+}
+
+
+def seat_set(you: int | Collection[int] | None) -> Collection[int]:
+    """Return the seats `you` names (one seat, several, or None) as a collection."""
+    if you is None:
+        return ()
+    if isinstance(you, int):
+        return (you,)
+    return tuple(you)
+
+
+def turn_choices(s: State) -> str:
+    """Return the turn player's open choices in words: ``'draw, call Ra or use a god'``, ``'draw or call Ra'``..."""
+    kinds = {type(a) for a in s.legal_actions()}
+    choices = [word for kind, word in ((Draw, "draw"), (CallRa, "call Ra"), (UseGod, "use a god")) if kind in kinds]
+    return ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else "".join(choices)
+
+
+def facts(s: State, *, you: int | Collection[int] | None = None, names: Sequence[str] = ()) -> list[str]:
+    """Return the board as plain sentences, one fact each: the text twin of `svg`.
+
+    Args:
+        s: the position.
+        you: the seat (or seats) to mark "(you)".
+        names: a name per seat, e.g. the bots' names.
+    """
+    me = seat_set(you)
+
+    def who(q: int) -> str:
+        return player_name(q, me, names)
+
+    lines = []
+    over = s.phase is Phase.GAME_OVER
+    if over:
+        w = s.winner() or 0
+        lines.append(f"Game over after epoch {EPOCHS}: {who(w)} wins with {s.players[w].fame} fame.")
+    else:
+        if s.phase is Phase.ACTION:
+            doing = f"{who(s.turn_player)} takes a turn ({turn_choices(s)})."
+        elif s.phase is Phase.REVEAL:
+            doing = f"{who(s.turn_player)} draws a tile from the bag."
+        elif s.phase is Phase.GODS:
+            doing = f"{who(s.turn_player)} may use another god or be done."
+        elif s.phase is Phase.BID:
+            doing = f"auction: {who(s.to_move)} bids or passes."
+        else:
+            doing = f"{who(s.to_move)} chooses tiles to lose to a disaster."
+        lines.append(f"Epoch {s.epoch} of {EPOCHS}: {doing}")
+        limit = s.rules.ra_limit
+        lines.append(ra_track_words(s.ra_count, limit) + ".")
+    lines.append(f"Center sun: {s.center_sun}.")
+    if not over:
+        on_track = [f"slot {i + 1} {tile_name(t)}" for i, t in enumerate(s.track) if t is not None]
+        count = len(on_track)
+        lines.append(f"Auction track, {count} of {TRACK_SIZE} slots filled: {', '.join(on_track) or 'empty'}.")
+        lines.append(f"Bag: {sum(s.bag)} tiles.")
+        turn = f"Turn: {who(s.turn_player)}."
+        if s.to_move >= 0 and s.to_move != s.turn_player:
+            turn += f" Decides now: {who(s.to_move)}."
+        lines.append(turn)
+    a = s.auction
+    if a is not None:
+        done = [f"P{q} {'passed' if b is None else 'bid ' + str(b)}" for q, b in zip(a.order, a.bids, strict=False)]
+        high = f"high bid {a.high_bid} by P{a.high_bidder}" if a.high_bidder >= 0 else "no bid yet"
+        lines.append(
+            f"Auction ({TRIGGER_WORDS[a.trigger]}; Ra player P{a.ra_player}): {high}; "
+            f"bids so far: {', '.join(done) or 'none'}; still to bid: {seats_words(a.still_to_bid)}."
+        )
+    if s.discard is not None:
+        owed = owed_words(s.discard.owed)
+        lines.append(f"{who(s.discard.player)} must choose tiles to lose: {owed}.")
+    for i, p in enumerate(s.players):
+        lines.append(
+            f"{who(i)}: fame {p.fame}; suns face up {', '.join(map(str, p.suns_up)) or 'none'}; "
+            f"face down {', '.join(map(str, p.suns_down)) or 'none'}; "
+            f"kept tiles: {_tiles_words(p.display, KEPT)}; "
+            f"this epoch's tiles: {_tiles_words(p.display, SCORED_EACH_EPOCH)}."
+        )
+    return lines
+
+
+# -- scores ------------------------------------------------------------------------------------
+
+#: Each scoring category (`ra_core.engine.scoring.CATEGORIES`, the first fields of a `Breakdown`) in words,
+#: and as a short column head for plain-text tables.
+CATEGORY_WORDS: dict[str, tuple[str, str]] = {
+    "god": ("gods", "god"),
+    "pharaoh": ("pharaohs", "phar"),
+    "river": ("Nile and floods", "river"),
+    "civilization": ("civilizations", "civ"),
+    "gold": ("gold", "gold"),
+    "monument": ("monuments", "monu"),
+    "sun": ("suns", "sun"),
+}
+assert tuple(CATEGORY_WORDS) == CATEGORIES  # one category list: the engine's order
+#: The category names in `CATEGORIES` order, e.g. for table heads.
+CATEGORY_NAMES = tuple(name for name, _ in CATEGORY_WORDS.values())
+
+
+def signed(v: int) -> str:
+    """Return a points change as text: +5, -2, or 0."""
+    return f"{v:+d}" if v else "0"
+
+
+def scores_text(scores: Sequence[EpochScore]) -> str:
+    """Return the score breakdown per epoch and category as a plain-text table."""
+    if not scores:
+        return "No epoch has been scored yet."
+    head = ["epoch", "player", *(short for _, short in CATEGORY_WORDS.values()), "net", "fame"]
+    rows = [head]
+    for e in scores:
+        for i, b in enumerate(e.players):
+            rows.append([str(e.epoch), f"P{i}", *(signed(v) for v in (*b.points, b.net)), str(b.fame_after)])
+    widths = [max(len(r[c]) for r in rows) for c in range(len(head))]
+    return "\n".join("  ".join(cell.rjust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows)
+
+
+def status_lines(s: State, table: bool = False) -> list[str]:
+    """Return the lines under the board's tracks: the running auction, the discard, or the winner.
+
+    With `table` (the game table), the auction's lines also say the sun swap it will make (R44).
+    """
+    lines = []
+    a = s.auction
+    if a is not None:
+        high = f"high bid {a.high_bid} by P{a.high_bidder}" if a.high_bidder >= 0 else "no bid yet"
+        done = ", ".join(
+            f"P{q} {'pass' if b is None else 'bid ' + str(b)}" for q, b in zip(a.order, a.bids, strict=False)
+        )
+        lines.append(f"Auction: {TRIGGER_WORDS[a.trigger]} (Ra player P{a.ra_player}); {high}")
+        lines.append(f"Bids: {done or 'none yet'};  still to bid: {seats_words(a.still_to_bid)}")
+        if table:  # the sun swap the auction will make (R44)
+            who = f"P{a.high_bidder} would give sun {a.high_bid} and" if a.high_bidder >= 0 else "The winner will"
+            lines.append(f"{who} take the center sun {s.center_sun} with the tiles on the track.")
+    if s.discard is not None:
+        owed = owed_words(s.discard.owed)
+        lines.append(f"P{s.discard.player} must choose tiles to lose: {owed}")
+    if s.phase is Phase.GAME_OVER:
+        w = s.winner() or 0
+        lines.append(f"Game over: P{w} wins with {s.players[w].fame} fame")
+    return lines

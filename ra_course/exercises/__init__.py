@@ -1,0 +1,68 @@
+"""Auto-checked exercises: the checks behind the notebooks in ``exercises/``.
+
+Each exercise notebook opens its sheet in its first code cell and checks each task after it:
+
+>>> from ra_course.exercises import start
+>>> check = start("bag")
+Exercise sheet 3 · Expected value in the bag: 5 tasks, 20 points. Run the check cell after each task.
+>>> check("1", None)
+Traceback (most recent call last):
+...
+ra_course.exercises.checking.CheckFailed: Task 1 · The next tile: not attempted yet: ... is still None; ...
+
+The graded check cells do not use that `check`: each loads the checks afresh and calls
+`ra_course.exercises.checking.grade`, so that no name a student's cell rebinds decides the points.
+What the checks of one notebook session remember (failures for the hint level, results for
+`summary`) is kept in `SESSION`. The package holds no reference solution and no expected answer
+beyond hashes: the hidden tests and their answers live in the source sheets.
+
+The sheets (`SHEETS`) are `auctions`, `ra_auction`, `bag`, `bidder` and `reserve`; `ra_course.exercises.checking`
+explains how a check passes, fails with a hint, or says "not attempted yet". The standard
+library is all they need, like the rest of `ra_core`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .checking import NOT_ATTEMPTED, Checker, CheckFailed, Sheet, Task, answer_hash
+
+__all__ = [
+    "NOT_ATTEMPTED",
+    "SESSION",
+    "SHEETS",
+    "CheckFailed",
+    "Checker",
+    "Sheet",
+    "Task",
+    "answer_hash",
+    "sheet",
+    "start",
+    "summary",
+]
+
+#: sheet name -> module defining its `SHEET`, in the order of the exercise notebooks
+SHEETS = {"auctions": "auctions", "ra_auction": "ra_auction", "bag": "bag", "bidder": "bidder", "reserve": "reserve"}
+#: what the checks of this notebook session remember, per sheet: failures per task, last results
+SESSION: dict[str, dict[str, Any]] = {}
+
+
+def sheet(name: str) -> Sheet:
+    """Return the exercise sheet called `name` (one of `SHEETS`)."""
+    if name not in SHEETS:
+        raise KeyError(f"no exercise sheet {name!r}; the sheets are {', '.join(SHEETS)}")
+    found: Sheet = importlib.import_module(f"{__name__}.{SHEETS[name]}").SHEET
+    return found
+
+
+def start(name: str) -> Checker:
+    """Return a `Checker` for the sheet `name` and say what it holds: call it as ``check("1", answer)``."""
+    s = sheet(name)
+    print(f"{s.title}: {len(s.tasks)} tasks, {s.points} points. Run the check cell after each task.")
+    return Checker(s, SESSION)
+
+
+def summary(name: str) -> None:
+    """Print the state of every task of the sheet `name` in this session, and the points so far."""
+    Checker(sheet(name), SESSION).summary()

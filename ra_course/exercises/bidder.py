@@ -1,0 +1,360 @@
+"""Sheet 4, write a bidder: a bot of your own, scored by seeded tournaments against the reference bots.
+
+Task 1 and 2 check single decisions on positions of seeded games between heuristic bots, among
+them a full track (no draw, R19), a lone player (the others have no sun left) and a disaster
+choice: the action must be legal, and in the clear cases it must be the sensible one (derived at
+check time with `ra_core.analysis.valuation.lot_value`). Task 3 plays whole games through the engine's one
+game loop (`ra_core.play.steps`). Task 4 and 5 are seeded tournaments
+(`ra_core.analysis.tournament.versus`): one copy of the student's bot against two copies of a reference
+bot, seats rotated, with the pass marks `RANDOM_WIN_RATE` and `HEURISTIC_WIN_RATE`.
+
+The bot must be the student's own: the package's bots may not be called (`Task.forbidden`), and
+Tasks 3-5 ask that it decides differently from the heuristic bot in at least `OWN_SHARE` of the
+positions with a choice, so a copy of the heuristic bot earns nothing there. A copy of it
+would fail Task 5 anyway: see `HEURISTIC_WIN_RATE`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from ra_core.analysis.tournament import TournamentResult, versus
+from ra_core.analysis.valuation import lot_value
+from ra_core.bots import heuristic_bot, random_bot
+from ra_core.engine.actions import Action, Bid, CallRa, Draw, Pass
+from ra_core.engine.errors import BotError
+from ra_core.engine.setup import new_game
+from ra_core.engine.state import Phase, State
+from ra_core.play import Policy, play, steps
+
+from .checking import Sheet, Task, Wrong, call, guarded
+
+__all__ = [
+    "HEURISTIC_GAMES",
+    "HEURISTIC_SEED",
+    "HEURISTIC_WIN_RATE",
+    "MAX_MS_PER_DECISION",
+    "OWN_SHARE",
+    "RANDOM_GAMES",
+    "RANDOM_SEED",
+    "RANDOM_WIN_RATE",
+    "SHEET",
+    "decision_positions",
+    "special_positions",
+]
+
+#: Task 4: games against two random bots, the seed, and the win rate needed (the baseline is 1/3).
+RANDOM_GAMES, RANDOM_SEED, RANDOM_WIN_RATE = 60, 41, 2 / 3
+#: Task 5: games against two heuristic bots, the seed, and the win rate needed. Over the seeds 0-19
+#: of 450 games a copy of the heuristic bot wins 28-38 % (mean 32.7 %, standard deviation 2.4
+#: points; 34.4 % at the check's seed), the sheet's reference solution 41-49 % (mean 46.0 %; 43.3 %
+#: at the check's seed): the mark lies 3 standard deviations above the copy's mean.
+HEURISTIC_GAMES, HEURISTIC_SEED, HEURISTIC_WIN_RATE = 450, 44, 0.40
+#: Task 5's hidden test plays this many games at its own seed, with the same mark.
+HIDDEN_HEURISTIC_GAMES = 300
+#: Task 3: a bot slower than this on average would make Task 4 and 5 take too long.
+MAX_MS_PER_DECISION = 5.0
+#: Tasks 3-5: the least share of positions with a choice where the bot must decide otherwise than
+#: the heuristic bot (the reference solution: 12-21 % on the checks' seeds; a copy: 0).
+OWN_SHARE = 0.03
+#: the package's bots, which the student's functions may not call
+_BOTS = (
+    "ra_core.bots.HeuristicBot.__call__",  # the shared plan (PlanBot.__call__): the greedy bot plays it too
+    "ra_core.bots.montecarlo.MonteCarloBot.__call__",
+)
+
+
+def decision_positions(phase: Phase | None, games: int = 12, seed: int = 300, *, forced: bool = False) -> list[State]:
+    """Return the positions in `phase` (None: any) with a real choice from `games` seeded games of heuristic bots.
+
+    ``forced=True`` keeps the positions with a single legal action too: a bot is asked there as well.
+    """
+    out = []
+    for g in range(games):
+        for state in play([heuristic_bot] * 3, seed=seed + g).states():
+            mine = (phase is None or state.phase is phase) and state.to_move >= 0
+            if mine and (forced or len(state.legal_actions()) > 1):
+                out.append(state)
+    return out
+
+
+def special_positions(seed: int = 300, games: int = 12) -> dict[str, list[State]]:
+    """Return positions of seeded games that a bot gets wrong easily, by kind.
+
+    ``full track``: a turn with all 8 auction slots filled (drawing is not allowed, R19), with a
+    god to use or with calling Ra as the only legal action;
+    ``lone player``: a turn of the only player with suns left (he moves again and again);
+    ``disaster choice``: a discard with more than one way to lose the tiles (R53).
+    """
+    states = decision_positions(None, games, seed)
+    every = decision_positions(Phase.ACTION, games, seed, forced=True)
+    return {
+        "full track": [s for s in every if None not in s.track],
+        "lone player": [s for s in states if s.phase is Phase.ACTION and sum(bool(p.suns_up) for p in s.players) == 1],
+        "disaster choice": [s for s in states if s.phase is Phase.DISCARD],
+    }
+
+
+def _lowest_bid(state: State) -> int:
+    return min(a.sun for a in state.legal_actions() if isinstance(a, Bid))
+
+
+def _legal(got: Any, state: State, name: str, where: str) -> Action:
+    legal = state.legal_actions()
+    if got not in legal:
+        shown = ", ".join(map(str, legal))
+        raise Wrong(f"in {where} `{name}` returned {got!r:.60}, which is not legal there; legal: {shown}")
+    return got  # type: ignore[no-any-return]
+
+
+def _spread(states: list[State], k: int) -> list[State]:
+    """Return `k` of `states`, evenly spread."""
+    if len(states) <= k:
+        return states
+    return [states[i * len(states) // k] for i in range(k)]
+
+
+def _lot(s: State) -> str:
+    return " ".join(t.label for t in s.track if t is not None)
+
+
+def _judge_bid(f: Any, seed: int = 300) -> str:
+    name = "bid_decision"
+    states = decision_positions(Phase.BID, seed=seed)
+    for i, s in enumerate(_spread(states, 30)):
+        _legal(call(f, name, s), s, name, f"auction {i + 1}")
+    good = _spread([s for s in states if lot_value(s, s.to_move) >= 12], 12)
+    for s in good:
+        if not isinstance(call(f, name, s), Bid):
+            raise Wrong(
+                f"P{s.to_move} passed on a lot worth {lot_value(s, s.to_move):+d} fame to him ({_lot(s)}) "
+                f"in epoch {s.epoch}, with sun {_lowest_bid(s)} enough to win it for now"
+            )
+    bad = [s for s in states if Pass() in s.legal_actions() and lot_value(s, s.to_move) <= -4]
+    bad = _spread([s for s in bad if _lowest_bid(s) > s.center_sun], 12)
+    for s in bad:
+        got = call(f, name, s)
+        if not isinstance(got, Pass):
+            raise Wrong(
+                f"P{s.to_move} bid {got} for a lot worth {lot_value(s, s.to_move):+d} fame to him ({_lot(s)}), "
+                f"and for the center sun {s.center_sun}, lower than his bid"
+            )
+    return f"Legal in 30 auctions; bids on {len(good)} lots worth 12 or more, passes on {len(bad)} harmful ones."
+
+
+def _judge_turn(f: Any, seed: int = 300) -> str:
+    name = "turn_decision"
+    states = decision_positions(Phase.ACTION, seed=seed)
+    special = special_positions(seed)
+    checked = [("turn", s) for s in _spread(states, 30)]
+    checked += [(kind, s) for kind in ("full track", "lone player") for s in _spread(special[kind], 5)]
+    for i, (kind, s) in enumerate(checked):
+        _legal(call(f, name, s), s, name, f"{kind} {i + 1}" if kind != "turn" else f"turn {i + 1}")
+    empty = [s for s in states if all(t is None for t in s.track)]
+    empty = _spread([s for s in empty if s.center_sun < min(s.players[s.to_move].suns_up)], 12)
+    for s in empty:
+        if isinstance(call(f, name, s), CallRa):
+            raise Wrong(
+                f"P{s.to_move} called Ra on an empty track: if everybody else passes, he must then bid one of "
+                f"his suns {s.players[s.to_move].suns_up} for the center sun {s.center_sun} alone (R36, R40)"
+            )
+    harmful = _spread([s for s in states if Draw() in s.legal_actions() and lot_value(s, s.to_move) <= -3], 12)
+    for s in harmful:
+        if isinstance(call(f, name, s), CallRa):
+            raise Wrong(
+                f"P{s.to_move} called Ra for a lot worth {lot_value(s, s.to_move):+d} fame to him ({_lot(s)}); "
+                "if everybody else passes he must buy it himself (R40)"
+            )
+    return (
+        f"Legal on 30 turns, on full tracks and for a lone player; draws on {len(empty)} empty tracks; "
+        f"no call for {len(harmful)} harmful lots."
+    )
+
+
+def _own(f: Any, seed: int) -> None:
+    """Raise `Wrong` unless the bot decides otherwise than the heuristic bot in `OWN_SHARE` of 200 positions."""
+    states = _spread(decision_positions(None, seed=seed), 200)
+    differ = sum(
+        call(f, "my_bot", s, random.Random(k)) != heuristic_bot(s, random.Random(k)) for k, s in enumerate(states)
+    )
+    if differ < OWN_SHARE * len(states):
+        raise Wrong(
+            f"your bot decides as the heuristic bot does in {len(states) - differ} of {len(states)} positions: "
+            "these tasks are for a bot of your own, which decides differently where you think it knows better"
+        )
+
+
+def _steps(f: Any, seat: int, seed: int) -> tuple[int, float]:
+    """Play a game of `f` in `seat` against random bots (the engine's game loop); return its decisions, seconds."""
+    timing = [0, 0.0]
+
+    def mine(state: State, rng: random.Random) -> Any:
+        start = time.perf_counter()
+        action = call(f, "my_bot", state, rng)
+        timing[0] += 1
+        timing[1] += time.perf_counter() - start
+        return action
+
+    policies: list[Policy] = [random_bot] * 3
+    policies[seat] = mine
+    try:
+        for _ in steps(new_game(3, seed=seed), policies, seed):
+            pass
+    except BotError as e:
+        cause = e.__cause__
+        if isinstance(cause, Wrong):
+            raise cause from None
+        raise Wrong(f"in game {seat + 1} your bot {str(e).split(') ', 1)[-1]}") from None
+    return int(timing[0]), timing[1]
+
+
+def _judge_bot(f: Any, seed: int = 500) -> str:
+    name = "my_bot"
+    if not callable(f):
+        raise Wrong(f"pass the function `{name}` itself to the check, not {f!r:.60}")
+    special = special_positions(seed - 200)
+    for kind, states in special.items():
+        for s in _spread(states, 5):
+            _legal(call(f, name, s, random.Random(0)), s, name, f"a position with a {kind}")
+    decisions, spent = 0, 0.0
+    for g in range(3):
+        d, t = _steps(f, g, seed + g)
+        decisions, spent = decisions + d, spent + t
+    ms = 1000 * spent / max(decisions, 1)
+    if ms > MAX_MS_PER_DECISION:
+        raise Wrong(
+            f"your bot takes {ms:.1f} ms per decision; Task 4 and 5 play {RANDOM_GAMES + HEURISTIC_GAMES} games, "
+            f"so keep it under {MAX_MS_PER_DECISION:g} ms"
+        )
+    _own(f, seed)
+    tricky = sum(len(_spread(states, 5)) for states in special.values())
+    return (
+        f"Three whole games against random bots, {decisions} decisions, all legal; legal in {tricky} tricky positions."
+    )
+
+
+def _tournament(f: Any, opponent: Policy, games: int, seed: int) -> TournamentResult:
+    call(f, "my_bot", new_game(3, suns="table"), random.Random(0))  # the stub: not attempted yet
+    _own(f, seed)
+
+    try:
+        return versus(guarded(f, "my_bot"), opponent, players=3, games=games, seed=seed, progress=False)
+    except BotError as e:
+        if isinstance(e.__cause__, Wrong):
+            raise e.__cause__ from None
+        raise Wrong(f"your bot {str(e).split(') ', 1)[-1]}") from None
+
+
+def _rate(result: TournamentResult) -> str:
+    s = result.stats()[0]
+    return f"won {s.wins} of {s.seat_games} games ({s.win_rate:.0%}, 95% interval {s.win_low:.0%}-{s.win_high:.0%})"
+
+
+def _judge_random(f: Any, seed: int = RANDOM_SEED) -> str:
+    result = _tournament(f, random_bot, RANDOM_GAMES, seed)
+    if result.stats()[0].win_rate < RANDOM_WIN_RATE:
+        raise Wrong(f"against two random bots your bot {_rate(result)}; it needs {RANDOM_WIN_RATE:.0%}")
+    return f"Against two random bots your bot {_rate(result)}."
+
+
+def _judge_heuristic(f: Any, seed: int = HEURISTIC_SEED, games: int = HEURISTIC_GAMES) -> str:
+    result = _tournament(f, heuristic_bot, games, seed)
+    if result.stats()[0].win_rate < HEURISTIC_WIN_RATE:
+        raise Wrong(f"against two heuristic bots your bot {_rate(result)}; it needs {HEURISTIC_WIN_RATE:.0%}")
+    return f"Against two heuristic bots your bot {_rate(result)}."
+
+
+def _hidden(judge: Any, **extra: Any) -> Any:
+    """Return the hidden-test judge: `judge` with the hidden test's seed (other games, other positions)."""
+
+    def hidden(f: Any, data: dict[str, Any]) -> str:
+        return str(judge(f, data["seed"], **extra))
+
+    return hidden
+
+
+SHEET = Sheet(
+    "bidder",
+    "Exercise sheet 4 · Write a bidder",
+    (
+        Task(
+            "1",
+            "Bid or pass",
+            4,
+            "bid_decision",
+            _judge_bid,
+            (
+                "Return one of `state.legal_actions()`. Bid when winning is worth more than it costs: the "
+                "lot's value to you against the sun you give for the center sun.",
+                "A bid is worth its net value: the lot's marginal value plus the sun swap, a price paid in "
+                "future bidding power (notebook 08, sections 6 and 7; sheet 2, Tasks 1-3).",
+            ),
+            forbidden=_BOTS,
+            hidden=_hidden(_judge_bid),
+        ),
+        Task(
+            "2",
+            "Your turn: draw or call Ra",
+            4,
+            "turn_decision",
+            _judge_turn,
+            (
+                "Calling Ra starts an auction you may have to win yourself: if everybody else passes, the "
+                "caller must bid (R40). Call when the lot is worth it to you, draw otherwise; on a full "
+                "track you cannot draw (R19).",
+                "A stopping problem: stop (call) when the lot is worth more than what more draws promise; "
+                "notebook 09, section 4 (draw or call Ra?), and notebook 03, 'Who may pass (R40)'.",
+            ),
+            forbidden=_BOTS,
+            hidden=_hidden(_judge_turn),
+        ),
+        Task(
+            "3",
+            "A whole bot",
+            4,
+            "my_bot",
+            _judge_bot,
+            (
+                "A bot answers in every phase: BID (Task 1), ACTION (Task 2), GODS (use another god or "
+                "`Done()`) and DISCARD (which tiles to lose). Dispatch on `state.phase`.",
+                "A policy maps every position to a legal action: notebook 07 (play a game) shows the phases a "
+                "bot meets; notebook 05, 'Unrest and earthquake: the player chooses', the discard.",
+            ),
+            forbidden=_BOTS,
+            hidden=_hidden(_judge_bot),
+        ),
+        Task(
+            "4",
+            "Beat the random bot",
+            4,
+            "my_bot",
+            _judge_random,
+            (
+                f"Your bot plays {RANDOM_GAMES} seeded games against two random bots and must win at least "
+                f"{RANDOM_WIN_RATE:.0%} of them. A bot that bids only for good lots does that easily.",
+                "Look at its decisions in a replayed game (notebook 07, 'Replay a whole bot game'): a bot that "
+                "loses to random play usually bids for harmful lots or calls Ra for them.",
+            ),
+            forbidden=_BOTS,
+            hidden=_hidden(_judge_random),
+        ),
+        Task(
+            "5",
+            "Hold your own against the heuristic bot",
+            4,
+            "my_bot",
+            _judge_heuristic,
+            (
+                f"Your bot plays {HEURISTIC_GAMES} seeded games against two heuristic bots and must win "
+                f"{HEURISTIC_WIN_RATE:.0%} of them (a copy of the heuristic bot wins about a third). Bidding "
+                "order matters: the players after you can outbid your lowest sun.",
+                "The advantage of bidding last, and what a later bidder will do: notebook 08, section 8, and "
+                "sheet 2's endgame, where a higher sun kept the lot.",
+            ),
+            forbidden=_BOTS,
+            hidden=_hidden(_judge_heuristic, games=HIDDEN_HEURISTIC_GAMES),
+        ),
+    ),
+)

@@ -1,0 +1,115 @@
+"""What keeps a check honest: package calls a task forbids, and simulations told from formulas.
+
+**Forbidden calls.** A task whose point is to compute something the package also computes
+names those package functions (`Task.forbidden`, dotted names such as
+``"ra_core.analysis.chance.p_next_ra"``). While the student's function runs inside a check, each of them
+is a tripwire: its code is swapped for one that records the call and raises `ForbiddenCall`, so
+it trips whatever name the student imported it under, and also when the student's code reaches
+it through another package function. The check then fails, even if the student's code caught
+the error. Outside a check every function works as before.
+
+>>> import ra_core.analysis.odds
+>>> with student_code(("ra_core.analysis.odds.p_next_ra",)) as tripped:
+...     try:
+...         ra_core.analysis.odds.p_next_ra(None)
+...     except ForbiddenCall as e:
+...         print(e)
+p_next_ra is not allowed here
+>>> tripped
+['ra_core.analysis.odds.p_next_ra']
+
+**Simulations.** A Monte Carlo estimate from `trials` independent draws varies from seed to
+seed with variance ``variance / trials``. `spread_ratio` measures the seed-to-seed variance of
+the student's estimates against that: near 1 for a real simulation, near 0 for a formula plus a
+little noise, far above 1 for a simulation that does fewer draws than it was asked to.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import math
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from types import CodeType
+from typing import Any
+
+__all__ = ["SPREAD_RANGE", "ForbiddenCall", "resolve", "spread_ratio", "student_code", "tripped"]
+
+#: A simulation's seed-to-seed variance, as a multiple of the Monte Carlo variance, passes in this
+#: range. The ratio of a real simulation is a chi-square with k - 1 degrees of freedom over k - 1 for
+#: k seeds: with the 40 seeds the sheets use it falls outside with a chance of about 1 in 100,000
+#: (with 20 seeds it would be 1 in 500, too often for a sheet with a dozen such checks).
+SPREAD_RANGE = (0.3, 2.4)
+
+_TRIPPED: list[str] = []
+
+
+class ForbiddenCall(Exception):
+    """Raised by a package function that the running check's task asks the student to write himself."""
+
+
+def tripped(name: str) -> None:
+    """Record that the forbidden function `name` was called, and raise `ForbiddenCall` (the tripwire's body)."""
+    _TRIPPED.append(name)
+    raise ForbiddenCall(f"{name.rsplit('.', 1)[-1]} is not allowed here")
+
+
+@functools.cache
+def resolve(dotted: str) -> Callable[..., Any]:
+    """Return the Python function behind the dotted name `dotted`, e.g. ``"ra_core.analysis.odds.p_next_ra"``.
+
+    A method is named by its class (``"ra_core.bots.HeuristicBot.__call__"``).
+    """
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            found: Any = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attribute in parts[cut:]:
+            found = getattr(found, attribute)
+        function = getattr(found, "__func__", found)
+        if not hasattr(function, "__code__"):
+            raise TypeError(f"{dotted} is not a Python function")
+        return function  # type: ignore[no-any-return]
+    raise ImportError(f"no module for {dotted}")
+
+
+@functools.cache
+def _plain(name: str) -> CodeType:
+    """Return the code of a function that calls `tripped(name)`, whatever its arguments."""
+    namespace: dict[str, Any] = {}
+    source = (
+        f"def tripwire(*args, **kwargs):\n    from ra_course.exercises.guards import tripped\n    tripped({name!r})\n"
+    )
+    exec(compile(source, f"<forbidden {name}>", "exec"), namespace)  # a fixed text of ours, with the name quoted
+    code: CodeType = namespace["tripwire"].__code__
+    return code
+
+
+@contextmanager
+def student_code(forbidden: Iterable[str]) -> Iterator[list[str]]:
+    """Run the block with the `forbidden` package functions as tripwires; yield the list of those called."""
+    swapped: list[tuple[Any, CodeType]] = []
+    del _TRIPPED[:]
+    try:
+        for dotted in forbidden:
+            function = resolve(dotted)
+            if function.__code__.co_freevars:
+                raise TypeError(f"{dotted} is a closure; forbid a module-level function or method")
+            swapped.append((function, function.__code__))
+            function.__code__ = _plain(dotted)
+        yield _TRIPPED
+    finally:
+        for function, code in reversed(swapped):
+            function.__code__ = code
+
+
+def spread_ratio(estimates: Sequence[float], variance: float, trials: int) -> float:
+    """Return the seed-to-seed variance of `estimates` over the Monte Carlo variance ``variance / trials``."""
+    k = len(estimates)
+    mean = math.fsum(estimates) / k
+    observed = math.fsum((e - mean) ** 2 for e in estimates) / (k - 1)
+    expected = variance / trials
+    return observed / expected if expected > 0 else (0.0 if observed == 0 else math.inf)
