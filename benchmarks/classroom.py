@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -154,6 +156,7 @@ async def session(args: argparse.Namespace, server: ServerProcess, teacher: Teac
         await asyncio.sleep(max(0.0, start + args.seconds / 2 - time.monotonic()))
         before = [s.connections for s in classes.students]
         killed = time.monotonic()
+        server_cpu[0] += cpu_seconds(server)
         server.kill()
         kills += 1
         await loop.run_in_executor(None, server.start)
@@ -167,6 +170,19 @@ async def session(args: argparse.Namespace, server: ServerProcess, teacher: Teac
     stop.set()
     await runner
     return {"joined_s": joined, "kills": kills, "back_s": back}
+
+
+def cpu_seconds(server: ServerProcess) -> float:
+    """Return the CPU time (user and system, seconds) the server process has used so far (Linux; else 0)."""
+    try:
+        assert server.proc is not None
+        fields = Path(f"/proc/{server.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, AssertionError, ValueError, IndexError):
+        return 0.0
+
+
+server_cpu = [0.0]  # the server's CPU seconds, over every process it ran as (a kill starts a new one)
 
 
 def run_async(coro: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
@@ -193,9 +209,13 @@ def main() -> int:
             teacher = TeacherClient(server.url, secret)
             room = teacher.create_room()
             meter = Meter()
+            begun = resource.getrusage(resource.RUSAGE_SELF)
             info = run_async(session(args, server, teacher, room, meter))
+            ended = resource.getrusage(resource.RUSAGE_SELF)
+            server_cpu[0] += cpu_seconds(server)
         finally:
             server.stop()
+        harness = ended.ru_utime + ended.ru_stime - begun.ru_utime - begun.ru_stime
         times, unseen = meter.latencies()
         kinds_ms, _ = meter.latencies_by_kind()
         missing = lost(database, meter)
@@ -225,6 +245,7 @@ def main() -> int:
         print(
             f"{kind}s: p50_ms {pct(0.5, xs):.1f}, p90_ms {pct(0.9, xs):.1f}, max_ms {max(xs, default=float('nan')):.1f}"
         )
+    print(f"server_cpu_s: {server_cpu[0]:.1f}  (the students' side, this process: {harness:.1f})")
     print(f"unseen: {unseen}")
     print(f"lost: {missing}")
     return 0
