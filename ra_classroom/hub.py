@@ -10,7 +10,6 @@ one rebuild per page.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable, Collection, Iterable
@@ -20,6 +19,7 @@ __all__ = ["Hub", "Page"]
 
 log = logging.getLogger("ra_classroom")
 SEND_TIMEOUT = 10.0  # seconds a page may take to take a message before it is dropped
+BACKLOG = 8  # messages waiting for one slow page before it is closed (it reconnects and gets a fresh view)
 
 
 class Socket(Protocol):
@@ -42,16 +42,34 @@ class Page:
         self.round: int | None = None
         self.group: int | None = None
         self.table: int | None = None
-        self._lock = asyncio.Lock()
+        self.waiting = 0  # messages handed to `send` and not yet sent
+        self._lock = asyncio.Lock()  # fair: messages leave in the order they were handed over
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send one message; a page that is gone or too slow is ignored (it reconnects and gets its view)."""
         data = json.dumps(message, separators=(",", ":"))
-        async with self._lock:
-            try:
+        self.waiting += 1
+        try:
+            async with self._lock:
                 await asyncio.wait_for(self.ws.send_text(data), SEND_TIMEOUT)
-            except Exception:  # noqa: BLE001 - a page that went away must not stop the others
-                log.debug("could not send to a page of student %s", self.student)
+        except Exception:  # noqa: BLE001 - a page that went away must not stop the others
+            log.debug("could not send to a page of student %s", self.student)
+        finally:
+            self.waiting -= 1
+
+    def post(self, message: dict[str, Any], tasks: set[asyncio.Task[None]]) -> None:
+        """Send `message` without waiting for it; close the page instead if too many are waiting for it.
+
+        A page on a slow network must not hold up the others: its messages queue behind its own
+        lock, and past `BACKLOG` the page is closed (code 1013, try again later); its script
+        reconnects and gets its current view.
+        """
+        if self.waiting >= BACKLOG:
+            task = asyncio.ensure_future(self.ws.close(1013, "too slow: reconnect"))
+        else:
+            task = asyncio.ensure_future(self.send(message))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
 
     def routed(self, view: dict[str, Any]) -> None:
         """Remember what `view` shows, to know which later events concern this page."""
@@ -73,6 +91,7 @@ class Hub:
         self.pages: dict[int, set[Page]] = {}
         self._dirty: set[int] = set()
         self._wake = asyncio.Event()
+        self._sending: set[asyncio.Task[None]] = set()
 
     def attach(self, page: Page, student: int, room: str) -> None:
         """Register `page` as showing `student` of `room`."""
@@ -135,10 +154,7 @@ class Hub:
                 await asyncio.sleep(0.5)
                 self._wake.set()
                 continue
-            sends = []
             for sid, view in views.items():
                 for page in list(self.pages.get(sid, ())):
                     page.routed(view)
-                    sends.append(page.send(view))
-            with contextlib.suppress(Exception):
-                await asyncio.gather(*sends)
+                    page.post(view, self._sending)

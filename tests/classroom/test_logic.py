@@ -152,3 +152,43 @@ def test_a_table_replays_from_its_moves_and_refuses_out_of_turn() -> None:
         game.play(1, "draw", {2, 3})
     with pytest.raises(ValueError, match="is by seat"):
         copy.push(3 if copy.state.to_move != 3 else 2, "draw")
+
+
+def test_a_slow_page_holds_up_nobody_and_is_closed_past_its_backlog() -> None:
+    import asyncio
+    from collections.abc import Collection
+    from typing import Any
+
+    from ra_classroom.hub import BACKLOG, Hub, Page
+
+    class Socket:
+        def __init__(self, stuck: bool) -> None:
+            self.stuck, self.got = stuck, 0
+            self.closed: int | None = None
+
+        async def send_text(self, data: str) -> None:
+            if self.stuck:
+                await asyncio.sleep(3600)  # a phone on a network that takes nothing
+            self.got += 1
+
+        async def close(self, code: int = 1000, reason: str | None = None) -> None:
+            self.closed = code
+
+    async def run() -> tuple[Socket, Socket]:
+        async def build(ids: Collection[int]) -> dict[int, dict[str, Any]]:
+            return {sid: {"t": "view", "round": None, "table": None} for sid in ids}
+
+        hub = Hub(build)
+        slow, quick = Socket(stuck=True), Socket(stuck=False)
+        hub.attach(Page(slow), 1, "ROOM")
+        hub.attach(Page(quick), 2, "ROOM")
+        loop = asyncio.ensure_future(hub.run())
+        for _ in range(BACKLOG + 3):
+            hub.dispatch([{"k": "room", "room": "ROOM"}])
+            await asyncio.sleep(0.01)
+        loop.cancel()
+        return slow, quick
+
+    slow, quick = asyncio.run(run())
+    assert quick.got == BACKLOG + 3  # every view reached the quick page
+    assert slow.got == 0 and slow.closed == 1013  # the stuck page was told to reconnect
