@@ -5,8 +5,9 @@
 the engine with the settings each backend needs:
 
 * SQLite: write-ahead log, ``synchronous=FULL`` (a committed bid survives a crash of the process
-  and of the machine), foreign keys on, and every transaction ``BEGIN IMMEDIATE``, so that
-  transactions never deadlock on upgrading a read lock.
+  and of the machine), foreign keys on, and every writing transaction ``BEGIN IMMEDIATE``, so that
+  transactions never deadlock on upgrading a read lock; reads (`Database.reading`) go through a
+  second engine and see the last commit without waiting for a writer.
 * PostgreSQL (psycopg 3): the same tables; `announce` sends events with ``pg_notify`` inside the
   transaction, so other server processes hear of a change exactly when it is committed.
 
@@ -54,16 +55,26 @@ class Database:
         self.is_postgres = make_url(self.url).get_backend_name() == "postgresql"
         if self.is_postgres:
             self.engine = create_engine(self.url, pool_size=8, max_overflow=4, pool_pre_ping=True)
+            self.read_engine = self.engine
         else:
             self.engine = create_engine(self.url, connect_args={"timeout": 30})
             event.listen(self.engine, "connect", _sqlite_connect)
             event.listen(self.engine, "begin", _sqlite_begin)
+            self.read_engine = create_engine(self.url, connect_args={"timeout": 30})
+            event.listen(self.read_engine, "connect", _sqlite_connect)
+            event.listen(self.read_engine, "begin", _sqlite_read)
         metadata.create_all(self.engine)
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
         """Yield a connection in a transaction, committed at the end (rolled back on an error)."""
         with self.engine.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """Yield a connection in a transaction for reading: it sees the last commit and blocks no writer."""
+        with self.read_engine.begin() as conn:
             yield conn
 
     def announce(self, conn: Connection, events: Sequence[dict[str, Any]], origin: str) -> None:
@@ -80,6 +91,7 @@ class Database:
     def close(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
+        self.read_engine.dispose()
 
 
 def _sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -96,3 +108,8 @@ def _sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
 def _sqlite_begin(conn: Connection) -> None:
     """Begin every SQLite transaction IMMEDIATE: it takes the write lock at once, so none waits in a cycle."""
     conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _sqlite_read(conn: Connection) -> None:
+    """Begin a SQLite read: a snapshot of the last commit (write-ahead log), taken at its first read."""
+    conn.exec_driver_sql("BEGIN")

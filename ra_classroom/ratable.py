@@ -79,6 +79,12 @@ class TableGame:
         """Return the position now."""
         return self.states[-1]
 
+    def copy(self) -> TableGame:
+        """Return a copy to make moves on (states are immutable: only the lists are copied)."""
+        twin = TableGame.__new__(TableGame)
+        twin.seed, twin.states, twin.moves = self.seed, list(self.states), list(self.moves)
+        return twin
+
     @property
     def ply(self) -> int:
         """Return the number of moves made: the board's version."""

@@ -33,7 +33,7 @@ from .ratable import Selection, select
 from .refusal import Refusal
 from .schema import rounds as rounds_table
 from .schema import tables as ra_tables
-from .tables import TableCache, seat_names
+from .tables import TableCache, seat_names, staged
 from .views import build_views, table_view
 
 __all__ = ["Classroom"]
@@ -55,7 +55,12 @@ class Classroom:
         self.db = Database(database)
         self.cache = TableCache()
         self.origin = secrets.token_hex(6)
+        # SQLite: one writer (its writes are serial anyway) and one reader, which reads the last commit
+        # while the writer waits on the disk; PostgreSQL: one pool for both.
         self.pool = ThreadPoolExecutor(6 if self.db.is_postgres else 1, thread_name_prefix="ra-classroom-db")
+        self.readers = (
+            self.pool if self.db.is_postgres else ThreadPoolExecutor(1, thread_name_prefix="ra-classroom-read")
+        )
         self.hub = Hub(self.views)
         self._tasks: list[asyncio.Task[None]] = []
         self._listener: Listener | None = None
@@ -81,22 +86,30 @@ class Classroom:
         if self._listener is not None:
             self._listener.stop()
         self.pool.shutdown(wait=True)
+        self.readers.shutdown(wait=True)
         self.db.close()
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run `fn(*args)` in a database thread."""
+        """Run `fn(*args)` in a database thread that may write."""
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
 
     async def command(self, fn: Callable[[Connection], tuple[T, list[dict[str, Any]]]]) -> T:
         """Run `fn(conn)` in one transaction; send its events once committed; return its result.
 
         `fn` returns (result, events). A `Refusal` it raises rolls everything back and propagates.
+        The table games it changed enter the cache only once the transaction has committed.
         """
 
         def work() -> tuple[T, list[dict[str, Any]]]:
-            with self.db.transaction() as conn:
-                result, events = fn(conn)
-                self.db.announce(conn, events, self.origin)
+            with self.db.engine.connect() as conn:
+                try:
+                    with conn.begin():
+                        result, events = fn(conn)
+                        self.db.announce(conn, events, self.origin)
+                except BaseException:
+                    staged(conn)  # rolled back: its games are dropped
+                    raise
+                self.cache.installed(staged(conn))
             return result, events
 
         result, events = await self.run(work)
@@ -104,13 +117,13 @@ class Classroom:
         return result
 
     async def read(self, fn: Callable[[Connection], T]) -> T:
-        """Run `fn(conn)` in a transaction that changes nothing; return its result."""
+        """Run `fn(conn)` in a transaction that reads the last commit and changes nothing; return its result."""
 
         def work() -> T:
-            with self.db.transaction() as conn:
+            with self.db.reading() as conn:
                 return fn(conn)
 
-        return await self.run(work)
+        return await asyncio.get_running_loop().run_in_executor(self.readers, work)
 
     async def views(self, ids: Collection[int]) -> dict[int, dict[str, Any]]:
         """Return the pages of these students, from the database."""

@@ -15,54 +15,107 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, and_, insert, select, update
+from sqlalchemy import Connection, and_, bindparam, insert, select, update
 
 from .experiments import RoundSpec
 from .ratable import TableGame
 from .refusal import Refusal
 from .schema import moves, rounds, seats, students, tables
 
-__all__ = ["Seating", "TableCache", "create_tables", "move", "return_seats", "seat_names", "take_over_absent"]
+__all__ = ["Seating", "TableCache", "staged", "create_tables", "move", "return_seats", "seat_names", "take_over_absent"]
+
+
+# The statements of every move and every board, built once (SQLAlchemy then caches their SQL too).
+_MOVES_SINCE = (
+    select(moves.c.seat, moves.c.action)
+    .where(moves.c.table_id == bindparam("table"), moves.c.ply >= bindparam("ply"))
+    .order_by(moves.c.ply)
+)
+_SEATING = (
+    select(seats.c.seat, seats.c.student_id, seats.c.bot, students.c.name, tables.c.table_no)
+    .select_from(
+        seats.outerjoin(students, students.c.id == seats.c.student_id).join(tables, tables.c.id == seats.c.table_id)
+    )
+    .where(seats.c.table_id == bindparam("table"))
+    .order_by(seats.c.seat)
+)
+_BOTS = select(seats.c.seat).where(seats.c.table_id == bindparam("table"), seats.c.bot)
+_MOVER = (
+    select(tables.c.id, rounds.c.status, seats.c.seat, seats.c.bot)
+    .select_from(tables.join(rounds, rounds.c.id == tables.c.round_id).join(seats, seats.c.table_id == tables.c.id))
+    .where(tables.c.id == bindparam("table"), seats.c.student_id == bindparam("student"))
+    .with_for_update(of=tables)
+)
+_MARK = update(tables).where(tables.c.id == bindparam("table"))
 
 
 class TableCache:
-    """The games of this process's tables, replayed from the database and kept up to date from it."""
+    """The games of this process's tables, replayed from the database and kept up to date from it.
+
+    Readers (`game`) see committed moves only. A writer (`changing`) works on a copy, which takes
+    the cached game's place only once its transaction has committed (`installed`), so that no
+    page is ever drawn from a move that might yet be rolled back.
+    """
 
     def __init__(self) -> None:
         self._games: dict[int, TableGame] = {}
         self._locks: dict[int, threading.Lock] = {}
         self._guard = threading.Lock()
 
+    def _lock(self, table_id: int) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(table_id, threading.Lock())
+
+    def _fresh(self, conn: Connection, table_id: int) -> TableGame:
+        """Return the cached game (or a new one) with every move `conn` sees made; the caller holds the lock.
+
+        Moves are pushed on the cached game itself: only committed moves may be read through a
+        connection that is not writing (`game`); a writer copies the result (`changing`).
+        """
+        game = self._games.get(table_id)
+        if game is None:
+            row = conn.execute(select(tables.c.players, tables.c.seed).where(tables.c.id == table_id)).one()
+            game = TableGame(int(row.players), str(row.seed))
+        for m in conn.execute(_MOVES_SINCE, {"table": table_id, "ply": game.ply}):
+            game.push(int(m.seat), str(m.action))
+        return game
+
     @contextmanager
     def game(self, conn: Connection, table_id: int) -> Iterator[TableGame]:
-        """Yield table `table_id`'s game with every stored move made, locked for this thread.
-
-        If the block raises, the cached game is dropped: it may hold moves that were never committed.
-        """
-        with self._guard:
-            lock = self._locks.setdefault(table_id, threading.Lock())
-        with lock:
-            game = self._games.get(table_id)
-            if game is None:
-                row = conn.execute(select(tables.c.players, tables.c.seed).where(tables.c.id == table_id)).one()
-                game = TableGame(int(row.players), str(row.seed))
-            for m in conn.execute(
-                select(moves.c.seat, moves.c.action)
-                .where(moves.c.table_id == table_id, moves.c.ply >= game.ply)
-                .order_by(moves.c.ply)
-            ):
-                game.push(int(m.seat), str(m.action))
-            try:
-                yield game
-            except BaseException:
-                self._games.pop(table_id, None)
-                raise
+        """Yield table `table_id`'s game as stored (every committed move made), for reading only."""
+        with self._lock(table_id):
+            game = self._fresh(conn, table_id)
             self._games[table_id] = game
+            yield game
 
-    def forget(self, table_id: int) -> None:
-        """Drop a table's game (it is replayed again from the database when next needed)."""
-        with self._guard:
-            self._games.pop(table_id, None)
+    @contextmanager
+    def changing(self, conn: Connection, table_id: int) -> Iterator[TableGame]:
+        """Yield a copy of table `table_id`'s game to make moves on, inside `conn`'s transaction.
+
+        The copy is staged in ``conn.info``; the caller installs it with `installed` once the
+        transaction has committed, or drops it if the transaction failed.
+        """
+        with self._lock(table_id):
+            game = self._fresh(conn, table_id).copy()  # the cache keeps only what is committed
+        yield game
+        conn.info.setdefault(_STAGED, {})[table_id] = game
+
+    def installed(self, staged: dict[int, TableGame]) -> None:
+        """Put the games of a committed transaction in the cache (unless a newer one is there already)."""
+        for table_id, game in staged.items():
+            with self._lock(table_id):
+                cached = self._games.get(table_id)
+                if cached is None or cached.ply <= game.ply:
+                    self._games[table_id] = game
+
+
+_STAGED = "ra_classroom.staged_games"  # where a transaction's changed games wait for its commit (conn.info)
+
+
+def staged(conn: Connection) -> dict[int, TableGame]:
+    """Return (and clear) the games changed in `conn`'s transaction, to install once it has committed."""
+    found: dict[int, TableGame] = conn.info.pop(_STAGED, {})
+    return found
 
 
 def _store(conn: Connection, table_id: int, game: TableGame, made: Sequence[tuple[int, str]], now: float) -> None:
@@ -77,7 +130,7 @@ def _store(conn: Connection, table_id: int, game: TableGame, made: Sequence[tupl
             ],
         )
     to_move = -1 if game.state.is_terminal() else game.state.to_move
-    conn.execute(update(tables).where(tables.c.id == table_id).values(ply=game.ply, to_move=to_move, turn_since=now))
+    conn.execute(_MARK, {"table": table_id, "ply": game.ply, "to_move": to_move, "turn_since": now})
 
 
 def create_tables(
@@ -97,7 +150,7 @@ def create_tables(
             insert(seats),
             [{"table_id": table_id, "seat": q, "student_id": s, "bot": s is None} for q, s in enumerate(seat_list)],
         )
-        with cache.game(conn, int(table_id)) as game:
+        with cache.changing(conn, int(table_id)) as game:
             _store(conn, int(table_id), game, game.run_automatic(_bots(conn, int(table_id))), now)
         ids.append(int(table_id))
     return ids
@@ -105,7 +158,7 @@ def create_tables(
 
 def _bots(conn: Connection, table_id: int) -> set[int]:
     """Return the seats that bots play now at the table."""
-    return {int(r.seat) for r in conn.execute(select(seats.c.seat).where(seats.c.table_id == table_id, seats.c.bot))}
+    return {int(r.seat) for r in conn.execute(_BOTS, {"table": table_id})}
 
 
 class Seating(NamedTuple):
@@ -116,22 +169,19 @@ class Seating(NamedTuple):
         bots: the seats that bots play now.
         seat_of: each student's seat.
         names: the student's name at each seat ("bot" for a bot's seat).
+        table_no: the table's number in its round, from 0.
     """
 
     shown: list[str]
     bots: set[int]
     seat_of: dict[int, int]
     names: list[str]
+    table_no: int
 
 
 def seat_names(conn: Connection, table_id: int) -> Seating:
     """Return who sits where at the table."""
-    rows = conn.execute(
-        select(seats.c.seat, seats.c.student_id, seats.c.bot, students.c.name)
-        .select_from(seats.outerjoin(students, students.c.id == seats.c.student_id))
-        .where(seats.c.table_id == table_id)
-        .order_by(seats.c.seat)
-    ).all()
+    rows = conn.execute(_SEATING, {"table": table_id}).all()
     names = ["bot" if r.student_id is None else str(r.name) for r in rows]
     away = [bool(r.bot) and r.student_id is not None for r in rows]
     shown = [f"{n}, a bot plays for now" if gone else n for n, gone in zip(names, away, strict=True)]
@@ -140,6 +190,7 @@ def seat_names(conn: Connection, table_id: int) -> Seating:
         {int(r.seat) for r in rows if r.bot},
         {int(r.student_id): int(r.seat) for r in rows if r.student_id is not None},
         names,
+        int(rows[0].table_no),
     )
 
 
@@ -154,17 +205,12 @@ def move(
     """
     if isinstance(table_id, bool) or not isinstance(table_id, int) or not isinstance(action, str):
         raise Refusal("A move names its table and its action.")
-    row = conn.execute(
-        select(tables.c.id, rounds.c.status, seats.c.seat, seats.c.bot)
-        .select_from(tables.join(rounds, rounds.c.id == tables.c.round_id).join(seats, seats.c.table_id == tables.c.id))
-        .where(tables.c.id == table_id, seats.c.student_id == student_id)
-        .with_for_update(of=tables)
-    ).first()
+    row = conn.execute(_MOVER, {"table": table_id, "student": student_id}).first()
     if row is None:
         raise Refusal("You have no seat at that table.")
     if row.status != "open":
         raise Refusal("The round is closed: the game has stopped.")
-    with cache.game(conn, table_id) as game:
+    with cache.changing(conn, table_id) as game:
         if version is not None and version != game.ply:
             raise Refusal("That click was on an earlier board; nothing changed. Look again and choose.")
         bots = _bots(conn, table_id)
@@ -213,7 +259,7 @@ def take_over_absent(conn: Connection, cache: TableCache, now: float) -> list[di
         if locked != c.to_move:
             continue
         conn.execute(update(seats).where(seats.c.table_id == c.id, seats.c.seat == c.to_move).values(bot=True))
-        with cache.game(conn, int(c.id)) as game:
+        with cache.changing(conn, int(c.id)) as game:
             _store(conn, int(c.id), game, game.run_automatic(_bots(conn, int(c.id))), now)
         events.append({"k": "table", "table": int(c.id)})
     return events

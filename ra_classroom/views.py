@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import Connection, Row, func, select
+from sqlalchemy import BindParameter, Connection, Row, bindparam, func, select
 
 from .experiments import RoundSpec
 from .ratable import Selection
@@ -27,6 +27,32 @@ __all__ = ["build_views", "table_view"]
 _BID_GROUP = bids.join(
     assignments, (assignments.c.round_id == bids.c.round_id) & (assignments.c.student_id == bids.c.student_id)
 )
+# The statements of every batch of views, built once (SQLAlchemy then caches their SQL too).
+_IDS: BindParameter[int] = bindparam("ids", expanding=True)
+_ROUND: BindParameter[int] = bindparam("round")
+_WHO = select(students.c.id, students.c.room, students.c.name).where(students.c.id.in_(_IDS))
+_EARNED = (
+    select(outcomes.c.student_id, func.sum(outcomes.c.earnings))
+    .select_from(outcomes.join(rounds, rounds.c.id == outcomes.c.round_id))
+    .where(outcomes.c.student_id.in_(_IDS), rounds.c.practice.is_(False))
+    .group_by(outcomes.c.student_id)
+)
+_LATEST = select(rounds).where(rounds.c.room == bindparam("room")).order_by(rounds.c.number.desc()).limit(1)
+_SEATED = (
+    select(seats.c.student_id, seats.c.table_id)
+    .select_from(seats.join(tables, tables.c.id == seats.c.table_id))
+    .where(tables.c.round_id == _ROUND, seats.c.student_id.in_(_IDS))
+)
+_DEALT = select(assignments.c.student_id, assignments.c.group_no, assignments.c.value).where(
+    assignments.c.round_id == _ROUND, assignments.c.student_id.in_(_IDS)
+)
+_OWN_BIDS = select(bids.c.student_id, bids.c.amount).where(bids.c.round_id == _ROUND, bids.c.student_id.in_(_IDS))
+_COUNTS = (
+    select(assignments.c.group_no, func.count())
+    .select_from(_BID_GROUP)
+    .where(bids.c.round_id == _ROUND)
+    .group_by(assignments.c.group_no)
+)
 
 
 def build_views(conn: Connection, cache: TableCache, ids: Collection[int], now: float) -> dict[int, dict[str, Any]]:
@@ -34,15 +60,8 @@ def build_views(conn: Connection, cache: TableCache, ids: Collection[int], now: 
     wanted = sorted(set(ids))
     if not wanted:
         return {}
-    who = conn.execute(select(students.c.id, students.c.room, students.c.name).where(students.c.id.in_(wanted))).all()
-    earned = dict(
-        conn.execute(
-            select(outcomes.c.student_id, func.sum(outcomes.c.earnings))
-            .select_from(outcomes.join(rounds, rounds.c.id == outcomes.c.round_id))
-            .where(outcomes.c.student_id.in_(wanted), rounds.c.practice.is_(False))
-            .group_by(outcomes.c.student_id)
-        ).all()
-    )
+    who = conn.execute(_WHO, {"ids": wanted}).all()
+    earned = dict(conn.execute(_EARNED, {"ids": wanted}).all())
     out: dict[int, dict[str, Any]] = {}
     by_room: dict[str, list[int]] = defaultdict(list)
     for w in who:
@@ -52,7 +71,7 @@ def build_views(conn: Connection, cache: TableCache, ids: Collection[int], now: 
                     "earnings": round(float(earned.get(sid) or 0.0), 2), "screen": "wait", "round": None,
                     "result": None, "table": None, "group": None}  # fmt: skip
     for room, members in by_room.items():
-        r = conn.execute(select(rounds).where(rounds.c.room == room).order_by(rounds.c.number.desc()).limit(1)).first()
+        r = conn.execute(_LATEST, {"room": room}).first()
         if r is None:
             continue
         spec = RoundSpec.from_dict(json.loads(r.spec))
@@ -80,11 +99,7 @@ def _tables_part(
     conn: Connection, cache: TableCache, out: dict[int, dict[str, Any]], members: list[int], r: Any
 ) -> None:
     """Fill in the tables of a Ra round: each table replayed once, each seat's board drawn from it."""
-    sat = conn.execute(
-        select(seats.c.student_id, seats.c.table_id)
-        .select_from(seats.join(tables, tables.c.id == seats.c.table_id))
-        .where(tables.c.round_id == r.id, seats.c.student_id.in_(members))
-    ).all()
+    sat = conn.execute(_SEATED, {"round": r.id, "ids": members}).all()
     at: dict[int, list[int]] = defaultdict(list)
     for s in sat:
         at[int(s.table_id)].append(int(s.student_id))
@@ -101,40 +116,21 @@ def _table_parts(
 ) -> dict[int, dict[str, Any]]:
     """Return the table part of the page of each student in `sids`, all seated at table `table_id`."""
     seating = seat_names(conn, table_id)
-    no = conn.execute(select(tables.c.table_no).where(tables.c.id == table_id)).scalar_one()
     parts = {}
     with cache.game(conn, table_id) as game:
         for sid in sids:
             seat = seating.seat_of[sid]
             part = game.view(seat, seating.shown, seating.bots, live=live, sel=sel or Selection())
-            part.update(id=table_id, table_no=int(no) + 1, seat=seat, names=seating.shown)
+            part.update(id=table_id, table_no=seating.table_no + 1, seat=seat, names=seating.shown)
             parts[sid] = part
     return parts
 
 
 def _sealed_part(conn: Connection, out: dict[int, dict[str, Any]], members: list[int], r: Any, spec: RoundSpec) -> None:
     """Fill in a sealed-bid round: each student's value, bid and group count, or his group's results."""
-    mine = {
-        int(a.student_id): a
-        for a in conn.execute(
-            select(assignments.c.student_id, assignments.c.group_no, assignments.c.value).where(
-                assignments.c.round_id == r.id, assignments.c.student_id.in_(members)
-            )
-        )
-    }
-    own = dict(
-        conn.execute(
-            select(bids.c.student_id, bids.c.amount).where(bids.c.round_id == r.id, bids.c.student_id.in_(members))
-        ).all()
-    )
-    counts: dict[int, int] = dict(
-        conn.execute(
-            select(assignments.c.group_no, func.count())
-            .select_from(_BID_GROUP)
-            .where(bids.c.round_id == r.id)
-            .group_by(assignments.c.group_no)
-        ).all()
-    )
+    mine = {int(a.student_id): a for a in conn.execute(_DEALT, {"round": r.id, "ids": members})}
+    own = dict(conn.execute(_OWN_BIDS, {"round": r.id, "ids": members}).all())
+    counts: dict[int, int] = dict(conn.execute(_COUNTS, {"round": r.id}).all())
     results = _results(conn, int(r.id), {int(a.group_no) for a in mine.values()}) if r.status != "open" else {}
     label = "Your signal" if spec.kind == "common" else "Your value"
     for sid in members:

@@ -61,6 +61,6 @@ def teacher(server: ServerProcess) -> TeacherClient:
 
 
 @pytest.fixture
-def room(teacher: TeacherClient) -> str:
-    """A new room on the module's server."""
-    return teacher.create_room()
+def room(teacher: TeacherClient, request: pytest.FixtureRequest) -> str:
+    """A new room on the module's server, seeded by the test's name (so its groups, values and deals repeat)."""
+    return teacher.create_room(seed=request.node.name[-64:])

@@ -24,7 +24,7 @@ def test_a_killed_server_loses_no_acknowledged_bid_or_move(
     server = ServerProcess(database_for(backend, request, tmp_path), SECRET, log=tmp_path / "server.log").start()
     try:
         teacher = TeacherClient(server.url, SECRET)
-        room = teacher.create_room()
+        room = teacher.create_room(seed=f"durability-{backend}")
         pages = [Page(server.url) for _ in range(4)]
         for i, p in enumerate(pages):
             p.join(room, f"S{i}")

@@ -39,7 +39,9 @@ def test_three_students_play_by_the_actions_on_their_boards(
         mover = next(i for i, v in enumerate(views) if v["table"]["yours"])
         board = views[mover]["table"]
         clickable = ACTIONS.findall(board["svg"])
-        assert sorted(clickable) == sorted(board["choices"])  # the board's pieces are exactly the legal actions
+        gods = [c for c in board["choices"] if c.startswith("god ")]  # a slot takes a click once the god is chosen
+        assert sorted(clickable) == sorted(c for c in board["choices"] if c not in gods)  # the legal actions, no more
+        assert ('data-ui="god"' in board["svg"]) == bool(gods)
         for i, v in enumerate(views):
             if i != mover:
                 assert not v["table"]["yours"] and not ACTIONS.findall(v["table"]["svg"])

@@ -34,7 +34,7 @@ def pair(postgres: Postgres, tmp_path: Path) -> Iterator[tuple[ServerProcess, Se
 def test_students_on_two_processes_bid_and_play_together(pair: tuple[ServerProcess, ServerProcess]) -> None:
     a, b = pair
     on_a, on_b = TeacherClient(a.url, SECRET), TeacherClient(b.url, SECRET)
-    room = on_a.create_room()
+    room = on_a.create_room(seed="two-processes")
     pages = [Page(a.url), Page(a.url), Page(b.url)]  # two students on process A, one on B
     for i, p in enumerate(pages):
         p.join(room, f"S{i}")
@@ -68,7 +68,7 @@ def test_students_on_two_processes_bid_and_play_together(pair: tuple[ServerProce
 def test_when_one_process_dies_its_students_carry_on_at_the_other(pair: tuple[ServerProcess, ServerProcess]) -> None:
     a, b = pair
     teacher = TeacherClient(b.url, SECRET)
-    room = teacher.create_room()
+    room = teacher.create_room(seed="one-dies")
     pages = [Page(a.url), Page(a.url), Page(b.url)]
     for i, p in enumerate(pages):
         p.join(room, f"S{i}")
