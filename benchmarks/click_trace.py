@@ -14,8 +14,9 @@ counted. It prints:
   deepest frame the two paths share, plus the frames called from there down to the value's
   assignment;
 * calls: every `ra_core` function call during the click (and how many were the engine's,
-  `ra_core.engine`), with the calls of the checks: "is it your turn" (`is_your_turn`),
-  legality (`legal_actions`) and the board's version (read where it is compared);
+  `ra_core.engine`), with the calls that answer "is it your turn" (`is_your_turn`) and "what
+  is legal" (`legal_actions`), in all and before the move is played (the rest draw the new
+  board). The board's version is compared inline, so no trace counts it: read `BoardClicks.press`;
 * with ``--show``, the calls per function.
 """
 
@@ -62,6 +63,7 @@ def trace_click(seed: int, action: str) -> dict[str, Any]:
     view = play(players=3, you=0, seed=seed)
     table = view.table
     calls: Counter[str] = Counter()
+    before: Counter[str] = Counter()  # the calls made before the engine applies the clicked move
     found: dict[str, list[str]] = {}
 
     def board_set(change: Any) -> None:
@@ -74,6 +76,8 @@ def trace_click(seed: int, action: str) -> dict[str, Any]:
         calls[name] += 1
         if name == "engine.state.State.apply" and "apply" not in found:
             found["apply"] = _chain(frame)
+        if "apply" not in found:
+            before[name] += 1
 
     table.observe(board_set, names="board")
     message = {"kind": "click", "version": table.version, "action": action}
@@ -101,6 +105,8 @@ def trace_click(seed: int, action: str) -> dict[str, Any]:
         "engine": engine,
         "turn": sum(n for name, n in calls.items() if name.endswith(".is_your_turn")),
         "legal": sum(n for name, n in calls.items() if name.endswith(".legal_actions")),
+        "turn_before": sum(n for name, n in before.items() if name.endswith(".is_your_turn")),
+        "legal_before": sum(n for name, n in before.items() if name.endswith(".legal_actions")),
     }
 
 
@@ -115,7 +121,8 @@ def main() -> None:
     print(f"  hops to the engine: {len(t['to_engine'])}: " + " -> ".join(t["to_engine"]))
     print(f"  hops back:          {t['back']}: board sent from " + " -> ".join(t["to_board"]))
     print(f"  ra_core calls:      {t['total']}, of which the engine's: {t['engine']}")
-    print(f"  calls of is_your_turn: {t['turn']}; of legal_actions: {t['legal']}")
+    print(f"  calls of is_your_turn: {t['turn']} ({t['turn_before']} before the move is played, the rest draw the")
+    print(f"    new board); of legal_actions: {t['legal']} ({t['legal_before']} before the move is played)")
     if args.show:
         for name, n in t["calls"].most_common():
             print(f"  {n:5d}  {name}")

@@ -117,8 +117,7 @@ def boards() -> Iterator[tuple[str, str, float | None]]:
         if board.scores_due():
             board.press(ui="dismiss")
         else:
-            c.click(str(c.state.legal_actions()[-1]), c.version)
-            c.run_bots()
+            board.press(action=str(c.state.legal_actions()[-1]), version=c.version)
     yield "table board", piles_being_lost().svg(), table_column_px()
     yield "auction explorer", AuctionExplorer().board_html(), None
     yield "disaster explorer", DisasterExplorer("earthquake", {"temple": 12, "pyramid": 3}).html(), None
