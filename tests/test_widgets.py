@@ -123,7 +123,7 @@ def test_wrong_clicks_change_nothing() -> None:
     for action, why in [
         ("bid 99", "Not legal now: bid 99"),
         ("dance", "Not legal now: dance"),
-        ("reveal gold", "Not legal now: reveal gold"),
+        ("reveal gold", "The bag draws the tiles (the game's seed decides which), not a click."),
     ]:
         answer = board.press(action=action, version=version)
         assert answer.kind == "refused" and answer.text == c.message and not answer

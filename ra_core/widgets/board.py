@@ -165,6 +165,8 @@ class BoardClicks:
         The answer's text is also left in the controller's `message` when the click is refused.
         """
         c = self.controller
+        if not all(type(x) is str for x in (action, ui, label)) or not (version is None or type(version) is int):
+            return self._refuse("That is no click on the board (a piece's text, the board's version): no change.")
         if version is not None and version != c.version:
             return self._refuse("That click was on an earlier board; nothing changed. Look again and choose.")
         if self.scores_due():
@@ -181,6 +183,9 @@ class BoardClicks:
             chosen = _legal(action, controls.actions)
             if chosen is None:
                 legal = ", ".join(map(str, controls.actions))
+                if action.startswith("reveal"):  # a saved game's tiles must follow its seed: no tile is forced
+                    return self._refuse(f"The bag draws the tiles (the game's seed decides which), not a click. "
+                                        f"Your choices: {legal}.")  # fmt: skip
                 return self._refuse(f"Not legal now: {describe_value(action)}. Your choices: {legal}.")
             self.god, self.picked = False, ()
             c.play(chosen, reply)
@@ -217,7 +222,7 @@ class BoardClicks:
             return c.message or "The game is paused: undo, load or start a new game."
         if s.to_move >= 0:
             return f"Not your turn: P{s.to_move} ({c.names[s.to_move]}) is to move."
-        return "Not your turn: a tile is being drawn."
+        return "Not your turn: a tile is being drawn from the bag (the game's seed decides which)."
 
     @staticmethod
     def _refusal(controls: Controls, step: str, tile: Tile | None, label: str) -> str:

@@ -24,14 +24,25 @@ from html import escape
 from typing import Any, Literal
 
 from ..bots import random_bot
-from ..engine.actions import Action, CallRa, Draw, UseGod
-from ..engine.errors import BotError
+from ..engine.actions import Action, CallRa, Draw, Reveal, UseGod
+from ..engine.errors import BotError, IllegalActionError
 from ..engine.rules import Rules
 from ..engine.setup import new_game
 from ..engine.state import CHANCE, Phase, State
 from ..pictures import svg, words
 from ..pictures.narrate import narrate
-from ..play import GameRecord, Policy, bot_name, bot_stream, chance_stream, decide, fresh_seed, sample_chance
+from ..play import (
+    RECORD_SCHEMA,
+    GameRecord,
+    Policy,
+    bot_name,
+    bot_stream,
+    chance_stream,
+    decide,
+    fresh_seed,
+    sample_chance,
+    seed_problem,
+)
 from .choices import Choice, action_label
 
 __all__ = ["Choice", "PlayController", "Reply", "action_label"]
@@ -51,7 +62,9 @@ class PlayController:
         you: your seat, several seats (hot seat), or None to watch bots only.
         bots: one policy ``policy(state, rng) -> action`` for every other seat, or a mapping
             or sequence by seat; default `ra_core.bots.random_bot`.
-        seed: decides the sun groups, the draws and the bots' choices (see `ra_core.play`).
+        seed: decides the sun groups, the draws and the bots' choices (see `ra_core.play`): an
+            integer of at most 2**63 either way or a text of at most 100 characters, so that
+            the game's record loads back; None for a fresh one. Anything else raises ValueError.
         rules: the rules in force; default `Rules.default(players)`.
         reply: how the bots make the moves before your first decision (see `Reply`).
 
@@ -88,7 +101,9 @@ class PlayController:
                 self.policies[q] = bots.get(q, random_bot)
             else:
                 self.policies[q] = bots[q] if q < len(bots) and bots[q] is not None else random_bot
-        self.names = tuple("you" if q in self.you else bot_name(self.policies[q]) for q in range(n))
+        if seed is not None and seed_problem(seed):
+            raise ValueError(f"seed: {seed_problem(seed)}")
+        self.names = tuple("you" if q in self.you else _short(bot_name(self.policies[q])) for q in range(n))
         self.bot_seconds = 0.0  # time spent inside bot policies (the benchmark leaves it out)
         self.opened = 0  # games begun at this table, new or loaded: the board closes what was open
         self._start(seed)
@@ -97,7 +112,14 @@ class PlayController:
     # -- the game ----------------------------------------------------------------------------
 
     def _start(self, seed: int | str | None, record: GameRecord | None = None) -> None:
-        seed = fresh_seed() if seed is None else seed
+        """Set up a new game (or the start of a loaded `record`); `seed` None draws a fresh one.
+
+        The deal and every tile of the game follow `seed` (`seeded`), unless a loaded record's
+        tiles follow none (it has no seed, or an old schema): then the rest is drawn from a
+        fresh seed's stream and the record is saved without a seed, as it came.
+        """
+        self.seeded = record is None or (record.seed is not None and record.schema == RECORD_SCHEMA)
+        seed = fresh_seed() if seed is None or not self.seeded else seed
         self.opened += 1
         self.seed = seed
         self.chance = chance_stream(seed)  # the tiles: a function of the seed alone, as in `play`
@@ -144,8 +166,18 @@ class PlayController:
 
         The move is not judged here: a click is judged once, by `ra_core.widgets.board.BoardClicks`,
         and the engine's `State.apply` refuses anything illegal with `IllegalActionError`. A draw
-        and the tile it brings (from the seed's chance stream) are one visible step.
+        and the tile it brings are one visible step; the tile comes from the seed's chance stream,
+        never from a caller, so a `Reveal` raises `IllegalActionError`: the game's tiles follow its
+        seed, and its record is checked against it when loaded.
         """
+        if isinstance(action, Reveal):
+            s = self.state
+            why = f"{action} is refused: the bag draws the tiles (the game's seed decides them), not a player"
+            raise IllegalActionError(why, action=action, player=s.to_move, phase=s.phase.name, legal=[])
+        self._play(action, reply)
+
+    def _play(self, action: Action, reply: Reply) -> None:
+        """`play` `action`, a chance outcome drawn by this game included."""
         before = self.state
         after = before.apply(action)
         self.states.append(after)
@@ -186,7 +218,7 @@ class PlayController:
             return False
         s = self.state
         if s.to_move == CHANCE:  # only after loading a record that stops mid-draw
-            self.play(sample_chance(s, self.chance), "later")
+            self._play(sample_chance(s, self.chance), "later")
             return True
         seat = s.to_move
         t0 = time.perf_counter()
@@ -196,7 +228,7 @@ class PlayController:
             return self._halt(f"P{seat}'s bot ({self.names[seat]}) failed: {e}")
         finally:
             self.bot_seconds += time.perf_counter() - t0
-        self.play(action, "later")
+        self._play(action, "later")
         return True
 
     def _halt(self, why: str) -> bool:
@@ -237,8 +269,8 @@ class PlayController:
         self.message = ""
         if seed is None:
             seed = self.seed + 1 if isinstance(self.seed, int) else f"{self.seed}+1"
-        if type(seed) not in (int, str) or (type(seed) is str and len(seed) > 100):
-            self.message = f"A seed is an integer or a short text, not {type(seed).__name__}. Nothing changed."
+        if seed_problem(seed):
+            self.message = f"Not a seed: {seed_problem(seed)}. Nothing changed."
             return False
         version = self.version
         self._start(seed)
@@ -249,10 +281,13 @@ class PlayController:
     # -- saving and loading ------------------------------------------------------------------
 
     def record(self) -> GameRecord:
-        """Return the game so far as a `GameRecord` (rules, suns, seed, every action)."""
+        """Return the game so far as a `GameRecord` (rules, suns, seed, every action).
+
+        The seed is left out when the game's tiles do not follow it (see `_start`).
+        """
         start = self.states[0]
         suns = tuple(p.suns_up for p in start.players)
-        return GameRecord(self.rules, suns, tuple(self.actions), self.seed, self.names)
+        return GameRecord(self.rules, suns, tuple(self.actions), self.seed if self.seeded else None, self.names)
 
     def save(self) -> str:
         """Return the game record as JSON text (`load` reads it back)."""
@@ -283,14 +318,17 @@ class PlayController:
         self.version = version + 1
         self.states = states
         self.actions = list(record.actions)
-        for action in record.actions:  # the chance stream goes on where the record's draws end
-            if action.startswith("reveal"):
-                self.chance.random()
         n = len(record.actions)
-        self.bot_rngs = [random.Random(f"ra-seat-{i}:{record.seed!r}/{n}") for i in range(self.rules.players)]
-        self.log = [f"Loaded a game of {n} actions (seed {record.seed})."]
-        mark = self._dice()
-        self._marks = [(i, 1, mark) for i, s in enumerate(states) if s.to_move in self.you]
+        self.bot_rngs = [random.Random(f"ra-seat-{i}:{self.seed!r}/{n}") for i in range(self.rules.players)]
+        seed = f"seed {self.seed}" if self.seeded else "its tiles follow no seed"
+        self.log = [f"Loaded a game of {n} actions ({seed})."]
+        # Each of your decisions can be undone to, with the chance stream where it was then: the
+        # tiles drawn after an undo are the seed's, as in the game that was saved.
+        for i, s in enumerate(states):
+            if s.to_move in self.you:
+                self._marks.append((i, 1, self._dice()))
+            if i < n and self.seeded and s.phase is Phase.REVEAL:
+                self.chance.random()  # the record's draw here (checked against this stream on loading)
         self._settle(reply)
         return True
 
@@ -353,6 +391,11 @@ class PlayController:
         if self.state.scores:
             lines.append(words.scores_text(self.state.scores))
         return "\n".join(lines)
+
+
+def _short(name: str, most: int = 24) -> str:
+    """Return a bot's name as the table shows and saves it: at most `most` characters."""
+    return name if len(name) <= most else name[: most - 1] + "\u2026"
 
 
 def _turn_words(legal: Sequence[Action]) -> str:
