@@ -240,12 +240,12 @@ def test_undo_after_loading_draws_the_seeds_tiles_again() -> None:
 
 
 def test_long_bot_names_are_cut_so_that_the_record_loads() -> None:
-    """A bot named with 100 characters is shown and saved under a short name (records keep names short)."""
+    """A bot named with 100 characters is shown and saved under a short name (records and boards keep names short)."""
 
     def bot(state: Any, rng: Any) -> Any:
         return random_bot(state, rng)
 
     bot.__name__ = "b" * 100
     c = PlayController(3, you=0, bots=bot, seed=3)
-    assert len(c.names[1]) == 24 and c.names[1].endswith("\u2026")
+    assert len(c.names[1]) == 16 and c.names[1].endswith("\u2026")
     assert_loads_back(c)

@@ -669,6 +669,7 @@ def test_levels_name_the_bots_and_hot_seat_shows_whose_decision_it_is() -> None:
 def test_each_epochs_scores_cover_the_board_until_closed() -> None:
     """After each epoch the scores are drawn over the board, with every player's breakdown; then the final screen."""
     from ra_core.widgets import play as play_widget
+    from ra_core.widgets.overlay import ranking
 
     view = play_widget(players=3, you=0, seed=5, level="easy")
     c, board = view.controller, view.clicks
@@ -678,11 +679,21 @@ def test_each_epochs_scores_cover_the_board_until_closed() -> None:
             score = c.state.scores[-1]
             svg = view.table.board
             assert set(_targets(svg)) == {"ui:dismiss"} and "ra-overlay" in svg
+            over = c.state.is_terminal()
             for i, b in enumerate(score.players):
                 name = "P0 (you)" if i == 0 else f"P{i} (easy)"
-                assert f'aria-label="{name}: gods {signed(b.god)}, ' in svg
-                assert f"net {signed(b.net)}, fame {b.fame_after}" in svg
-            assert view.table.status.startswith("Game over" if c.state.is_terminal() else f"Epoch {score.epoch} is")
+                if not over:  # the epoch's points by category
+                    assert f'aria-label="{name}: gods {signed(b.god)}, ' in svg
+                    assert f"net {signed(b.net)}, fame {b.fame_after}" in svg
+                    continue
+                # the final screen: the whole game by category, and the ranking with every epoch
+                whole = [e.players[i] for e in c.state.scores]
+                assert f'aria-label="{name}: gods {signed(sum(e.god for e in whole))}, ' in svg
+                assert f"net {signed(sum(e.net for e in whole))}, fame {b.fame_after}" in svg
+                place = ranking(c.state).index(i) + 1
+                epochs = ", ".join(f"epoch {k} {signed(e.net)} \u2192 {e.fame_after}" for k, e in enumerate(whole, 1))
+                assert f'aria-label="{("1st", "2nd", "3rd")[place - 1]}: {name}, {epochs}, fame {b.fame_after}"' in svg
+            assert view.table.status.startswith("Game over" if over else f"Epoch {score.epoch} is")
             shown.append(score.epoch)
             _send(view, version=c.version, ui="sun 3")  # anything else: a message, no change
             assert "First close the scores" in view.table.message and board.scores_due()
@@ -712,11 +723,47 @@ def test_the_final_screen_says_how_a_tie_was_broken() -> None:
     assert tie_break_words(alone) == "" and "P1 wins with 41 fame" in scores_overlay(alone)
 
 
-def test_the_scores_fit_inside_their_card() -> None:
-    """The overlay's columns fit in the card drawn for them (720 wide, 16 of margin each side)."""
-    from ra_core.widgets.overlay import _COLUMNS
+def test_the_final_ranking_follows_the_engines_winner() -> None:
+    """The final screen ranks every player: first the engine's winner, then the winner of the rest, and so on."""
+    from ra_core.engine.scoring import winner
+    from ra_core.widgets.overlay import ranking
 
-    assert sum(width for _, width in _COLUMNS) <= 720 - 32
+    for seed in range(20):
+        final = play([random_bot] * (2 + seed % 4), seed=seed).replay()
+        order = ranking(final)
+        assert sorted(order) == list(range(len(final.players))) and order[0] == final.winner()
+        fame = [final.players[q].fame for q in order]
+        assert fame == sorted(fame, reverse=True)
+        for k in range(len(order) - 1):
+            rest = [final.players[q] for q in order[k:]]
+            assert order[k] == order[k:][winner(rest, final.rules)]
+
+
+def test_a_view_saves_a_picture_beside_the_widget() -> None:
+    """Each view's output holds a picture (HTML) and its text beside the widget: a saved notebook shows the board."""
+    from ra_core.widgets import auction_explorer, disaster_explorer, replay, scoring_calculator
+    from ra_core.widgets import play as play_widget
+
+    game = play_widget(players=3, you=0, seed=2)
+    for view, drawn in (
+        (game, game.clicks.svg()),
+        (replay(play([random_bot] * 3, seed=2)), "<svg"),
+        (auction_explorer(), "<svg"),
+        (disaster_explorer(), "<svg"),
+        (scoring_calculator(), "<table"),
+    ):
+        bundle = view._repr_mimebundle_()
+        assert set(bundle) == {"application/vnd.jupyter.widget-view+json", "text/html", "text/plain"}
+        assert drawn in bundle["text/html"] and "run the cell to use it" in bundle["text/html"]
+        assert bundle["text/plain"] == view.text()
+    assert 'data-action="draw"' in game._repr_mimebundle_()["text/html"]  # the board as it is: its pieces framed
+
+
+def test_the_scores_fit_inside_their_card() -> None:
+    """The overlay's columns fit in the card drawn for them (16 of margin each side)."""
+    from ra_core.widgets.overlay import _COLUMNS, CARD
+
+    assert sum(width for _, width in _COLUMNS) <= CARD - 32
 
 
 def test_a_seats_own_name_is_not_repeated() -> None:
@@ -726,7 +773,7 @@ def test_a_seats_own_name_is_not_repeated() -> None:
     record = play([random_bot] * 3, seed=2, names=["P0", "P1", "cleo"])
     stepper = ReplayController(record)
     assert "P0 (P0)" not in stepper.text() and "P2 (cleo)" in stepper.text()
-    assert _states_and_names(record, None)[1] == ["P0", "P1", "P2 cleo"]
+    assert _states_and_names(record, None)[1] == ["P0", "P1", "P2 (cleo)"]
 
 
 def test_the_board_marks_what_a_bot_just_did_and_the_coming_sun_swap() -> None:
@@ -745,7 +792,8 @@ def test_the_board_marks_what_a_bot_just_did_and_the_coming_sun_swap() -> None:
         assert words in svg
         if c.state.auction is not None and c.state.auction.high_bidder >= 0:
             a = c.state.auction
-            assert f"P{a.high_bidder} would give sun {a.high_bid} and take the center sun {c.state.center_sun}" in svg
+            who = c.player_name(a.high_bidder)
+            assert f"{who} would give sun {a.high_bid} and take the center sun {c.state.center_sun}" in svg
     assert steps >= 2 and "ra-just" not in str(board_svg.svg(c.state))  # a picture without controls marks nothing
 
 

@@ -221,7 +221,7 @@ class BoardClicks:
         if c.halted:
             return c.message or "The game is paused: undo, load or start a new game."
         if s.to_move >= 0:
-            return f"Not your turn: P{s.to_move} ({c.names[s.to_move]}) is to move."
+            return f"Not your turn: {c.player_name(s.to_move)} is to move."
         return "Not your turn: a tile is being drawn from the bag (the game's seed decides which)."
 
     @staticmethod

@@ -138,7 +138,11 @@ class PlayController:
     def _intro(self) -> str:
         s = self.state
         you = ", ".join(f"P{q}" for q in self.you) or "nobody (bots only)"
-        return f"you play {you}; P{s.turn_player} holds the highest sun and starts."
+        return f"you play {you}; {self.player_name(s.turn_player)} holds the highest sun and starts."
+
+    def player_name(self, seat: int) -> str:
+        """Return the seat's one name at this table, as the board, the log and the scores show it: ``'P1 (normal)'``."""
+        return words.player_name(seat, self.you, self._bot_names())
 
     @property
     def state(self) -> State:
@@ -187,9 +191,9 @@ class PlayController:
             drawn = after.apply(reveal)
             self.states.append(drawn)
             self.actions.append(str(reveal))
-            self.log.append(narrate(after, reveal, drawn, you=self.you))
+            self.log.append(narrate(after, reveal, drawn, you=self.you, names=self._bot_names()))
         else:
-            self.log.append(narrate(before, action, after, you=self.you))
+            self.log.append(narrate(before, action, after, you=self.you, names=self._bot_names()))
         self.version += 1
         self._settle(reply)
 
@@ -225,7 +229,7 @@ class PlayController:
         try:  # a broken bot must not break the notebook: its failure pauses the game
             action, _ = decide(self.policies[seat], s, self.bot_rngs[seat], seed=self.seed, move=len(self.actions))
         except BotError as e:
-            return self._halt(f"P{seat}'s bot ({self.names[seat]}) failed: {e}")
+            return self._halt(f"The bot of {self.player_name(seat)} failed: {e}")
         finally:
             self.bot_seconds += time.perf_counter() - t0
         self._play(action, "later")
@@ -350,7 +354,8 @@ class PlayController:
         s = self.state
         if s.is_terminal():
             w = s.winner() or 0
-            return f"Game over: {'you win' if w in self.you else f'P{w} wins'} with {s.players[w].fame} fame."
+            who = "you win" if w in self.you else f"{self.player_name(w)} wins"
+            return f"Game over: {who} with {s.players[w].fame} fame."
         if self.halted:
             return "The game is paused."
         if self.is_your_turn():
@@ -362,7 +367,7 @@ class PlayController:
                 Phase.DISCARD: "choose which tiles to lose",
             }.get(s.phase, "choose")
             return f"{who} move: {what}."
-        return f"P{s.to_move} ({self.names[s.to_move]}) is thinking..." if s.to_move >= 0 else "Drawing..."
+        return f"{self.player_name(s.to_move)} is thinking..." if s.to_move >= 0 else "Drawing..."
 
     def log_lines(self, last: int = 12) -> list[str]:
         """Return the last `last` lines of the log, oldest first."""
@@ -377,7 +382,7 @@ class PlayController:
 
     def scores_html(self) -> str:
         """Return the score breakdown per epoch and category, once an epoch is scored."""
-        return svg.scores_html(self.state.scores, you=self.you) if self.state.scores else ""
+        return svg.scores_html(self.state.scores, you=self.you, names=self._bot_names()) if self.state.scores else ""
 
     def text(self) -> str:
         """Return everything the widget shows, as plain text (for tests and screen readers)."""
@@ -389,11 +394,11 @@ class PlayController:
         lines.append("Log:")
         lines += [f"  {line}" for line in self.log_lines()]
         if self.state.scores:
-            lines.append(words.scores_text(self.state.scores))
+            lines.append(words.scores_text(self.state.scores, self.you, self._bot_names()))
         return "\n".join(lines)
 
 
-def _short(name: str, most: int = 24) -> str:
+def _short(name: str, most: int = 16) -> str:
     """Return a bot's name as the table shows and saves it: at most `most` characters."""
     return name if len(name) <= most else name[: most - 1] + "\u2026"
 

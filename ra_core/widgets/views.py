@@ -36,6 +36,12 @@ def _message_html(text: str) -> str:
     return f'<div class="ra-message" role="alert" style="{style}">{escape(text)}</div>'
 
 
+def _saved(body: str) -> str:
+    """Return `body` as the saved picture of a widget, with a line that says how to bring it to life."""
+    note = '<p class="ra-saved-note"><i>A picture of the widget as saved: run the cell to use it.</i></p>'
+    return f'<div class="ra-saved">{body}{note}</div>'
+
+
 class View:
     """Common parts: the top-level widget, display in a notebook, and guarded callbacks."""
 
@@ -44,14 +50,25 @@ class View:
     controller: Any
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        """Show the widget; where widgets do not render (a text viewer, a printout), its text."""
+        """Show the widget; where widgets do not run, a picture of it (HTML) and its text.
+
+        A notebook keeps every form of an output. A saved widget view shows only with its kernel
+        (JupyterLab says "Error displaying widget: model not found" without one), so the
+        notebooks are committed with the picture and the text only (``tools/execute_notebooks.py``
+        drops the saved view): opened without running, they show the board; run, the widget.
+        """
         data = self.widget._repr_mimebundle_(**kwargs) or {}
+        data["text/html"] = self.picture()
         data["text/plain"] = self.text()
         return data
 
     def text(self) -> str:
         """Return what the widget shows, as plain text."""
         return str(self.controller.text())
+
+    def picture(self) -> str:
+        """Return what the widget shows, as HTML that needs no kernel (the text, unless a view draws more)."""
+        return f'<pre class="ra-saved">{escape(self.text())}</pre>'
 
     def refresh(self) -> None:
         """Show the controller's current state."""
@@ -142,6 +159,11 @@ class PlayView(View):
 
     def _alarm(self, text: str) -> None:
         self.table.message = text
+
+    def picture(self) -> str:
+        """Return the game table as HTML that needs no kernel: the status line and the board as drawn now."""
+        status = f"<p><b>{escape(self.clicks.status())}</b></p>"
+        return _saved(status + self.clicks.svg())
 
     # -- actions ------------------------------------------------------------------------------
 
@@ -278,6 +300,10 @@ class ReplayView(View):
         buttons = [self.first_button, self.back_button, self.forward_button, self.last_button, self.slider]
         self.widget = w.VBox([w.HBox(buttons, layout=_WRAP), self.message, self.decision, self.board])
         self.refresh()
+
+    def picture(self) -> str:
+        """Return the stepper as HTML that needs no kernel: the decision and the board shown now."""
+        return _saved(f"<p>{escape(self.controller.decision())}</p>{self.controller.board_html()}")
 
     def _slid(self, change: dict[str, Any]) -> None:
         """Go to the step the slider was moved to (not when `refresh` itself moves the slider)."""
