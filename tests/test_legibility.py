@@ -253,7 +253,8 @@ def test_pieces_that_are_no_choice_now_are_faded_not_framed() -> None:
     doc = ET.fromstring(board.svg())
     for label in ("Draw a tile: not now", "Call Ra: not now"):
         piece = next(g for g in doc.iter(f"{NS}g") if g.get("aria-label") == label)
-        assert piece.find(f"{NS}g").get("opacity") == "0.3"  # the shapes
+        shapes = piece.find(f"{NS}g")
+        assert shapes is not None and shapes.get("opacity") == "0.3"  # the shapes
         assert all("ra-ink" in t.get("class", "") for t in piece.iter(f"{NS}text"))  # the words, full strength
 
 

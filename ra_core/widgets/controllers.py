@@ -178,12 +178,12 @@ class PlayController:
             s = self.state
             why = f"{action} is refused: the bag draws the tiles (the game's seed decides them), not a player"
             raise IllegalActionError(why, action=action, player=s.to_move, phase=s.phase.name, legal=[])
-        self._play(action, reply)
-
-    def _play(self, action: Action, reply: Reply) -> None:
-        """`play` `action`, a chance outcome drawn by this game included."""
         before = self.state
-        after = before.apply(action)
+        self._record(before, action, before.apply(action))
+        self._settle(reply)
+
+    def _record(self, before: State, action: Action, after: State) -> None:
+        """Keep the step from `before` to `after` and tell it in the log; after a draw, the tile it brings too."""
         self.states.append(after)
         self.actions.append(str(action))
         if isinstance(action, Draw):
@@ -195,7 +195,6 @@ class PlayController:
         else:
             self.log.append(narrate(before, action, after, you=self.you, names=self._bot_names()))
         self.version += 1
-        self._settle(reply)
 
     def _settle(self, reply: Reply) -> None:
         """Let the bots move now if `reply` says so; remember your decision when it comes, for undo."""
@@ -222,17 +221,20 @@ class PlayController:
             return False
         s = self.state
         if s.to_move == CHANCE:  # only after loading a record that stops mid-draw
-            self._play(sample_chance(s, self.chance), "later")
-            return True
-        seat = s.to_move
-        t0 = time.perf_counter()
-        try:  # a broken bot must not break the notebook: its failure pauses the game
-            action, _ = decide(self.policies[seat], s, self.bot_rngs[seat], seed=self.seed, move=len(self.actions))
-        except BotError as e:
-            return self._halt(f"The bot of {self.player_name(seat)} failed: {e}")
-        finally:
-            self.bot_seconds += time.perf_counter() - t0
-        self._play(action, "later")
+            reveal = sample_chance(s, self.chance)
+            self._record(s, reveal, s.apply(reveal))
+        else:
+            seat = s.to_move
+            t0 = time.perf_counter()
+            policy, rng, move = self.policies[seat], self.bot_rngs[seat], len(self.actions)
+            try:  # a broken bot must not break the notebook: its failure pauses the game
+                action, after = decide(policy, s, rng, seed=self.seed, move=move)
+            except BotError as e:
+                return self._halt(f"The bot of {self.player_name(seat)} failed: {e}")
+            finally:
+                self.bot_seconds += time.perf_counter() - t0
+            self._record(s, action, after)
+        self._settle("later")
         return True
 
     def _halt(self, why: str) -> bool:
