@@ -14,6 +14,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 import pytest
 from matplotlib.colors import to_hex
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ra_core import State, Tile, new_game
@@ -355,3 +356,17 @@ def test_distribution_overlay_with_text_keys() -> None:
 
     fig = plot_distribution({"ra": 0.25, "other": 0.75}, simulated=["ra", "other", "other", "other"])
     assert fig.axes
+
+
+def test_no_word_of_the_fame_plot_is_cut_off() -> None:
+    """Every title, axis label, tick label and legend entry of the fame plot lies inside the figure."""
+    for players, names in ((3, ["ann", "ben", "cleo"]), (5, None)):
+        fig = plot_fame(play([random_bot] * players, seed=2, names=names))
+        renderer = FigureCanvasAgg(fig).get_renderer()
+        inside = fig.bbox
+        words = [t for t in fig.findobj(matplotlib.text.Text) if t.get_visible() and t.get_text().strip()]
+        assert len(words) > 30
+        for t in words:
+            box = t.get_window_extent(renderer)
+            assert inside.x0 - 0.5 <= box.x0 and box.x1 <= inside.x1 + 0.5, t.get_text()
+            assert inside.y0 - 0.5 <= box.y0 and box.y1 <= inside.y1 + 0.5, t.get_text()

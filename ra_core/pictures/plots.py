@@ -172,7 +172,7 @@ def _category_bars(ax: Any, scores: Sequence[Any], labels: Sequence[str]) -> lis
     ax.set_ylabel("points")
     if scores:
         epochs = ", ".join(str(sc.epoch) for sc in scores)
-        ax.set_title(f"Points by category (epochs {epochs} added up)")
+        ax.set_title(f"Points by category (epochs {epochs})")
     else:
         ax.set_title("Points by scoring category")
         ax.text(0.5, 0.5, "no epoch scored yet", transform=ax.transAxes, ha="center", va="center", color=FRAME)
