@@ -13,8 +13,8 @@ from typing import Any
 import matplotlib
 import matplotlib.pyplot as plt
 import pytest
-from matplotlib.colors import to_hex
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
 from ra_core import State, Tile, new_game
