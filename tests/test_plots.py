@@ -362,7 +362,7 @@ def test_no_word_of_the_fame_plot_is_cut_off() -> None:
     """Every title, axis label, tick label and legend entry of the fame plot lies inside the figure."""
     for players, names in ((3, ["ann", "ben", "cleo"]), (5, None)):
         fig = plot_fame(play([random_bot] * players, seed=2, names=names))
-        renderer = FigureCanvasAgg(fig).get_renderer()
+        renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
         inside = fig.bbox
         words = [t for t in fig.findobj(matplotlib.text.Text) if t.get_visible() and t.get_text().strip()]
         assert len(words) > 30
