@@ -82,6 +82,13 @@ def mean_se(xs: Sequence[float], clusters: Sequence[Hashable] | None = None) -> 
     return mean, math.sqrt(sum(s * s for s in sums.values())) / len(xs)
 
 
+def _exact(value: float | Fraction) -> str:
+    """Return an exact value as printed beside a simulation: a fraction with its decimals, or the decimals."""
+    if isinstance(value, Fraction | int):
+        return f"{value} = {float(value):.4f}"
+    return f"{value:.4f}"
+
+
 def finding(holds: bool, claim: str) -> None:
     """Print a claim the text makes about this seeded run, and whether the run shows it."""
     head = "finding holds in this run: " if holds else "NOT in this run (the text describes the stored seeds): "
@@ -286,7 +293,7 @@ class Checks:
         mean, se = mean_se(samples)
         off = (mean - float(exact)) / se
         print(
-            f"{what}: exact {exact} = {float(exact):.4f}; simulated {mean:.4f} ± {se:.4f} "
+            f"{what}: exact {_exact(exact)}; simulated {mean:.4f} ± {se:.4f} "
             f"({len(samples):,} samples, {off:+.1f} standard errors)"
         )
         self.count(what)
@@ -346,7 +353,7 @@ class Checks:
         for j in range(k):
             se = math.sqrt(covariance[j][j])
             print(
-                f"  {labels[j]:{width}}  exact {exact[j]} = {float(exact[j]):.4f}; simulated {means[j]:.4f} ± "
+                f"  {labels[j]:{width}}  exact {_exact(exact[j])}; simulated {means[j]:.4f} ± "
                 f"{se:.4f} ({gaps[j] / se:+.1f} standard errors)"
             )
         print(
