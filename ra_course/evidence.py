@@ -35,6 +35,7 @@ game) and `wald` (does an estimate fit a family of hypotheses?).
 from __future__ import annotations
 
 import math
+import operator
 import os
 import statistics
 from collections.abc import Hashable, Sequence
@@ -339,13 +340,11 @@ class Checks:
             raise ValueError("every quantity needs one draw per trial, and one exact value")
         labels = list(labels) if labels is not None else [f"quantity {j + 1}" for j in range(k)]
         means = [statistics.fmean(column) for column in samples]
-        covariance = [
-            [
-                sum((a - means[i]) * (b - means[j]) for a, b in zip(samples[i], samples[j], strict=True)) / (m - 1) / m
-                for j in range(k)
-            ]
-            for i in range(k)
-        ]
+        centred = [[x - mean for x in column] for column, mean in zip(samples, means, strict=True)]
+        covariance = [[0.0] * k for _ in range(k)]  # of the means: the sample covariance over m
+        for i in range(k):
+            for j in range(i, k):
+                covariance[i][j] = covariance[j][i] = sum(map(operator.mul, centred[i], centred[j])) / (m - 1) / m
         gaps = [mean - float(value) for mean, value in zip(means, exact, strict=True)]
         statistic, dof, p = wald(gaps, covariance)
         width = max(len(label) for label in labels)
