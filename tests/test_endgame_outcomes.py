@@ -20,7 +20,8 @@ def test_the_law_sums_to_one_and_ends_every_line() -> None:
 
 def test_the_law_gives_every_seat_its_profile_value_for_both_goals() -> None:
     s = State.from_dict(ENDGAME, strict=False)
-    for policies in (BOTS, [random_bot, heuristic_bot, random_bot]):
+    profiles: list[list[Policy]] = [BOTS, [random_bot, heuristic_bot, random_bot]]
+    for policies in profiles:
         law = outcomes(s, policies)
         for seat in range(3):
             fame = sum((p * end.fame[seat] for end, p in law.items()), Fraction(0))
