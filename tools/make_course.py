@@ -119,6 +119,8 @@ def make_course(course: Path, course_id: str = COURSE_ID) -> None:
     _private_file(course / ".nbgrader.log")  # nbgrader appends to it; it names students and files
     from nbgrader.api import Gradebook  # type: ignore[import-untyped]  # the grading extra
 
+    # nbgrader runs the `alembic` command of its environment to make the database: this Python's.
+    os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}"):
         pass  # creates the tables
     os.chmod(course / "gradebook.db", 0o600)  # it stores the grade cells, hidden tests included
