@@ -142,7 +142,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
     venv = str(Path(sys.executable).parent)
     fresh = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep) if p != venv)
     env = {**os.environ, "HOME": str(teacher), "PATH": fresh}
-    for name in ("JUPYTER_CONFIG_DIR", "VIRTUAL_ENV"):
+    for name in ("JUPYTER_CONFIG_DIR", "VIRTUAL_ENV", "COURSE"):  # COURSE would move `make course`
         env.pop(name, None)
     result = Run(teacher, course, {})
 

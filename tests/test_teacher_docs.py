@@ -12,7 +12,7 @@ TEACHING.md, exercises/TEACHING.md and the README are read as a teacher reads th
   column of exercises/TEACHING.md and what each sheet says at its top agree, and the course plan
   hands no sheet out before the notebooks it follows;
 * the class command for Voila is the README's, and the app deals a fresh game per page load, as
-  TEACHING.md says.
+  TEACHING.md says; the wheel a page names is the package's version.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -167,8 +166,17 @@ def test_the_voila_pages_agree_with_the_app() -> None:
     assert said is not None and said.group(1) in code and "seed=None" in said.group(1)
 
 
+def test_the_wheel_named_is_the_one_built() -> None:
+    """A page that names the package's wheel names this version of it (tools/build_wheel.py builds it)."""
+    import tomllib
+
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    for doc in DOCS:
+        for named in re.findall(r"ra_core-([\w.]+)-py3-none-any\.whl", doc.read_text(encoding="utf-8")):
+            assert named == version, f"{doc.relative_to(ROOT)} names ra_core {named}, the package is {version}"
+
+
 def test_no_page_is_unfinished() -> None:
     for doc in DOCS:
         text = doc.read_text(encoding="utf-8")
         assert not re.search(r"PLACEHOLDER|\bTODO\b|\bTBD\b|\bXXX\b", text), doc.name
-    assert shutil.which("bash") is not None  # the pages' commands are bash (tests/test_course_recipe.py)
