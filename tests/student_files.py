@@ -8,8 +8,8 @@ Shared by tests/test_student_files.py (the student bundle) and tests/browser/tes
   i.e. that appears nowhere else in the source sheets or the teaching notebooks (a function's
   signature, a line the text shows, a line a notebook teaches); in the package's wheel, whose
   code may share an idiom with a solution, no solution region may appear whole;
-* every line of every hidden test (``### BEGIN HIDDEN TESTS`` .. ``### END HIDDEN TESTS``) and
-  every hashed answer key (64 hex digits) in them;
+* every line of every hidden test (``### BEGIN HIDDEN TESTS`` .. ``### END HIDDEN TESTS``), and
+  every hashed answer key (64 hex digits) in them or in the teacher's ``grading/`` folder;
 * the markers themselves, and the teacher's ``grading`` package (a folder or a wheel's top level).
 """
 
@@ -87,10 +87,10 @@ def secrets() -> Secrets:
             seen |= {line.strip() for line in outside}
     for notebook in sorted((ROOT / "notebooks").rglob("*.ipynb")):
         seen |= {line.strip() for cell in _cells(notebook) for line in cell.split("\n")}
+    for module in sorted((ROOT / "grading").rglob("*.py")):
+        keys |= set(KEY.findall(module.read_text(encoding="utf-8")))
     lines = frozenset(line for region in solution for line in region) - seen
-    assert solution and hidden and keys, (
-        "the source sheets hold no solutions, hidden tests or keys: nothing to look for"
-    )
+    assert solution and hidden and keys, "no solutions, hidden tests or hashed answers found: nothing to look for"
     return Secrets(tuple(r for r in solution if r), lines, frozenset(hidden), frozenset(keys))
 
 

@@ -72,13 +72,15 @@ def test_the_bundle_holds_no_solution_hidden_test_or_grading(bundle: Path) -> No
 
 
 def test_the_search_finds_what_it_looks_for(tmp_path: Path) -> None:
-    """In the source sheets it finds, for each, solution lines, hidden tests, hidden keys and markers."""
+    """It finds solution lines, hidden tests and markers in each source sheet, and every key there or in grading/."""
     found = leaks(files_under(ROOT / "exercises" / "source"))
     for sheet in sorted((ROOT / "exercises" / "source").glob("*.ipynb")):
         mine = [line for line in found if line.startswith(f"{sheet.name}:")]
         for kind in ("a line of a solution", "a hidden test", "the marker"):
             assert any(kind in line for line in mine), (sheet.name, kind)
-    assert sum("a hidden answer key" in line for line in found) == len(secrets().keys)
+    found += leaks(files_under(ROOT / "grading"))
+    keys = {line.split("a hidden answer key ")[1] for line in found if "a hidden answer key" in line}
+    assert keys == {f"{key[:12]}..." for key in secrets().keys}
     wheel = tmp_path / "cheat-0.1-py3-none-any.whl"
     with zipfile.ZipFile(wheel, "w") as archive:
         archive.writestr("grading/__init__.py", "")
