@@ -260,7 +260,7 @@ SHEET = Sheet(
                 "the second-highest bid. Draw each bidder's value with `rng.random()`, find each auction's "
                 "price, and average the prices.",
                 "The price is an order statistic of the n values, the second-highest: notebook 08, section 1 "
-                "(four ways to sell one thing), shows it. One `rng.random()` per bidder and auction, nothing else.",
+                "(four ways to sell one thing), shows it. Draw one value per bidder and auction, nothing else.",
             ),
             hidden=on_hidden_cases(_second_price),
         ),

@@ -286,6 +286,7 @@ _BEFORE = (
     "ra_core.analysis.odds.tiles_in_next_lot",
     "ra_core.analysis.odds.draws_until_epoch_end",
     "ra_core.analysis.odds.expected_draws_until_epoch_end",
+    "ra_core.analysis.odds._failures_before",  # the law behind them, one call from the variance
 )
 _DRAW: tuple[str, ...] = ("ra_core.analysis.chance.draw_or_call", "ra_core.analysis.chance.lot_value_after_draw")
 _DRAW += ("ra_core.analysis.chance.expected_lot_values_after_draw",)

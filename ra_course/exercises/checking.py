@@ -66,7 +66,7 @@ from ra_core.engine.tiles import Tile
 from ra_core.engine.timer import DecisionTimeout, time_limit_for
 
 from . import sound
-from .guards import resolve, student_code
+from .guards import copies, resolve, student_code
 from .hashing import answer_hash, canonical, matches_hash
 
 __all__ = [
@@ -231,6 +231,13 @@ class Checker:
             if answer is None or answer is Ellipsis:
                 raise NotAttempted(f"`{task.answer}` is still {answer!r}; define it above")
             _RUN.start(task.forbidden)
+            for problem in sound.ipython_problems():  # undone now, so that this check's failure shows
+                raise Untrusted(problem)
+            for dotted in copies(task.forbidden):
+                raise Wrong(
+                    f"a copy of `{dotted}` of the package is kept in this kernel (made from its code), and this task "
+                    "asks you to work out what it computes yourself; restart the kernel without it"
+                )
             if not hidden:
                 note = task.judge(answer)
             elif task.hidden is None:

@@ -17,18 +17,27 @@ the error. Outside a check every function works as before.
 p_next_ra is not allowed here
 >>> tripped
 ['ra_core.analysis.odds.p_next_ra']
+
+A tripwire swaps the code of the function itself, so a copy made before the check from its code
+object (``types.FunctionType(p_next_ra.__code__, ...)``, a pasted bot) would not trip. `copies`
+finds them: nothing but the function should refer to its code, and a check whose task forbids a
+function fails while a copy of it is kept anywhere in the kernel.
+
+>>> copies(("ra_core.analysis.odds.p_next_ra",))
+[]
 """
 
 from __future__ import annotations
 
 import functools
+import gc
 import importlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from types import CodeType
 from typing import Any
 
-__all__ = ["ForbiddenCall", "resolve", "student_code", "tripped"]
+__all__ = ["ForbiddenCall", "copies", "resolve", "student_code", "tripped"]
 
 _TRIPPED: list[str] = []
 
@@ -93,3 +102,14 @@ def student_code(forbidden: Iterable[str]) -> Iterator[list[str]]:
         for function, code in reversed(swapped):
             function.__code__ = code
 
+
+
+def copies(forbidden: Iterable[str]) -> list[str]:
+    """Return the `forbidden` functions whose code something else than the function itself refers to: a copy."""
+    found = []
+    for dotted in forbidden:
+        function = resolve(dotted)
+        others = [r for r in gc.get_referrers(function.__code__) if r is not function and type(r).__name__ != "frame"]
+        if others:
+            found.append(dotted)
+    return found

@@ -107,11 +107,68 @@ def quick_problems(timers: bool = True) -> list[str]:
                 found.append(f"a thread runs the notebook's own code ({frame.f_code.co_name})")
                 break
             frame = frame.f_back
+    found += ipython_problems()
     getitimer = getattr(__import__("signal"), "getitimer", None)
     if getitimer is not None and timers:
         for which in ("ITIMER_REAL", "ITIMER_VIRTUAL", "ITIMER_PROF"):
             if getitimer(getattr(__import__("signal"), which))[0] > 0:
                 found.append(f"a timer signal is pending ({which})")
+    return found
+
+
+# -- IPython: a failed check must show as an error -----------------------------------------------
+
+#: the shell's methods on the path from a cell's code to its error output
+_SHELL_METHODS = (
+    "run_cell", "run_cell_async", "run_code", "run_ast_nodes", "transform_cell", "showtraceback", "_showtraceback",
+    "showsyntaxerror", "get_exception_only", "_get_exc_info",
+)  # fmt: skip
+
+
+def _code_of(obj: Any) -> CodeType | None:
+    function = getattr(obj, "__func__", obj)
+    function = getattr(function, "__call__", None) if not hasattr(function, "__code__") else function
+    code = getattr(function, "__code__", None)
+    return code if code.__class__ is CodeType else None
+
+
+def ipython_problems() -> list[str]:
+    """Return (and undo where it can) changes to how IPython runs a cell and shows its error.
+
+    A custom exception handler (``set_custom_exc``), a replaced ``showtraceback`` or an input or
+    AST transformer of the notebook's own could turn a failed check into a silent cell, which
+    nbgrader would score as passed. Handlers, instance overrides and transformers of the
+    notebook's own are removed, so that the check's own failure shows.
+    """
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None  # type: ignore[attr-defined]
+    if shell is None:
+        return []
+    found, dirs = [], _library_dirs()
+    if getattr(shell, "custom_exceptions", ()):
+        shell.set_custom_exc((), None)
+        shell.custom_exceptions = ()
+        found.append("a custom exception handler was set (set_custom_exc)")
+    for name in _SHELL_METHODS:
+        if name in vars(shell):
+            delattr(shell, name)
+            found.append(f"IPython's `{name}` was replaced")
+        code = _code_of(getattr(type(shell), name, None))
+        if code is not None and not _is_library(code.co_filename, dirs):
+            found.append(f"IPython's `{name}` was replaced")
+    for name in ("input_transformers_cleanup", "input_transformers_post", "ast_transformers"):
+        hooks = getattr(shell, name, [])
+        for hook in list(hooks):
+            code = _code_of(hook) or _code_of(getattr(hook, "visit", None))
+            if code is not None and not _is_library(code.co_filename, dirs):
+                hooks.remove(hook)
+                found.append(f"IPython's `{name}` held a transformer of the notebook's own")
+    for event, callbacks in getattr(getattr(shell, "events", None), "callbacks", {}).items():
+        for callback in list(callbacks):
+            code = _code_of(callback)
+            if code is not None and not _is_library(code.co_filename, dirs):
+                callbacks.remove(callback)
+                found.append(f"an IPython `{event}` callback of the notebook's own was registered")
     return found
 
 
@@ -126,10 +183,8 @@ def _builtins_problems() -> list[str]:
             owner = getattr(obj, "__self__", None)
             home = getattr(owner, "__dict__", None) is _BUILTINS or (name == "open" and owner is sys.modules.get("_io"))
             genuine = obj.__name__ == name and home
-        else:
-            genuine = (
-                isinstance(obj, _TYPE) and not obj.__flags__ & _HEAP_TYPE and obj.__name__ == name
-            )  # a type of Python's own
+        else:  # a type of Python's own (no isinstance here: it may be the replaced one)
+            genuine = obj.__class__ is _TYPE and not obj.__flags__ & _HEAP_TYPE and obj.__name__ == name
         if not genuine:
             found.append(f"the built-in `{name}` was replaced")
     return found
@@ -203,11 +258,11 @@ def _functions(obj: Any, where: str, depth: int = 0) -> Iterator[tuple[str, str,
         for inner in (value, getattr(value, "__func__", None), getattr(value, "__wrapped__", None)):
             if inner.__class__ is FunctionType:
                 yield where, name, inner
-        if isinstance(value, property):
+        if value.__class__ is property:
             for accessor in (value.fget, value.fset, value.fdel):
                 if accessor.__class__ is FunctionType:
                     yield where, name, accessor
-        if isinstance(value, _TYPE) and depth < 3 and value.__module__ == getattr(obj, "__module__", obj.__name__):
+        if _TYPE in value.__class__.__mro__ and depth < 3 and value.__module__ == getattr(obj, "__module__", obj.__name__):
             if not isinstance(obj, ModuleType) or value.__qualname__ == name:
                 yield from _functions(value, f"{where}.{name}", depth + 1)
 
@@ -258,7 +313,10 @@ def _verified_modules() -> list[tuple[str, ModuleType]]:
 
 def problems() -> list[str]:
     """Return what keeps a check from trusting this kernel (empty when nothing does); see the module's text."""
-    return quick_problems() + _builtins_problems() + _code_problems(_verified_modules())
+    found = _builtins_problems()
+    if found:  # the rest of the look needs the built-ins themselves
+        return found
+    return quick_problems() + _code_problems(_verified_modules())
 
 
 class Snapshot:
