@@ -96,15 +96,34 @@ def _answer_cells(notebook: Path) -> Iterator[tuple[int, str]]:
             yield i, "".join(cell["source"])
 
 
-def findings(source: str) -> list[tuple[int, str]]:
-    """Return (line, what) for each construct of `source` that reaches into the kernel (see the module's text)."""
+def _parse(source: str) -> ast.Module | None:
     lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
     try:
-        tree = ast.parse("\n".join(lines))
-    except SyntaxError as e:
-        return [(e.lineno or 0, "code that does not parse")]
+        return ast.parse("\n".join(lines))
+    except SyntaxError:
+        return None
+
+
+def imported_names(source: str) -> set[str]:
+    """Return the names the imports of `source` bind (a module, a class, a function of a library)."""
+    tree = _parse(source)
+    names: set[str] = set()
+    for node in ast.walk(tree) if tree else ():
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return names
+
+
+def findings(source: str, imported: set[str] | None = None) -> list[tuple[int, str]]:
+    """Return (line, what) for each construct of `source` that reaches into the kernel (see the module's text).
+
+    `imported`: names imported elsewhere in the notebook (its setup cell): changing them is a finding too.
+    """
+    tree = _parse(source)
+    if tree is None:
+        return [(0, "code that does not parse")]
     out: list[tuple[int, str]] = []
-    imported: set[str] = set()
+    imported = set(imported or ()) | imported_names(source)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
@@ -112,7 +131,6 @@ def findings(source: str) -> list[tuple[int, str]]:
                 top = name.split(".")[0]
                 if top in MODULES:
                     out.append((node.lineno, f"imports {name}: {MODULES[top]}"))
-            imported |= {(a.asname or a.name).split(".")[0] for a in node.names}
         elif isinstance(node, ast.Attribute) and node.attr in ATTRIBUTES:
             out.append((node.lineno, f"uses .{node.attr}: {ATTRIBUTES[node.attr]}"))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in CALLS:
@@ -125,7 +143,8 @@ def findings(source: str) -> list[tuple[int, str]]:
                 root = target
                 while isinstance(root, ast.Attribute | ast.Subscript):
                     root = root.value
-                if target is not root and isinstance(root, ast.Name) and root.id in imported:
+                dunder = isinstance(target, ast.Attribute) and target.attr.startswith("__")
+                if target is not root and isinstance(root, ast.Name) and (root.id in imported or dunder):
                     out.append((node.lineno, f"changes {ast.unparse(target)}: a module or class it imported"))
     return sorted(set(out))
 
@@ -134,8 +153,10 @@ def audit(notebooks: list[Path]) -> list[str]:
     """Return one line per finding in the answer cells of `notebooks`."""
     out = []
     for notebook in notebooks:
+        cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        everywhere = set().union(*(imported_names("".join(c["source"])) for c in cells if c["cell_type"] == "code"))
         for cell, source in _answer_cells(notebook):
-            for line, what in findings(source):
+            for line, what in findings(source, everywhere):
                 out.append(f"{notebook}: cell {cell}, line {line}: {what}")
     return out
 

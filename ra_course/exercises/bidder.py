@@ -13,7 +13,7 @@ before the engine sees it, so an object that claims to equal any action is not l
 
 There is no answer to store here: a bot is judged by the rules and by its results. It must be the
 student's own: the package's bots may not be called (`Task.forbidden`), and Tasks 1 and 3-5 ask
-that it decides differently from each package bot (heuristic and greedy) in at least `OWN_SHARE`
+that it decides differently from each package bot (heuristic, greedy, random) in at least `OWN_SHARE`
 of the positions with a choice, Task 2 in `OWN_TURN_SHARE` of the turns, so a pasted copy of a
 package bot earns nothing. A copy of the heuristic bot would fail Task 5 anyway: see
 `HEURISTIC_WIN_RATE`.
@@ -35,7 +35,7 @@ from ra_core.engine.setup import new_game
 from ra_core.engine.state import Phase, State
 from ra_core.play import Policy, bot_name, play, play_to_end, steps
 
-from .checking import Hidden, Sheet, Task, Wrong, after_game, call, guarded
+from .checking import Hidden, Sheet, Task, Wrong, after_game, call, guarded, settle
 
 __all__ = [
     "HEURISTIC_GAMES",
@@ -63,7 +63,7 @@ HIDDEN_HEURISTIC_GAMES = 300
 #: Task 3: a bot slower than this on average would make Task 4 and 5 take too long.
 MAX_MS_PER_DECISION = 5.0
 #: Tasks 1 and 3-5: the least share of positions with a choice where the bot must decide otherwise
-#: than each package bot (heuristic and greedy); Task 2: the least share of turns (the reference
+#: than each package bot (heuristic, greedy, random); Task 2: the least share of turns (the reference
 #: solution's turn decisions are close to the heuristic bot's). A copy decides otherwise in none.
 OWN_SHARE, OWN_TURN_SHARE = 0.03, 0.01
 #: the package's bots, which the student's functions may not call
@@ -128,14 +128,21 @@ def _lot(s: State) -> str:
     return " ".join(t.label for t in s.track if t is not None)
 
 
-def _judge_bid(f: Any, seed: int = 300) -> str:
-    name = "bid_decision"
+def _decide(f: Any, name: str, whole: bool) -> Any:
+    """Return ``state -> action``: the decision `f` (``f(state)``), or the whole bot `f` with a fixed generator."""
+    if whole:
+        return lambda s: call(f, name, s, random.Random(0))
+    return lambda s: call(f, name, s)
+
+
+def _bid_properties(decide: Any, name: str, seed: int) -> tuple[int, int]:
+    """Raise `Wrong` unless `decide` is legal in auctions, bids for good lots, passes on harmful ones; return their counts."""
     states = decision_positions(Phase.BID, seed=seed)
     for i, s in enumerate(_spread(states, 30)):
-        _legal(call(f, name, s), s, name, f"auction {i + 1}")
+        _legal(decide(s), s, name, f"auction {i + 1}")
     good = _spread([s for s in states if lot_value(s, s.to_move) >= 12], 12)
     for s in good:
-        if not isinstance(call(f, name, s), Bid):
+        if not isinstance(decide(s), Bid):
             raise Wrong(
                 f"P{s.to_move} passed on a lot worth {lot_value(s, s.to_move):+d} fame to him ({_lot(s)}) "
                 f"in epoch {s.epoch}, with sun {_lowest_bid(s)} enough to win it for now"
@@ -143,46 +150,56 @@ def _judge_bid(f: Any, seed: int = 300) -> str:
     bad = [s for s in states if Pass() in s.legal_actions() and lot_value(s, s.to_move) <= -4]
     bad = _spread([s for s in bad if _lowest_bid(s) > s.center_sun], 12)
     for s in bad:
-        got = call(f, name, s)
+        got = decide(s)
         if not isinstance(got, Pass):
             raise Wrong(
                 f"P{s.to_move} bid {got} for a lot worth {lot_value(s, s.to_move):+d} fame to him ({_lot(s)}), "
                 f"and for the center sun {s.center_sun}, lower than his bid"
             )
-    _own(f, seed, Phase.BID)
-    return (
-        f"Legal in 30 auctions; bids on {len(good)} lots worth 12 or more, passes on {len(bad)} lots worth -4 or "
-        "less; decisions of your own."
-    )
+    return len(good), len(bad)
 
 
-def _judge_turn(f: Any, seed: int = 300) -> str:
-    name = "turn_decision"
+def _turn_properties(decide: Any, name: str, seed: int) -> tuple[int, int]:
+    """Raise `Wrong` unless `decide` is legal on turns, draws on empty tracks, calls for no harmful lot; return counts."""
     states = decision_positions(Phase.ACTION, seed=seed)
     special = special_positions(seed)
     checked = [("turn", s) for s in _spread(states, 30)]
     checked += [(kind, s) for kind in ("full track", "lone player") for s in _spread(special[kind], 5)]
     for i, (kind, s) in enumerate(checked):
-        _legal(call(f, name, s), s, name, f"{kind} {i + 1}" if kind != "turn" else f"turn {i + 1}")
+        _legal(decide(s), s, name, f"{kind} {i + 1}" if kind != "turn" else f"turn {i + 1}")
     empty = [s for s in states if all(t is None for t in s.track)]
     empty = _spread([s for s in empty if s.center_sun < min(s.players[s.to_move].suns_up)], 12)
     for s in empty:
-        if isinstance(call(f, name, s), CallRa):
+        if isinstance(decide(s), CallRa):
             raise Wrong(
                 f"P{s.to_move} called Ra on an empty track: if everybody else passes, he must then bid one of "
                 f"his suns {s.players[s.to_move].suns_up} for the center sun {s.center_sun} alone (R36, R40)"
             )
     harmful = _spread([s for s in states if Draw() in s.legal_actions() and lot_value(s, s.to_move) <= -3], 12)
     for s in harmful:
-        if isinstance(call(f, name, s), CallRa):
+        if isinstance(decide(s), CallRa):
             raise Wrong(
                 f"P{s.to_move} called Ra for a lot worth {lot_value(s, s.to_move):+d} fame to him ({_lot(s)}); "
                 "if everybody else passes he must buy it himself (R40)"
             )
+    return len(empty), len(harmful)
+
+
+def _judge_bid(f: Any, seed: int = 300) -> str:
+    good, bad = _bid_properties(_decide(f, "bid_decision", False), "bid_decision", seed)
+    _own(f, seed, Phase.BID)
+    return (
+        f"Legal in 30 auctions; bids on {good} lots worth 12 or more, passes on {bad} lots worth -4 or "
+        "less; decisions of your own."
+    )
+
+
+def _judge_turn(f: Any, seed: int = 300) -> str:
+    empty, harmful = _turn_properties(_decide(f, "turn_decision", False), "turn_decision", seed)
     _own(f, seed, Phase.ACTION, OWN_TURN_SHARE)
     return (
-        f"Legal on 30 turns, on full tracks and for a lone player; draws on {len(empty)} empty tracks; "
-        f"no call for {len(harmful)} lots worth -3 or less; decisions of your own."
+        f"Legal on 30 turns, on full tracks and for a lone player; draws on {empty} empty tracks; "
+        f"no call for {harmful} lots worth -3 or less; decisions of your own."
     )
 
 
@@ -190,12 +207,13 @@ def _own(f: Any, seed: int, phase: Phase | None = None, share: float = OWN_SHARE
     """Raise `Wrong` unless `f` decides otherwise than each package bot in `share` of 200 positions of `phase`.
 
     `f` is a whole bot ``f(state, rng)`` (`phase` None: positions of every phase) or a decision of
-    one phase, ``f(state)``. The package bots are the heuristic bot and the greedy bot (one plan).
+    one phase, ``f(state)``. The package bots: the heuristic bot, the greedy bot (one plan) and the
+    random bot (a bot of random legal actions is legal everywhere, but not one's own).
     """
     name = {Phase.BID: "bid_decision", Phase.ACTION: "turn_decision"}.get(phase, "my_bot")  # type: ignore[arg-type]
     states = _spread(decision_positions(phase, seed=seed), 200)
     mine = [call(f, name, s, random.Random(k)) if phase is None else call(f, name, s) for k, s in enumerate(states)]
-    for label, bot in (("heuristic", heuristic_bot), ("greedy", greedy_bot)):
+    for label, bot in (("heuristic", heuristic_bot), ("greedy", greedy_bot), ("random", random_bot)):
         differ = sum(a != bot(s, random.Random(k)) for k, (a, s) in enumerate(zip(mine, states, strict=True)))
         if differ < share * len(states):
             what = "your bot decides" if phase is None else f"your `{name}` decides"
@@ -237,6 +255,8 @@ def _judge_bot(f: Any, seed: int = 500) -> str:
     for kind, states in special.items():
         for s in _spread(states, 5):
             _legal(call(f, name, s, random.Random(0)), s, name, f"a position with a {kind}")
+    _bid_properties(_decide(f, name, True), name, seed - 200)  # in its auctions and turns, as Tasks 1 and 2 ask
+    _turn_properties(_decide(f, name, True), name, seed - 200)
     decisions, spent = 0, 0.0
     for g in range(3):
         d, t = _steps(f, g, seed + g)
@@ -250,7 +270,8 @@ def _judge_bot(f: Any, seed: int = 500) -> str:
     _own(f, seed)
     tricky = sum(len(_spread(states, 5)) for states in special.values())
     return (
-        f"Three whole games against random bots, {decisions} decisions, all legal; legal in {tricky} tricky positions."
+        f"Three whole games against random bots, {decisions} decisions, all legal; legal in {tricky} tricky positions; "
+        "its bids and turns as Tasks 1 and 2 ask."
     )
 
 
@@ -261,6 +282,7 @@ def _tournament(f: Any, opponent: Policy, games: int, seed: int) -> TournamentRe
     """
     call(f, "my_bot", new_game(3, suns="table"), random.Random(0))  # the stub: not attempted yet
     _own(f, seed)
+    settle()  # a kernel changed before the games is found before they are played
     bots, players = [guarded(f, "my_bot"), opponent], 3
     results = []
     for g, game_seed in enumerate(game_seeds(seed, games)):

@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from types import CodeType, FunctionType, ModuleType
 from typing import Any
 
-__all__ = ["Snapshot", "problems", "quick_problems"]
+__all__ = ["Snapshot", "guard_cells", "ipython_problems", "problems", "quick_problems"]
 
 #: the builtins dict this module's code looks names up in
 _BUILTINS: dict[str, Any] = (lambda: 0).__builtins__  # type: ignore[attr-defined]
@@ -170,6 +170,30 @@ def ipython_problems() -> list[str]:
                 callbacks.remove(callback)
                 found.append(f"an IPython `{event}` callback of the notebook's own was registered")
     return found
+
+
+def _after_each_cell(*args: Any) -> None:
+    """Undo, after each cell, what would keep the next cell from running as written (an IPython callback)."""
+    ipython_problems()
+
+
+def guard_cells() -> None:
+    """Register `_after_each_cell` in this IPython kernel, once (nothing outside IPython).
+
+    An input transformer of the notebook's own could rewrite a graded cell before it runs, so
+    that no check runs at all; IPython transforms a cell before anything else of it runs, so the
+    callback removes such transformers after each cell instead, before the next one. The package
+    registers it when a sheet opens (``import ra_course.exercises``), before any cell of the
+    student's. (Code that unregisters it is beyond the kernel's reach; the teacher's scan of the
+    submissions, ``python -m grading.audit``, names it.)
+    """
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None  # type: ignore[attr-defined]
+    if shell is None:
+        return
+    callbacks = shell.events.callbacks.get("post_run_cell", [])
+    if not any(getattr(c, "__name__", "") == "_after_each_cell" for c in callbacks):
+        shell.events.register("post_run_cell", _after_each_cell)
 
 
 # -- built-ins -----------------------------------------------------------------------------------
