@@ -8,6 +8,7 @@ the hashes, how the student versions are made, and that the committed ones are u
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import json
 import random
@@ -392,7 +393,8 @@ def test_bidder_checks_catch_bad_bots() -> None:
     assert "not legal there" in fail(check, "1", lambda s: Bid(99))
     assert "called Ra on an empty track" in fail(check, "2", _call_ra)
     assert "full track" in fail(check, "2", _always_draw)
-    assert "needs 67%" in fail(check, "4", random_bot)
+    assert "needs 67%" in fail(check, "4", lambda s, rng: s.legal_actions()[-1])  # legal, its own, and weak
+    assert "decides as the random bot of the package does" in fail(check, "4", random_bot)
 
 
 def _always_draw(state: State) -> Any:
@@ -409,7 +411,7 @@ def _call_ra(state: State) -> Any:
 
 
 def _pasted_copy(**changes: Any) -> Any:
-    """A copy of the heuristic bot as a student would paste it: the same code, not the package's function."""
+    """A copy of the heuristic bot as a student would paste it: the same code object, not the package's function."""
     code = HeuristicBot.__call__
 
     class Pasted(HeuristicBot):
@@ -419,16 +421,36 @@ def _pasted_copy(**changes: Any) -> Any:
     return Pasted(name="pasted", **changes)
 
 
+def _retyped_copy(**changes: Any) -> Any:
+    """A copy of the heuristic bot typed out again: its source compiled anew, so a code object of its own."""
+    import inspect
+    import textwrap
+
+    plan = HeuristicBot.__call__
+    namespace: dict[str, Any] = {}
+    exec(compile(textwrap.dedent(inspect.getsource(plan)), "<a student's cell>", "exec"), plan.__globals__, namespace)
+
+    class Retyped(HeuristicBot):
+        pass
+
+    Retyped.__call__ = namespace["__call__"]  # type: ignore[method-assign]
+    return Retyped(name="retyped", **changes)
+
+
 def test_a_copy_of_a_package_bot_earns_nothing_on_the_bot_tasks() -> None:
     check = Checker(bidder.SHEET)
     for key in ("3", "4", "5"):
         assert "calls `ra_core.bots.HeuristicBot.__call__`" in fail(check, key, HeuristicBot(margin=0.0))
-        assert "decides as the heuristic bot of the package does" in fail(check, key, _pasted_copy())
-    copy = _pasted_copy()
-    assert "decides as the heuristic bot of the package does" in fail(check, "1", lambda s: copy(s, random.Random(0)))
-    assert "decides as the heuristic bot of the package does" in fail(check, "2", lambda s: copy(s, random.Random(0)))
+        assert "decides as the heuristic bot of the package does" in fail(check, key, _retyped_copy())
+    pasted = _pasted_copy()
+    assert "a copy of `ra_core.bots.HeuristicBot.__call__` of the package is kept" in fail(check, "3", pasted)
+    del pasted
+    gc.collect()  # the copy's class goes, and the kernel holds no copy any more
+    retyped = _retyped_copy()
+    assert "decides as the heuristic bot of the package does" in fail(check, "1", lambda s: retyped(s, random.Random(0)))
+    assert "decides as the heuristic bot of the package does" in fail(check, "2", lambda s: retyped(s, random.Random(0)))
     # with its margin set to 0 it would win 40.4 % at Task 5's seed, but it still decides as the original
-    assert "decides as the heuristic bot of the package does in 19" in fail(check, "5", _pasted_copy(margin=0.0))
+    assert "decides as the heuristic bot of the package does in 19" in fail(check, "5", _retyped_copy(margin=0.0))
 
 
 def test_start_prints_what_the_sheet_holds(capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,6 +16,7 @@ whole submissions; here each defence is taken alone, quickly:
 from __future__ import annotations
 
 import builtins
+import gc
 import random
 import sys
 import threading
@@ -262,4 +263,5 @@ def test_a_kept_copy_of_a_forbidden_function_fails_its_task() -> None:
     message = _fails(bidder.SHEET, "1", lambda s: copy(HeuristicBot(), s, random.Random(0)))
     assert "a copy of `ra_core.bots.HeuristicBot.__call__` of the package is kept in this kernel" in message
     del copy
+    gc.collect()
     assert "a copy of" not in _fails(bidder.SHEET, "1", lambda s: Pass())
