@@ -4,7 +4,11 @@ Sheet -> task -> one entry per case of ``grading/cases.py``: the SHA-256 of the 
 (``ra_course.exercises.hashing``); sheet 3's Task 5, the value of each kind of tile drawn.
 """
 
-ANSWERS = {
+from __future__ import annotations
+
+from typing import Any
+
+ANSWERS: dict[str, dict[str, list[Any]]] = {
     "ra_auction": {
         "1": [
             "b78d407ca84ca0e29212199c365d4ccde62df1833708981ad714a35127eff040",

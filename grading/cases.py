@@ -18,7 +18,11 @@ source sheets' solutions into ``grading/answers.py``.
   value increases and changes sign), values, ``[n, r, a]`` cases, ``[n, r, seed]`` and ``[n, seed]``.
 """
 
-CASES = {
+from __future__ import annotations
+
+from typing import Any
+
+CASES: dict[str, dict[str, Any]] = {
     "auctions": {
         "1": [[4, 7101], [7, 7102]],
         "2": [[3, 0.6, 7201], [6, 0.9, 7202]],

@@ -29,6 +29,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ra_core import State, Tile
+from ra_core.analysis.valuation import lot_value
 from ra_course.exercises import bag, ra_auction, reserve
 from ra_course.exercises.hashing import answer_hash
 
@@ -95,12 +97,21 @@ def hidden_answers() -> dict[str, dict[str, list[Any]]]:
         states = bag.practice_positions(cases["count"], cases["seed"])
         out["bag"][key] = [bag.COLLECTORS[key](_answer("bag", key, ref), s, "a hidden position") for s in states]
     cases = CASES["bag"]["5"]
-    out["bag"]["5"] = [
-        sorted(bag._draw_values(s).items()) for s in bag.practice_positions(cases["count"], cases["seed"])[-2:]
-    ]
+    out["bag"]["5"] = [draw_values(s) for s in bag.practice_positions(cases["count"], cases["seed"])[-2:]]
     revenue = reference("reserve")["revenue_with_reserve"]
     out["reserve"]["3"] = [revenue(n, Fraction(r), a) for n, r, a in CASES["reserve"]["3"]]
     return out
+
+
+def draw_values(state: State) -> list[tuple[int, int]]:
+    """Return, for each kind of tile in the bag, what the turn player gets after drawing it (sheet 3, Task 4)."""
+    me, lot = state.turn_player, [t for t in state.track if t is not None]
+    last = state.rules.ra_limit - state.ra_count == 1
+    return [
+        (int(t), (0 if last else lot_value(state, me, lot)) if t is Tile.RA else lot_value(state, me, [*lot, t]))
+        for t, n in zip(Tile, state.bag, strict=True)
+        if n
+    ]
 
 
 def hashed(answers: dict[str, dict[str, list[Any]]], per_element: bool) -> dict[str, dict[str, list[Any]]]:
@@ -140,8 +151,8 @@ HEADERS = {
     "answers": '"""The hidden tests\' answers, hashed: written by ``python -m grading.keys --write``; do not edit.\n\n'
     "Sheet -> task -> one entry per case of ``grading/cases.py``: the SHA-256 of the canonical answer\n"
     "(``ra_course.exercises.hashing``); sheet 3's Task 5, the value of each kind of tile drawn.\n"
-    '"""\n\nANSWERS = ',
-    "hashes": '"""The SHA-256 of the answers to the sheets\' visible checks: written by ``python -m grading.keys --write``.\n\n'
+    '"""\n\nfrom __future__ import annotations\n\nfrom typing import Any\n\nANSWERS: dict[str, dict[str, list[Any]]] = ',
+    "hashes": '"""The SHA-256 of the answers to the sheets\' visible checks, written by ``grading/keys.py``.\n\n'
     "Sheet -> task -> one entry per visible position or case (sheet 2: a list, one hash per player or\n"
     "bid). Do not edit: the teacher's ``grading/keys.py`` computes them from the source sheets' solutions.\n"
     '"""\n\nfrom typing import Any\n\nHASHES: dict[str, dict[str, list[Any]]] = ',

@@ -278,7 +278,9 @@ def test_best_replies_must_be_best_on_the_rounds_own_auctions() -> None:
             path.append(grid[profits.index(max(profits))])
         return path
 
-    assert "each round draws 2000 auctions of 2 values from `rng` itself" in fail(check, "4", fresh_auctions_per_candidate)
+    assert "each round draws 2000 auctions of 2 values from `rng` itself" in fail(
+        check, "4", fresh_auctions_per_candidate
+    )
 
     def coarse(n: int, start: float, rounds: int, k: int, rng: random.Random) -> list[float]:
         path = [start]
@@ -355,7 +357,9 @@ def test_bag_checks_catch_typical_mistakes() -> None:
     check = Checker(bag.SHEET)
     floats = fail(check, "1", lambda s: (s.bag[Tile.RA] / sum(s.bag), 0.0))
     assert "this task asks for exact answers" in floats
-    assert "is off" in fail(check, "2", lambda s: (Fraction(sum(s.bag) - s.bag[Tile.RA], s.bag[Tile.RA] + 1), Fraction(0)))
+    assert "is off" in fail(
+        check, "2", lambda s: (Fraction(sum(s.bag) - s.bag[Tile.RA], s.bag[Tile.RA] + 1), Fraction(0))
+    )
 
     ref = reference("bag")["draw_or_call_values"]
 
@@ -372,7 +376,7 @@ def test_bag_checks_catch_typical_mistakes() -> None:
 
     assert "mean number of tiles before the Ra tile" in fail(check, "3", forgets_the_ra_tile)
 
-    def shuffles(state: State, trials: int, rng: random.Random) -> tuple[float, ...]:
+    def shuffles(state: State, trials: int, rng: random.Random) -> Any:
         rng.shuffle(list(state.bag))
         return simulate(state, trials, rng)
 
@@ -447,8 +451,12 @@ def test_a_copy_of_a_package_bot_earns_nothing_on_the_bot_tasks() -> None:
     del pasted
     gc.collect()  # the copy's class goes, and the kernel holds no copy any more
     retyped = _retyped_copy()
-    assert "decides as the heuristic bot of the package does" in fail(check, "1", lambda s: retyped(s, random.Random(0)))
-    assert "decides as the heuristic bot of the package does" in fail(check, "2", lambda s: retyped(s, random.Random(0)))
+    assert "decides as the heuristic bot of the package does" in fail(
+        check, "1", lambda s: retyped(s, random.Random(0))
+    )
+    assert "decides as the heuristic bot of the package does" in fail(
+        check, "2", lambda s: retyped(s, random.Random(0))
+    )
     # with its margin set to 0 it would win 40.4 % at Task 5's seed, but it still decides as the original
     assert "decides as the heuristic bot of the package does in 19" in fail(check, "5", _retyped_copy(margin=0.0))
 

@@ -149,7 +149,7 @@ def _fitted_sheet5() -> dict[str, str]:
 
     solution = keys.reference("reserve")
     reserves = {}
-    for name, coefficients in reserve.LAWS.items():
+    for coefficients in reserve.LAWS.values():
         F, _ = reserve.law(coefficients)
         reserves[str(F(Fraction(1, 2)))] = solution["optimal_reserve"](*reserve.law(coefficients))
     revenues = {(n, str(r), a): str(solution["revenue_with_reserve"](n, r, a)) for n, r, a in reserve.CASES}
@@ -350,7 +350,8 @@ CHEATS: dict[str, dict[str, dict[str, str]]] = {
     "stats": {
         S4: {
             "task-3-answer": "from ra_core.analysis.tournament import BotStats, TournamentResult\n\n"
-            "TournamentResult.stats = lambda self: [BotStats('me', 1, 1, 1.0, 1.0, 1.0, 99.0, 99.0, 99.0, 1 / 3)] * 2\n\n"
+            "_winner = BotStats('me', 1, 1, 1.0, 1.0, 1.0, 99.0, 99.0, 99.0, 1 / 3)\n"
+            "TournamentResult.stats = lambda self: [_winner, _winner]\n\n"
             "def my_bot(state, rng):  # legal, its own, and weak: the last legal action\n"
             "    return state.legal_actions()[-1]",
         },

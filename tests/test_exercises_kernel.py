@@ -72,8 +72,10 @@ def test_an_honest_simulation_passes_on_40_seeds(solutions: dict[str, dict[str, 
 
 
 def _replayed_draw(f: Any, state: State, seed: int) -> None:
+    from grading.keys import draw_values
+
     mine, numbers = bag._draw_run(f, state, seed)
-    bag._draw_verdict("a position", state, mine, numbers, bag._draw_values(state))
+    bag._draw_verdict("a position", state, mine, numbers, dict(draw_values(state)))
 
 
 def _matched_noise(mean: float, variance: float, count: int, rng: random.Random) -> float:
@@ -213,14 +215,14 @@ def test_a_function_that_changes_the_kernel_while_it_runs_fails() -> None:
 
     def patch_and_restore(F: Any, f: Any) -> float:  # changes the engine and puts it back before returning
         original = State.__dict__["legal_actions"]
-        State.legal_actions = lambda self: ()  # type: ignore[method-assign,assignment]
+        State.legal_actions = lambda self: ()  # type: ignore[method-assign]
         State.legal_actions = original  # type: ignore[method-assign]
         return float(solution(F, f))
 
     Checker(reserve.SHEET)("2", patch_and_restore)  # put back at once: nothing ran with it, nothing to find
 
     def patch_and_keep(F: Any, f: Any) -> float:
-        builtins.abs = lambda x: 0  # type: ignore[assignment]
+        builtins.abs = lambda x: 0  # type: ignore[assignment,return-value]
         return float(solution(F, f))
 
     original_abs = builtins.abs
@@ -259,9 +261,9 @@ def test_a_tracer_a_thread_or_a_timer_beside_a_check_is_found() -> None:
 
 def test_a_kept_copy_of_a_forbidden_function_fails_its_task() -> None:
     code = HeuristicBot.__call__
-    copy = types.FunctionType(code.__code__, code.__globals__, "__call__", code.__defaults__)
-    message = _fails(bidder.SHEET, "1", lambda s: copy(HeuristicBot(), s, random.Random(0)))
+    kept = [types.FunctionType(code.__code__, code.__globals__, "__call__", code.__defaults__)]
+    message = _fails(bidder.SHEET, "1", lambda s: kept[0](HeuristicBot(), s, random.Random(0)))
     assert "a copy of `ra_core.bots.HeuristicBot.__call__` of the package is kept in this kernel" in message
-    del copy
+    kept.clear()
     gc.collect()
     assert "a copy of" not in _fails(bidder.SHEET, "1", lambda s: Pass())

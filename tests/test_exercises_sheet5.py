@@ -30,7 +30,7 @@ def solution() -> dict[str, Any]:
 
 @contextmanager
 def without_grading() -> Iterator[None]:
-    """Run the block with the teacher's package out of `sys.modules`, as in a student's kernel (hidden tests refuse it)."""
+    """Run the block with the teacher's package out of `sys.modules`, as in a student's kernel."""
     saved = {name: module for name, module in sys.modules.items() if name == "grading" or name.startswith("grading.")}
     for name in saved:
         del sys.modules[name]

@@ -53,61 +53,52 @@ def _number(value: Any, what: str) -> float:
     return x
 
 
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values)
-
-
 def _replayed(
-    f: Any,
-    name: str,
-    args: tuple[Any, ...],
-    seed: int,
-    auctions: int,
-    bidders: int,
-    statistic: Callable[[Auctions], float],
-    own: bool = False,
-) -> tuple[float, list[float]]:
-    """Call ``f(*args, auctions, rng)`` with a `Recorder`; return its answer, and the numbers it drew."""
+    f: Any, name: str, args: tuple[Any, ...], seed: int, bidders: int, own: bool = False
+) -> tuple[float, dict[str, Auctions]]:
+    """Call ``f(*args, AUCTIONS, rng)`` with a `Recorder`; return its answer and the auctions it drew, in each order."""
     rng = Recorder(seed)
-    answer = _number(call(f, name, *args, auctions, rng), f"`{name}`")
-    numbers = rng.numbers(name, auctions * bidders)
-    if not any(agrees(answer, statistic(v)) for v in _orders(numbers, auctions, bidders, own).values()):
-        return answer, numbers
-    return answer, []
+    answer = _number(call(f, name, *args, AUCTIONS, rng), f"`{name}`")
+    return answer, _orders(rng.numbers(name, AUCTIONS * bidders), AUCTIONS, bidders, own)
 
 
-def _mismatch(name: str, answer: float, what: str, numbers: list[float], auctions: int, bidders: int,
-              mistakes: dict[str, Callable[[Auctions], float]], own: bool = False) -> Wrong:  # fmt: skip
-    """Return the message for an answer that is not the statistic of the function's own draws."""
-    orders = _orders(numbers, auctions, bidders, own)
-    for mistake, statistic in mistakes.items():
-        if any(agrees(answer, statistic(v)) for v in orders.values()):
-            return Wrong(f"`{name}` returned {answer:.6f}, which is {mistake}")
-    return Wrong(
-        f"`{name}` returned {answer:.6f}, which is not {what} of the {auctions} auctions it drew from `rng`: the "
+def _verdict(name: str, answer: float, what: str, orders: dict[str, Auctions],
+             statistics: dict[str, Callable[..., float]]) -> None:  # fmt: skip
+    """Raise `Wrong` unless `answer` is the first of `statistics` (the task's) of the auctions in some order.
+
+    The others are mistakes, each named by its key when the answer is that.
+    """
+    (_, right), *mistakes = statistics.items()
+    if any(agrees(answer, right(values)) for values in orders.values()):
+        return
+    for mistake, statistic in mistakes:
+        if any(agrees(answer, statistic(values)) for values in orders.values()):
+            raise Wrong(f"`{name}` returned {answer:.6f}, which is {mistake}")
+    raise Wrong(
+        f"`{name}` returned {answer:.6f}, which is not {what} of the {AUCTIONS} auctions it drew from `rng`: the "
         "check replays your own draws (the values of each auction one after another, or each bidder's values "
         "one after another), so the answer must be exactly their mean"
     )
 
 
-# -- the tasks: each judge takes the student's function and the cases (the hidden tests give others) --
-
-
-def _second_highest(values: Auctions) -> float:
-    return _mean([sorted(v)[-2] for v in values])
+# -- the tasks: each judge takes the student's function and the cases (the hidden tests give others). --
+# What each judge computes from the drawn auctions stays inside it: no function of this module
+# takes numbers and gives a task's statistic.
 
 
 def _second_price(f: Any, cases: Sequence[tuple[Any, ...]] = ((2, 2024), (3, 2025), (5, 2026))) -> str:
     name = "second_price_revenue"
     for n, seed in cases:
-        answer, numbers = _replayed(f, name, (n,), seed, AUCTIONS, n, _second_highest)
-        if numbers:
-            raise _mismatch(
-                name, answer, "the mean second-highest value", numbers, AUCTIONS, n,
-                {"the mean highest value: the winner pays the second-highest bid, not his own": lambda v: _mean(
-                    [max(a) for a in v]), "the mean of all the values, not of each auction's price": lambda v: _mean(
-                    [x for a in v for x in a])},
-            )  # fmt: skip
+        answer, orders = _replayed(f, name, (n,), seed, n)
+        _verdict(name, answer, "the mean second-highest value", orders, {
+            "the task's": lambda v: sum(sorted(a)[-2] for a in v) / len(v),
+            "the mean highest value: the winner pays the second-highest bid, not his own": (
+                lambda v: sum(max(a) for a in v) / len(v)
+            ),
+            "the mean of all the values, not of each auction's price": (
+                lambda v: sum(x for a in v for x in a) / (len(v) * len(v[0]))
+            ),
+        })  # fmt: skip
     return f"Your mean prices are those of the auctions you drew, for {len(cases)} values of n."
 
 
@@ -115,29 +106,16 @@ def _first_price(f: Any, cases: Sequence[tuple[Any, ...]] = ((2, 1.0, 2024), (2,
                                                              (5, 0.3, 2027))) -> str:  # fmt: skip
     name = "first_price_revenue"
     for n, shading, seed in cases:
-
-        def price(v: Auctions, s: float = shading) -> float:
-            return _mean([s * max(a) for a in v])
-
-        answer, numbers = _replayed(f, name, (n, shading), seed, AUCTIONS, n, price)
-        if numbers:
-            mistakes = {
-                f"the mean highest value, without the shading {shading:g}": lambda v: _mean([max(a) for a in v]),
-                "the shaded second-highest value: in a first-price auction the winner pays his own bid": (
-                    lambda v, s=shading: _mean([s * sorted(a)[-2] for a in v])
-                ),
-            }
-            raise _mismatch(name, answer, f"the mean winning bid (shading {shading:g})", numbers, AUCTIONS, n, mistakes)
+        answer, orders = _replayed(f, name, (n, shading), seed, n)
+        s = shading
+        _verdict(name, answer, f"the mean winning bid (shading {s:g})", orders, {
+            "the task's": lambda v, s=s: sum(s * max(a) for a in v) / len(v),
+            f"the mean highest value, without the shading {s:g}": lambda v: sum(max(a) for a in v) / len(v),
+            "the shaded second-highest value: in a first-price auction the winner pays his own bid": (
+                lambda v, s=s: sum(s * sorted(a)[-2] for a in v) / len(v)
+            ),
+        })  # fmt: skip
     return f"Your mean prices are those of the auctions you drew, for {len(cases)} pairs of n and shading."
-
-
-def _profit_of(values: Auctions, mine: float, rivals: float) -> float:
-    """Return our bidder's mean profit (his value first in each auction) when he shades to `mine`, the rest to `rivals`."""
-    total = 0.0
-    for v, *others in values:
-        if mine * v > rivals * max(others):
-            total += (1 - mine) * v
-    return total / len(values)
 
 
 _PROFIT_CASES = ((2, 0.5, 0.5, 2024), (3, 0.4, 2 / 3, 2025), (3, 0.9, 2 / 3, 2026), (4, 0.85, 0.75, 2027))
@@ -146,23 +124,19 @@ _PROFIT_CASES = ((2, 0.5, 0.5, 2024), (3, 0.4, 2 / 3, 2025), (3, 0.9, 2 / 3, 202
 def _profit(f: Any, cases: Sequence[tuple[Any, ...]] = _PROFIT_CASES) -> str:
     name = "first_price_profit"
     for n, mine, rivals, seed in cases:
+        answer, orders = _replayed(f, name, (n, mine, rivals), seed, n, own=True)
 
-        def profit(v: Auctions, m: float = mine, r: float = rivals) -> float:
-            return _profit_of(v, m, r)
+        def wins(v: Auctions, m: float = mine, r: float = rivals) -> list[float]:
+            return [a[0] for a in v if m * a[0] > r * max(a[1:])]  # our bidder's value, where he wins
 
-        answer, numbers = _replayed(f, name, (n, mine, rivals), seed, AUCTIONS, n, profit, own=True)
-        if numbers:
-            mistakes = {
-                "his mean profit over the auctions he wins only: count 0 for those he loses": (
-                    lambda v, m=mine, r=rivals: _profit_of(v, m, r) * len(v) / max(1, sum(
-                        m * a[0] > r * max(a[1:]) for a in v))
-                ),
-                "his mean value when he wins, without paying his bid": (
-                    lambda v, m=mine, r=rivals: _profit_of(v, m, r) / (1 - m) if m < 1 else -1.0
-                ),
-            }  # fmt: skip
-            what = f"our bidder's mean profit (shading {mine:g} against rivals at {rivals:.3g})"
-            raise _mismatch(name, answer, what, numbers, AUCTIONS, n, mistakes, own=True)
+        what = f"our bidder's mean profit (shading {mine:g} against rivals at {rivals:.3g})"
+        _verdict(name, answer, what, orders, {
+            "the task's": lambda v, m=mine: sum((1 - m) * x for x in wins(v)) / len(v),
+            "his mean profit over the auctions he wins only: count 0 for those he loses": (
+                lambda v, m=mine: sum((1 - m) * x for x in wins(v)) / max(1, len(wins(v)))
+            ),
+            "his mean value when he wins, without paying his bid": lambda v: sum(wins(v)) / len(v),
+        })  # fmt: skip
     return "Your mean profits are those of the auctions you drew: shading below, at and above the rivals'."
 
 
@@ -172,43 +146,47 @@ def _path(f: Any, cases: Sequence[tuple[Any, ...]] = ((2, 0.3, 6, 2024),), aucti
         rng = Recorder(seed)
         path = call(f, name, n, start, rounds, auctions, rng)
         if not isinstance(path, tuple) or len(path) != rounds + 1 or not all(is_number(s) for s in path):
-            raise Wrong(f"{name}({n}, {start}, {rounds}, ...) returned {path!r:.80}; it should return {rounds + 1} numbers")
+            raise Wrong(
+                f"{name}({n}, {start}, {rounds}, ...) returned {path!r:.80}; it should return {rounds + 1} numbers"
+            )
         if path[0] != start:
             raise Wrong(f"{name}({n}, {start}, ...) starts with {path[0]!r}; the list starts with the rivals' `start`")
         shadings = [float(s) for s in path]
         why = f"each round draws {auctions} auctions of {n} values from `rng` itself, one set for every candidate"
         numbers = rng.numbers(name, rounds * auctions * n, why)
         per_round = auctions * n
-        rounds_drawn = [numbers[k * per_round : (k + 1) * per_round] for k in range(rounds)]
+        rounds_drawn = [_orders(numbers[k * per_round : (k + 1) * per_round], auctions, n, True) for k in range(rounds)]
+
+        def worse_reply(
+            order: str, rounds_drawn: list[Any] = rounds_drawn, shadings: list[float] = shadings
+        ) -> str | None:
+            """Return what is wrong with the first reply that is not a best one on its round's auctions, in `order`."""
+            for k, orders in enumerate(rounds_drawn):
+                pairs = [(v, max(others)) for v, *others in orders[order]]
+                rivals, mine = shadings[k], shadings[k + 1]
+                if not 0 <= mine <= 1:
+                    return f"round {k + 1}: your shading {mine:g} is not between 0 and 1"
+
+                def profit(s: float, pairs: list[tuple[float, float]] = pairs, rivals: float = rivals) -> float:
+                    return sum((1 - s) * v for v, m in pairs if s * v > rivals * m) / len(pairs)
+
+                if profit(mine) < max(profit(s) for s in GRID) - 1e-9:
+                    return (
+                        f"round {k + 1}: against rivals shading to {rivals:.3f}, your reply {mine:.3f} earns less on "
+                        f"the {auctions} auctions you drew that round than another shading of the grid 0, 0.02, ..., "
+                        "1: draw the round's auctions once and give every candidate those same auctions"
+                    )
+            return None
+
         problems = []
-        for order in _orders(rounds_drawn[0], auctions, n, True):
-            problem = _first_worse_reply(rounds_drawn, order, shadings, auctions, n)
+        for order in rounds_drawn[0]:  # the first order in which every reply is a best one passes
+            problem = worse_reply(order)
             if problem is None:
                 break
             problems.append(problem)
         else:
             raise Wrong(f"with {n} bidders, {problems[0]}")
     return "Each round a best reply on the auctions it drew: " + ", ".join(f"{s:.2f}" for s in shadings)
-
-
-def _first_worse_reply(rounds: list[list[float]], order: str, path: list[float], auctions: int, n: int) -> str | None:
-    """Return what is wrong with the first reply that is not a best one on its round's auctions, in `order`."""
-    for k, numbers in enumerate(rounds):
-        pairs = [(v, max(others)) for v, *others in _orders(numbers, auctions, n, True)[order]]
-        rivals, mine = path[k], path[k + 1]
-        if not 0 <= mine <= 1:
-            return f"round {k + 1}: your shading {mine:g} is not between 0 and 1"
-
-        def profit(s: float, pairs: list[tuple[float, float]] = pairs, rivals: float = rivals) -> float:
-            return sum((1 - s) * v for v, m in pairs if s * v > rivals * m) / len(pairs)
-
-        if profit(mine) < max(profit(s) for s in GRID) - 1e-9:
-            return (
-                f"round {k + 1}: against rivals shading to {rivals:.3f}, your reply {mine:.3f} earns less on the "
-                f"{auctions} auctions you drew that round than another shading of the grid 0, 0.02, ..., 1: draw "
-                "the round's auctions once and give every candidate those same auctions"
-            )
-    return None
 
 
 def _prices(value: Any, what: str, auctions: int) -> list[float]:
@@ -227,9 +205,16 @@ def _equivalence(f: Any, cases: Sequence[tuple[Any, ...]] = ((2, 2024), (3, 2025
             raise Wrong(f"{name}({n}, ...) returned {pair!r:.80}; it should return a pair (first-price, second-price)")
         first, second = (_prices(p, f"with {n} bidders your {label} list", PRICES) for p, label in
                          zip(pair, ("first-price", "second-price"), strict=True))  # fmt: skip
-        numbers = rng.numbers(name, PRICES * n)
-        if not any(_same_prices(first, second, values, n) for values in _orders(numbers, PRICES, n, False).values()):
-            swapped = any(_same_prices(second, first, v, n) for v in _orders(numbers, PRICES, n, False).values())
+        orders = _orders(rng.numbers(name, PRICES * n), PRICES, n, False).values()
+
+        def same(first: list[float], second: list[float], values: Auctions, n: int = n) -> bool:
+            return all(
+                agrees(p, (n - 1) / n * max(a)) and agrees(q, sorted(a)[-2])
+                for p, q, a in zip(first, second, values, strict=True)
+            )
+
+        if not any(same(first, second, values) for values in orders):
+            swapped = any(same(second, first, values) for values in orders)
             raise Wrong(
                 f"with {n} bidders your lists are "
                 + ("in the wrong order: first-price first" if swapped else
@@ -237,12 +222,6 @@ def _equivalence(f: Any, cases: Sequence[tuple[Any, ...]] = ((2, 2024), (3, 2025
                    "winner pays (n-1)/n of his value, the second-price winner the second-highest value")
             )  # fmt: skip
     return "Same mean, different spread: the second-price auction is the riskier one for the seller."
-
-
-def _same_prices(first: list[float], second: list[float], values: Auctions, n: int) -> bool:
-    return all(
-        agrees(p, (n - 1) / n * max(a)) and agrees(q, sorted(a)[-2]) for p, q, a in zip(first, second, values, strict=True)
-    )
 
 
 SHEET = Sheet(

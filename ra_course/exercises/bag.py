@@ -133,7 +133,9 @@ def _judge(key: str) -> Any:
         for (where, state, mine), hashed in zip(answers, HASHES["bag"][key], strict=True):
             if not matches_hash(mine, hashed):
                 last = " (the next Ra tile ends the epoch)" if state.rules.ra_limit - state.ra_count == 1 else ""
-                raise Wrong(f"in {where}{last}, a bag of {sum(state.bag)} tiles, your answer {canonical(mine, 4)} is off")
+                raise Wrong(
+                    f"in {where}{last}, a bag of {sum(state.bag)} tiles, your answer {canonical(mine, 4)} is off"
+                )
         return f"Exact for the example and {len(positions) - 1} practice positions."
 
     return judge
@@ -179,7 +181,9 @@ class _Stream:
 
     def done(self, why: str) -> None:
         if self.used != len(self.numbers):
-            raise Wrong(f"`{self.name}` drew {len(self.numbers):,} numbers from `rng`, {self.used:,} of them used: {why}")
+            raise Wrong(
+                f"`{self.name}` drew {len(self.numbers):,} numbers from `rng`, {self.used:,} of them used: {why}"
+            )
 
 
 def _simulate_bag_on(f: Any, label: str, s: State, seed: int) -> None:
@@ -212,17 +216,6 @@ def _simulate_bag_on(f: Any, label: str, s: State, seed: int) -> None:
             )
 
 
-def _draw_values(s: State) -> dict[int, int]:
-    """Return the value to the turn player of the lot after each kind of tile is drawn (Task 4's model)."""
-    me, lot = s.turn_player, [t for t in s.track if t is not None]
-    last = s.rules.ra_limit - s.ra_count == 1
-    return {
-        int(t): (0 if last else lot_value(s, me, lot)) if t is Tile.RA else lot_value(s, me, [*lot, t])
-        for t, n in zip(_TILES, s.bag, strict=True)
-        if n
-    }
-
-
 def _draw_run(f: Any, s: State, seed: int) -> tuple[float, list[float]]:
     """Return what `simulate_draw` answers on `s` with a `Recorder` seeded `seed`, and the numbers it drew."""
     name = "simulate_draw"
@@ -253,7 +246,14 @@ def _judge_simulate_draw(f: Any) -> str:
     positions = [("the example", State.from_dict(EXAMPLE)), ("practice position 3", practice_positions()[2])]
     runs = [_draw_run(f, s, _SEED + i) for i, (_, s) in enumerate(positions)]
     for (label, s), (mine, numbers) in zip(positions, runs, strict=True):
-        _draw_verdict(label, s, mine, numbers, _draw_values(s))
+        # what the turn player gets under Task 4's model when each kind is drawn (worked out here, not kept)
+        me, lot, last = s.turn_player, [t for t in s.track if t is not None], s.rules.ra_limit - s.ra_count == 1
+        worth = {
+            int(t): (0 if last else lot_value(s, me, lot)) if t is Tile.RA else lot_value(s, me, [*lot, t])
+            for t, n in zip(_TILES, s.bag, strict=True)
+            if n
+        }
+        _draw_verdict(label, s, mine, numbers, worth)
     return "It is the mean value of the draws you made, on two positions."
 
 

@@ -109,7 +109,7 @@ def _lowest_bid(state: State) -> int:
 
 
 def _legal(got: Any, state: State, name: str, where: str) -> Action:
-    """Return `got` (rebuilt by `call` from Python's own types) if it is one of the legal actions; raise `Wrong` if not."""
+    """Return `got` (rebuilt by `call` from Python's own types) if it is legal in `state`; raise `Wrong` if not."""
     legal = state.legal_actions()
     if got not in legal:
         shown = ", ".join(map(str, legal))
@@ -136,7 +136,7 @@ def _decide(f: Any, name: str, whole: bool) -> Any:
 
 
 def _bid_properties(decide: Any, name: str, seed: int) -> tuple[int, int]:
-    """Raise `Wrong` unless `decide` is legal in auctions, bids for good lots, passes on harmful ones; return their counts."""
+    """Raise `Wrong` unless `decide` is legal in auctions, bids for good lots and passes on harmful ones; count them."""
     states = decision_positions(Phase.BID, seed=seed)
     for i, s in enumerate(_spread(states, 30)):
         _legal(decide(s), s, name, f"auction {i + 1}")
@@ -160,7 +160,7 @@ def _bid_properties(decide: Any, name: str, seed: int) -> tuple[int, int]:
 
 
 def _turn_properties(decide: Any, name: str, seed: int) -> tuple[int, int]:
-    """Raise `Wrong` unless `decide` is legal on turns, draws on empty tracks, calls for no harmful lot; return counts."""
+    """Raise `Wrong` unless `decide` is legal on turns, draws on empty tracks, calls for no harmful lot; count them."""
     states = decision_positions(Phase.ACTION, seed=seed)
     special = special_positions(seed)
     checked = [("turn", s) for s in _spread(states, 30)]
@@ -309,7 +309,8 @@ def _judge_random(f: Any, seed: int = RANDOM_SEED) -> str:
     result = _tournament(f, random_bot, RANDOM_GAMES, seed)
     if result.stats()[0].win_rate < RANDOM_WIN_RATE:
         raise Wrong(f"against two random bots your bot {_rate(result)}; it needs {RANDOM_WIN_RATE:.0%}")
-    return f"Against two random bots your bot {_rate(result)}; the mark is {Fraction(RANDOM_WIN_RATE).limit_denominator(9)}."
+    mark = Fraction(RANDOM_WIN_RATE).limit_denominator(9)
+    return f"Against two random bots your bot {_rate(result)}; the mark is {mark}."
 
 
 def _judge_heuristic(f: Any, seed: int = HEURISTIC_SEED, games: int = HEURISTIC_GAMES) -> str:

@@ -194,7 +194,9 @@ def _grading(name: str) -> dict[str, Any]:
     """Return the names defined by the teacher's ``grading/<name>.py``: literals only, run without built-ins."""
     loaded = [m for m in sys.modules if m == "grading" or m.startswith("grading.")]
     if loaded:
-        raise Untrusted(f"the teacher's package `{loaded[0]}` was imported in this kernel, so its hidden tests are void")
+        raise Untrusted(
+            f"the teacher's package `{loaded[0]}` was imported in this kernel, so its hidden tests are void"
+        )
     path = f"{_ROOT}/grading/{name}.py"
     try:
         with open(path, encoding="utf-8") as f:
@@ -203,9 +205,16 @@ def _grading(name: str) -> dict[str, Any]:
         raise Wrong(
             "the hidden tests need the teacher's grading/ folder beside ra_course (a copy of the repository)"
         ) from None
-    namespace: dict[str, Any] = {"__builtins__": {}}
+    namespace: dict[str, Any] = {"__builtins__": {"__import__": _typing_only}}
     exec(compile(text, path, "exec", dont_inherit=True), namespace)  # the teacher's own file: literal dicts
     return namespace
+
+
+def _typing_only(name: str, *args: Any, **kwargs: Any) -> Any:
+    """Import `name` for a data file of ``grading/``: only what its annotations need."""
+    if name not in ("__future__", "typing"):
+        raise ImportError(f"a data file of grading/ imports only typing, not {name}")
+    return __import__(name, *args, **kwargs)
 
 
 class Checker:
@@ -324,7 +333,7 @@ class _Run:
         self.forbidden, self.snapshot, self.called = (), None, False
 
     def after_call(self, name: str, replaced: bool = True) -> None:
-        """Raise `Untrusted` if the student's function `name` left a tracer, a thread or (`replaced`) a replaced object."""
+        """Raise `Untrusted` if the student's `name` left a tracer, a thread or (`replaced`) a replaced object."""
         self.called = True
         found = sound.quick_problems(timers=replaced) + (self.snapshot.changed() if self.snapshot and replaced else [])
         if found:

@@ -103,7 +103,6 @@ def student_code(forbidden: Iterable[str]) -> Iterator[list[str]]:
             function.__code__ = code
 
 
-
 def copies(forbidden: Iterable[str]) -> list[str]:
     """Return the `forbidden` functions whose code something else than the function itself refers to: a copy."""
     found = []

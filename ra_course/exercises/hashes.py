@@ -1,4 +1,4 @@
-"""The SHA-256 of the answers to the sheets' visible checks: written by ``python -m grading.keys --write``.
+"""The SHA-256 of the answers to the sheets' visible checks, written by ``grading/keys.py``.
 
 Sheet -> task -> one entry per visible position or case (sheet 2: a list, one hash per player or
 bid). Do not edit: the teacher's ``grading/keys.py`` computes them from the source sheets' solutions.

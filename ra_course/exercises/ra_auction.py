@@ -63,6 +63,7 @@ ENDGAME: dict[str, Any] = {
     "auction": {"trigger": "call_voluntary"},
 }  # fmt: skip
 
+
 def epoch3_positions(count: int = 6, seed: int = 11) -> list[State]:
     """Return `count` positions of seeded random games: epoch 3, an auction, a lot without disasters."""
     out: list[State] = []
@@ -186,7 +187,8 @@ def _judge(key: str) -> Any:
 def _off(key: str, where: str, state: State, i: int, element: Any) -> str:
     """Return what a wrong element of an answer is (never the right value)."""
     if key == "1":
-        return f"in {where} (lot: {_lot(state)}) your points for P{i} by category, {canonical(element, 0)}, are not all right"
+        points = canonical(element, 0)
+        return f"in {where} (lot: {_lot(state)}) your points for P{i} by category, {points}, are not all right"
     if key == "2":
         sun = list(_bids(state))[i]
         return f"in {where}, P{state.to_move} winning with sun {sun}: your (cost, suns) {canonical(element, 0)} is off"
@@ -206,7 +208,9 @@ def _hidden(collect: Any) -> Any:
         mine = [collect(f, state, f"hidden position {i + 1}") for i, state in enumerate(states)]
         for i, (state, answer, key) in enumerate(zip(states, mine, data.answers(), strict=True)):
             if not matches_hash(answer, key):
-                raise Wrong(f"in hidden position {i + 1} (epoch {state.epoch}, P{state.to_move} to bid) an answer is off")
+                raise Wrong(
+                    f"in hidden position {i + 1} (epoch {state.epoch}, P{state.to_move} to bid) an answer is off"
+                )
         return f"Right on {len(states)} hidden positions."
 
     return hidden

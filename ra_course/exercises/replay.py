@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 import random
+from _random import Random as _CRandom  # the generator itself, in C: what `random.Random` adds to it is Python
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,7 +32,6 @@ __all__ = ["TOLERANCE", "Recorder", "agrees", "layouts"]
 
 #: how close an answer must be to the statistic of the function's own draws
 TOLERANCE = 1e-9
-_C_RANDOM = random.Random.__mro__[1]  # _random.Random: the generator itself, in C
 
 
 class Recorder(random.Random):
@@ -42,21 +42,22 @@ class Recorder(random.Random):
     """
 
     def __init__(self, seed: int) -> None:
-        self._seed, self._drawn, self._other, self._reset = seed, [], 0, False
+        self._seed, self._other, self._reset = seed, 0, False
+        self._drawn: list[float] = []
         self._ready = False
         super().__init__(seed)
         self._ready = True
 
     def random(self) -> float:
         """Return the next number in [0, 1), and remember it."""
-        x: float = _C_RANDOM.random(self)
+        x: float = _CRandom.random(self)
         self._drawn.append(x)
         return x
 
     def getrandbits(self, k: int) -> int:
         """Return `k` random bits (counted as a draw that is not ``random()``)."""
         self._other += 1
-        bits: int = _C_RANDOM.getrandbits(self, k)
+        bits: int = _CRandom.getrandbits(self, k)
         return bits
 
     def seed(self, *args: Any, **kwargs: Any) -> None:
@@ -76,7 +77,7 @@ class Recorder(random.Random):
         With `expected`, the count must be that: the draws the task implies (`why` says how).
         """
         drawn = list(self._drawn)
-        fresh = _C_RANDOM(self._seed)
+        fresh = _CRandom(self._seed)
         honest = [fresh.random() for _ in drawn]
         if self._reset:
             raise Wrong(f"`{name}` reseeded `rng` or set its state: draw from `rng` just as it is given")
@@ -85,7 +86,7 @@ class Recorder(random.Random):
                 f"`{name}` drew from `rng` with other methods than `rng.random()` (randint, choice, shuffle, "
                 "uniform on integers, ...): draw every value with `rng.random()`, as the task says"
             )
-        if honest != drawn or _C_RANDOM.getstate(self) != fresh.getstate():
+        if honest != drawn or _CRandom.getstate(self) != fresh.getstate():
             raise Wrong(f"`{name}` drew numbers from `rng` past its `random()` method: call `rng.random()`")
         if expected is not None and len(drawn) != expected:
             how = why or "one `rng.random()` per value"
@@ -106,4 +107,3 @@ def layouts(numbers: Sequence[float], *, auctions: int, bidders: int) -> dict[st
 def agrees(answer: float, target: float) -> bool:
     """Return whether `answer` is within `TOLERANCE` of `target` (both plain floats)."""
     return -TOLERANCE <= answer - target <= TOLERANCE
-

@@ -172,11 +172,6 @@ def _hidden_revenue(revenue: Any, hidden: Any) -> str:
 # -- Tasks 4 and 5: simulation, uniform values, replayed ----------------------------------------
 
 
-def _price(values: Sequence[float], r: float) -> float:
-    top = sorted(values)
-    return 0.0 if top[-1] < r else max(top[-2], r)
-
-
 def _number(value: Any, what: str) -> float:
     if not is_number(value):
         raise Wrong(f"{what} returned {value!r:.60}; it should return a number")
@@ -186,8 +181,17 @@ def _number(value: Any, what: str) -> float:
     return x
 
 
+# What a judge computes from the drawn auctions stays inside it: no function of this module takes
+# values and gives a price.
+
+
 def _simulation(f: Any, cases: Sequence[Any] = ((2, 0.4, 2024), (3, 0.3, 2025), (5, 0.6, 2026))) -> str:
     name = "simulate_revenue"
+
+    def _price(values: Sequence[float], r: float) -> float:
+        top = sorted(values)
+        return 0.0 if top[-1] < r else max(top[-2], r)
+
     for n, r, seed in cases:
         rng = Recorder(seed)
         answer = _number(call(f, name, n, r, AUCTIONS, rng), f"`{name}`")
@@ -207,6 +211,11 @@ def _simulation(f: Any, cases: Sequence[Any] = ((2, 0.4, 2024), (3, 0.3, 2025), 
 def _tradeoff(f: Any, cases: Sequence[Any] = ((3, 2024), (4, 2025))) -> str:
     name = "reserve_tradeoff"
     r = float(RESERVE)
+
+    def _price(values: Sequence[float], r: float) -> float:
+        top = sorted(values)
+        return 0.0 if top[-1] < r else max(top[-2], r)
+
     for n, seed in cases:
         rng = Recorder(seed)
         pair = call(f, name, n, AUCTIONS, rng)

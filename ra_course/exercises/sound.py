@@ -40,19 +40,81 @@ from typing import Any
 __all__ = ["Snapshot", "guard_cells", "ipython_problems", "problems", "quick_problems"]
 
 #: the builtins dict this module's code looks names up in
-_BUILTINS: dict[str, Any] = (lambda: 0).__builtins__  # type: ignore[attr-defined]
-_BUILTIN_FUNCTION = [].append.__class__
-_TYPE = (0).__class__.__class__
+
+
+def _here() -> None:
+    """Nothing: a function of this module, whose ``__builtins__`` is the dict its code looks built-ins up in."""
+
+
+_BUILTINS: dict[str, Any] = _here.__builtins__  # type: ignore[attr-defined]
+_BUILTIN_FUNCTION: Any = [].append.__class__
+_TYPE: Any = (0).__class__.__class__
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement, not one of Python's own
 #: the built-ins the checks (and the code they call) use
-_BUILTIN_NAMES = (
-    "abs all any bool callable compile dict enumerate exec frozenset getattr hasattr hash id int isinstance "
-    "issubclass iter len list map max min next object open print property range repr reversed round set "
-    "setattr slice sorted staticmethod classmethod str sum super tuple type zip float divmod pow "
-    "BaseException Exception AssertionError ArithmeticError ImportError KeyError LookupError "
-    "NotImplementedError OverflowError RuntimeError StopIteration SystemExit TypeError ValueError "
-    "ZeroDivisionError"
-).split()
+_BUILTIN_NAMES = [
+    "abs",
+    "all",
+    "any",
+    "bool",
+    "callable",
+    "compile",
+    "dict",
+    "enumerate",
+    "exec",
+    "frozenset",
+    "getattr",
+    "hasattr",
+    "hash",
+    "id",
+    "int",
+    "isinstance",
+    "issubclass",
+    "iter",
+    "len",
+    "list",
+    "map",
+    "max",
+    "min",
+    "next",
+    "object",
+    "open",
+    "print",
+    "property",
+    "range",
+    "repr",
+    "reversed",
+    "round",
+    "set",
+    "setattr",
+    "slice",
+    "sorted",
+    "staticmethod",
+    "classmethod",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "type",
+    "zip",
+    "float",
+    "divmod",
+    "pow",
+    "BaseException",
+    "Exception",
+    "AssertionError",
+    "ArithmeticError",
+    "ImportError",
+    "KeyError",
+    "LookupError",
+    "NotImplementedError",
+    "OverflowError",
+    "RuntimeError",
+    "StopIteration",
+    "SystemExit",
+    "TypeError",
+    "ValueError",
+    "ZeroDivisionError",
+]
 #: the standard library modules whose Python code the checks run (their functions are verified as ours)
 _STDLIB = ("fractions", "random", "hashlib")
 #: our packages: every module of theirs that is loaded is verified against its file
@@ -61,8 +123,26 @@ _PACKAGES = ("ra_core", "ra_course")
 _ROOT = __file__.replace("\\", "/").rsplit("/", 3)[0]
 #: the methods that dataclasses and named tuples write (their code is made at import, not read from a file)
 _GENERATED = frozenset(
-    "__init__ __repr__ __eq__ __hash__ __setattr__ __delattr__ __lt__ __le__ __gt__ __ge__ __getstate__ "
-    "__setstate__ __new__ __replace__ _make _replace _asdict __getnewargs__".split()
+    [
+        "__init__",
+        "__repr__",
+        "__eq__",
+        "__hash__",
+        "__setattr__",
+        "__delattr__",
+        "__lt__",
+        "__le__",
+        "__gt__",
+        "__ge__",
+        "__getstate__",
+        "__setstate__",
+        "__new__",
+        "__replace__",
+        "_make",
+        "_replace",
+        "_asdict",
+        "__getnewargs__",
+    ]
 )
 
 #: functions that Python binds under another name by itself (random.Random.__init_subclass__)
@@ -101,7 +181,8 @@ def quick_problems(timers: bool = True) -> list[str]:
     if sys.getprofile() is not None or getattr(threading, "_profile_hook", None) is not None:
         found.append("a profile function is set (sys.setprofile)")
     me, dirs = threading.get_ident(), _library_dirs()
-    for ident, frame in sys._current_frames().items():
+    for ident, top in sys._current_frames().items():
+        frame: Any = top
         while frame is not None and ident != me:
             if not _is_library(frame.f_code.co_filename, dirs):
                 found.append(f"a thread runs the notebook's own code ({frame.f_code.co_name})")
@@ -126,8 +207,10 @@ _SHELL_METHODS = (
 
 
 def _code_of(obj: Any) -> CodeType | None:
+    """Return the code of a function, a method or a callable object's ``__call__`` (None for a built-in)."""
     function = getattr(obj, "__func__", obj)
-    function = getattr(function, "__call__", None) if not hasattr(function, "__code__") else function
+    if not hasattr(function, "__code__"):
+        function = vars(type(function)).get("__call__") or getattr(type(function), "__call__", None)  # noqa: B004
     code = getattr(function, "__code__", None)
     return code if code.__class__ is CodeType else None
 
@@ -141,7 +224,7 @@ def ipython_problems() -> list[str]:
     notebook's own are removed, so that the check's own failure shows.
     """
     ipython = sys.modules.get("IPython")
-    shell = ipython.get_ipython() if ipython is not None else None  # type: ignore[attr-defined]
+    shell = ipython.get_ipython() if ipython is not None else None
     if shell is None:
         return []
     found, dirs = [], _library_dirs()
@@ -188,7 +271,7 @@ def guard_cells() -> None:
     submissions, ``python -m grading.audit``, names it.)
     """
     ipython = sys.modules.get("IPython")
-    shell = ipython.get_ipython() if ipython is not None else None  # type: ignore[attr-defined]
+    shell = ipython.get_ipython() if ipython is not None else None
     if shell is None:
         return
     callbacks = shell.events.callbacks.get("post_run_cell", [])
@@ -202,7 +285,7 @@ def guard_cells() -> None:
 def _builtins_problems() -> list[str]:
     found = []
     for name in _BUILTIN_NAMES:
-        obj = _BUILTINS.get(name)
+        obj: Any = _BUILTINS.get(name)
         if obj.__class__ is _BUILTIN_FUNCTION:
             owner = getattr(obj, "__self__", None)
             home = getattr(owner, "__dict__", None) is _BUILTINS or (name == "open" and owner is sys.modules.get("_io"))
@@ -286,9 +369,15 @@ def _functions(obj: Any, where: str, depth: int = 0) -> Iterator[tuple[str, str,
             for accessor in (value.fget, value.fset, value.fdel):
                 if accessor.__class__ is FunctionType:
                     yield where, name, accessor
-        if _TYPE in value.__class__.__mro__ and depth < 3 and value.__module__ == getattr(obj, "__module__", obj.__name__):
-            if not isinstance(obj, ModuleType) or value.__qualname__ == name:
-                yield from _functions(value, f"{where}.{name}", depth + 1)
+        own_class = _TYPE in value.__class__.__mro__ and value.__module__ == getattr(obj, "__module__", obj.__name__)
+        if own_class and depth < 3 and (not isinstance(obj, ModuleType) or value.__qualname__ == name):
+            yield from _functions(value, f"{where}.{name}", depth + 1)
+
+
+def renamed(name: str, code: CodeType) -> bool:
+    """Return whether a function with `code`, bound as `name`, is bound under another name than its own."""
+    own = code.co_name in (name, "<lambda>") or "<locals>" in code.co_qualname  # a factory's closures: any name
+    return not own and (name, code.co_name) not in _RENAMED
 
 
 def _aliased(source: str, name: str, original: str) -> bool:
@@ -321,9 +410,8 @@ def _code_problems(modules: list[tuple[str, ModuleType]]) -> list[str]:
             original = codes.get((code.co_qualname, code.co_firstlineno)) if codes else None
             if original is None or not _same(code, original):
                 found.append(f"{label} differs from the code in {filename.rsplit('/', 1)[-1]}")
-            elif code.co_name not in (name, "<lambda>") and "<locals>" not in code.co_qualname:
-                if (name, code.co_name) not in _RENAMED and not _aliased(disk.sources.get(home, ""), name, code.co_name):
-                    found.append(f"{label} is bound to another function, `{code.co_qualname}`")
+            elif renamed(name, code) and not _aliased(disk.sources.get(home, ""), name, code.co_name):
+                found.append(f"{label} is bound to another function, `{code.co_qualname}`")
     return found
 
 
@@ -357,7 +445,7 @@ class Snapshot:
         for name, module in _verified_modules():
             spaces.append((name, vars(module)))
             for value in list(vars(module).values()):
-                if isinstance(value, _TYPE) and value.__module__ == name:
+                if _TYPE in value.__class__.__mro__ and value.__module__ == name:
                     spaces.append((f"{name}.{value.__qualname__}", value.__dict__))
         self.held = []
         for label, space in spaces:
@@ -372,10 +460,13 @@ class Snapshot:
             if list(space) == keys and list(map(id, map(space.get, names))) == ids:
                 continue
             changed = set(keys) ^ set(space)
-            found += [f"`{label}.{k}` was added or removed" for k in changed if not isinstance(space.get(k), ModuleType)]
-            found += [f"`{label}.{k}` was replaced" for k, v in zip(names, values, strict=True) if space.get(k) is not v]
+            found += [
+                f"`{label}.{k}` was added or removed" for k in changed if not isinstance(space.get(k), ModuleType)
+            ]
+            found += [
+                f"`{label}.{k}` was replaced" for k, v in zip(names, values, strict=True) if space.get(k) is not v
+            ]
         return found
 
 
 _MISSING = object()
-
