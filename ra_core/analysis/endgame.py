@@ -16,7 +16,9 @@ The hero can aim at two things (`Objective`), and they differ:
 `profile_value` values a whole profile (the hero also plays a policy), so the gain of the best
 response over a policy is exact, and `exploitability` sums that gain over the players: zero
 exactly when no player can gain by deviating alone (a Nash equilibrium of the endgame).
-`sample` plays the same endgame through the engine with a `random.Random`, for checks.
+`outcomes` gives the exact law of the final positions under a profile (what happens, not only
+what it is worth), and `sample` plays the same endgame through the engine with a
+`random.Random`, for checks.
 
 >>> from ra_core import State
 >>> from ra_core.bots import heuristic_bot
@@ -42,7 +44,16 @@ from ..engine.actions import Action
 from ..engine.state import Phase, State
 from ..play import sample_chance
 
-__all__ = ["BestResponse", "Objective", "Policy", "best_response", "exploitability", "profile_value", "sample"]
+__all__ = [
+    "BestResponse",
+    "Objective",
+    "Policy",
+    "best_response",
+    "exploitability",
+    "outcomes",
+    "profile_value",
+    "sample",
+]
 
 Objective = Literal["fame", "win"]
 Policy = Callable[[State, random.Random], Action]
@@ -175,6 +186,46 @@ def exploitability(state: State, policies: Sequence[Policy], objective: Objectiv
         best = best_response(state, seat, policies, objective).value
         gains.append(best - profile_value(state, seat, policies, objective))
     return tuple(gains)
+
+
+def outcomes(state: State, policies: Sequence[Policy]) -> dict[State, Fraction]:
+    """Return the exact law of the final positions when every seat plays its policy from `state`.
+
+    Each policy is asked once per position with ``random.Random(0)``, as in `profile_value`, so
+    the law's expected fame for a seat is that seat's `profile_value` for ``"fame"``. The final
+    positions carry their scores (``state.scores``), so the law says *why* a profile is worth
+    what it is worth. Equal final positions reached along different paths are merged.
+
+    >>> from ra_core import State
+    >>> from ra_core.bots import heuristic_bot
+    >>> s = State.from_dict({"epoch": 3, "ra_count": 7, "turn_player": 0, "track": ["gold"], "center_sun": 8,
+    ...     "players": [{"suns_up": [5], "suns_down": [1, 9, 12], "fame": 20},
+    ...                 {"suns_up": [6], "suns_down": [2, 10, 13], "fame": 22},
+    ...                 {"suns_up": [7], "suns_down": [3, 4, 11], "fame": 21}],
+    ...     "bag": {"ra": 1, "gold": 2}}, strict=False)
+    >>> bots = [heuristic_bot] * 3
+    >>> law = outcomes(s, bots)
+    >>> sum(law.values()), sum(p * end.fame[0] for end, p in law.items()) == profile_value(s, 0, bots, "fame")
+    (Fraction(1, 1), True)
+    """
+    law: dict[State, Fraction] = {}
+    chosen: dict[State, Action] = {}
+    pending: dict[State, Fraction] = {state: Fraction(1)}
+    while pending:
+        s, p = pending.popitem()
+        if s.phase is Phase.GAME_OVER:
+            law[s] = law.get(s, Fraction(0)) + p
+            continue
+        if s.is_chance_node():
+            children = [(q, s.apply(a)) for a, q in s.chance_outcomes()]
+        else:
+            a = chosen.get(s)
+            if a is None:
+                a = chosen[s] = policies[s.to_move](s, random.Random(0))
+            children = [(Fraction(1), s.apply(a))]
+        for q, child in children:
+            pending[child] = pending.get(child, Fraction(0)) + p * q
+    return law
 
 
 def sample(state: State, policies: Sequence[Policy], rng: random.Random) -> State:

@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from . import turns as _turns
 from .actions import Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod
-from .auction import SEATS_AFTER, bid_choices, bid_order
+from .auction import SEATS_AFTER, bid_choices, bid_order, must_bid
 from .disasters import resolve
-from .records import CHANCE, TERMINAL, Auction, PendingDiscard, Phase, Player, Resume, Trigger
-from .rules import EPOCHS, TRACK_SIZE
+from .records import CHANCE, TERMINAL, Auction, EpochScore, PendingDiscard, Phase, Player, Resume, Trigger
+from .rules import EPOCHS, TRACK_SIZE, Rules
 from .scoring import score_epoch
 from .tiles import Tile
 from .turns import god_targets, highest_sun_holder, turn_actions
@@ -57,7 +57,7 @@ def _done(s: State, _: Done) -> State:
 def _all_passed(s: State, trigger: Trigger | None, ra_player: int) -> State:
     """End an auction in which everybody passed (R42); `s` is the position before the last pass."""
     if trigger is _FORCED:  # R42: all 8 tiles go to the box
-        return _next_turn(s, ra_player, s.players, EMPTY_TRACK, s.bag, _add(s.box, s.track), s.center_sun)
+        return _next_turn(s, ra_player, s.players, EMPTY_TRACK, s.bag, _add(s.box, s.track), s.center_sun, *_four(s))
     return _pass_turn(s, ra_player)  # R42: the tiles stay
 
 
@@ -105,7 +105,7 @@ def _resume(s: State, then: Resume, players: tuple[Player, ...], box: tuple[int,
     The position is `s` with these players and box, every loss paid.
     """
     if then is Resume.AUCTION:
-        return _next_turn(s, s.turn_player, players, s.track, s.bag, box, s.center_sun)  # R44 (or R58)
+        return _next_turn(s, s.turn_player, players, s.track, s.bag, box, s.center_sun, *_four(s))  # R44 (or R58)
     return _after_god(s._replace(players=players, box=box))
 
 
@@ -136,7 +136,7 @@ def _after_god(s: State) -> State:
 
 def _pass_turn(s: State, after: int) -> State:
     """Give the turn to the next player after `after` (see `_next_turn`), the position otherwise as in `s`."""
-    return _next_turn(s, after, s.players, s.track, s.bag, s.box, s.center_sun)
+    return _next_turn(s, after, s.players, s.track, s.bag, s.box, s.center_sun, *_four(s))
 
 
 def _end_epoch(
@@ -168,6 +168,11 @@ def _end_epoch(
     return type(s)(
         rules, next_epoch, phase, turn, to_move, bag, 0, EMPTY_TRACK, center_sun, players, None, None, box, scores
     )
+
+
+def _four(s: State) -> tuple[Rules, int, int, tuple[EpochScore, ...]]:
+    """Return what `_next_turn` keeps of `s`: the rules, the epoch, the Ra tiles drawn and the scores."""
+    return s.rules, s.epoch, s.ra_count, s.scores
 
 
 def _put(players: tuple[Player, ...], seat: int, player: Player) -> tuple[Player, ...]:
@@ -220,19 +225,19 @@ def _draw(s: State, action: Draw) -> State:
 
 def reveal(s: State, tile: Tile) -> State:
     """Return the state after `tile` comes out of the bag (R22-R24); `tile` must be in the bag."""
-    rules, _, _, turn, _, bag, ra_count, track, center, players = s[:10]
+    rules, epoch, _, turn, _, bag, ra_count, track, center, players, _, _, box, scores = s[:]
     counts = list(bag)
     counts[tile] -= 1
     bag = tuple(counts)
     if tile is _RA:
         ra_count += 1
         if ra_count == rules.ra_limit:  # R24, R57: the epoch ends at once, no auction
-            return _end_epoch(s, players, track, bag, s.box, ra_count, center)
+            return _end_epoch(s, players, track, bag, box, ra_count, center)
         return _start_auction(s, bag, ra_count, _RA_TILE)
     slots = list(track)
     slots[slots.index(None)] = tile  # R23: the leftmost empty slot (a draw needs one, R19)
     track = tuple(slots)
-    return _next_turn(s, turn, players, track, bag, s.box, center)
+    return _next_turn(s, turn, players, track, bag, box, center, rules, epoch, ra_count, scores)
 
 
 def _next_turn(
@@ -243,23 +248,26 @@ def _next_turn(
     bag: tuple[int, ...],
     box: tuple[int, ...],
     center: int,
+    rules: Rules,
+    epoch: int,
+    ra_count: int,
+    scores: tuple[EpochScore, ...],
 ) -> State:
     """Give the turn to the next player clockwise after `after` who has a face-up sun (R17, R20, R21).
 
     `after` himself comes last, so a lone player takes every turn (R21). With no face-up sun
     left anywhere the epoch ends (R58). The new position has these players, track, bag, box and
-    center sun, and no auction or discard running.
+    center sun, no auction or discard running, and the rest (rules to scores) as in `s`.
     """
     for q in SEATS_AFTER[len(players)][after]:
         player = players[q]
         if player.suns_up:
-            rules = s.rules
-            new = _tuple_new(type(s), (rules, s.epoch, _ACTION, q, q, bag, s.ra_count, track, center, players,
-                                       None, None, box, s.scores))
+            new = _tuple_new(type(s), (rules, epoch, _ACTION, q, q, bag, ra_count, track, center, players,
+                                       None, None, box, scores))
             _turns.last = (new, turn_actions(player, track, bag, rules))
             return new
     # R58: only an auction can use up the last sun
-    return _end_epoch(s, players, track, bag, box, s.ra_count, center)
+    return _end_epoch(s, players, track, bag, box, ra_count, center)
 
 
 def _start_auction(s: State, bag: tuple[int, ...], ra_count: int, trigger: Trigger) -> State:
@@ -271,7 +279,7 @@ def _start_auction(s: State, bag: tuple[int, ...], ra_count: int, trigger: Trigg
     auction = _tuple_new(Auction, (trigger, ra_player, bidders, (), 0, -1))  # no bid yet
     new = _tuple_new(type(s), (rules, epoch, _BID, ra_player, first, bag, ra_count, track, center, players,
                                auction, pending, box, scores))
-    _turns.last = (new, bid_choices(auction, first, players[first].suns_up))
+    _turns.last = (new, bid_choices(players[first].suns_up, 0, must_bid(first, ra_player, -1, trigger)))
     return new
 
 
@@ -279,7 +287,7 @@ def _bid(s: State, action: Bid | Pass) -> State:
     """The bidder to move bids a sun or passes (R39, R40); then the next bidder, or the auction ends."""
     (rules, epoch, phase, turn, bidder, bag, ra_count, track, center, players,
      auction, pending, box, scores) = s[:]
-    trigger, ra_player, bidders, bids, high_bid, high_bidder = auction[:]  # type: ignore[index]
+    trigger, ra_player, bidders, bids, high_bid, high_bidder = auction  # type: ignore[misc]
     if type(action) is Bid:
         high_bid, high_bidder = action.sun, bidder
         bids += (high_bid,)
@@ -294,12 +302,12 @@ def _bid(s: State, action: Bid | Pass) -> State:
             return _won_with_disasters(s, high_bidder, winner, high_bid, disasters)
         seats = list(players)
         seats[high_bidder] = winner
-        return _next_turn(s, turn, tuple(seats), EMPTY_TRACK, bag, box, high_bid)  # R44 (or R58)
+        return _next_turn(s, turn, tuple(seats), EMPTY_TRACK, bag, box, high_bid, rules, epoch, ra_count, scores)
     seat = bidders[done]
     auction = _tuple_new(Auction, (trigger, ra_player, bidders, bids, high_bid, high_bidder))
     new = _tuple_new(type(s), (rules, epoch, phase, turn, seat, bag, ra_count, track, center, players,
                                auction, pending, box, scores))
-    _turns.last = (new, bid_choices(auction, seat, players[seat].suns_up))
+    _turns.last = (new, bid_choices(players[seat].suns_up, high_bid, must_bid(seat, ra_player, high_bidder, trigger)))
     return new
 
 

@@ -33,7 +33,7 @@ from .actions import (
     UseGod,
     discard,
 )
-from .auction import bid_choices
+from .auction import bid_choices, must_bid
 from .disasters import discard_options
 from .errors import IllegalActionError
 from .records import CHANCE, PendingDiscard, Phase, Player
@@ -106,7 +106,8 @@ def legal_actions(s: State) -> tuple[Action, ...]:
     phase = s.phase
     if phase is _BID:
         seat = s.to_move
-        legal = bid_choices(s.auction, seat, s.players[seat].suns_up)  # type: ignore[arg-type]
+        trigger, ra_player, _, _, high_bid, high_bidder = s.auction  # type: ignore[misc]  # a bid has an auction
+        legal = bid_choices(s.players[seat].suns_up, high_bid, must_bid(seat, ra_player, high_bidder, trigger))
     elif phase is _ACTION:
         legal = turn_actions(s.players[s.turn_player], s.track, s.bag, s.rules)
     elif phase is _REVEAL:
