@@ -151,7 +151,8 @@ HEADERS = {
     "answers": '"""The hidden tests\' answers, hashed: written by ``python -m grading.keys --write``; do not edit.\n\n'
     "Sheet -> task -> one entry per case of ``grading/cases.py``: the SHA-256 of the canonical answer\n"
     "(``ra_course.exercises.hashing``); sheet 3's Task 5, the value of each kind of tile drawn.\n"
-    '"""\n\nfrom __future__ import annotations\n\nfrom typing import Any\n\nANSWERS: dict[str, dict[str, list[Any]]] = ',
+    '"""\n\nfrom __future__ import annotations\n\nfrom typing import Any\n\n'
+    "ANSWERS: dict[str, dict[str, list[Any]]] = ",
     "hashes": '"""The SHA-256 of the answers to the sheets\' visible checks, written by ``grading/keys.py``.\n\n'
     "Sheet -> task -> one entry per visible position or case (sheet 2: a list, one hash per player or\n"
     "bid). Do not edit: the teacher's ``grading/keys.py`` computes them from the source sheets' solutions.\n"

@@ -43,10 +43,14 @@ __all__ = ["Snapshot", "guard_cells", "ipython_problems", "problems", "quick_pro
 
 
 def _here() -> None:
-    """Nothing: a function of this module, whose ``__builtins__`` is the dict its code looks built-ins up in."""
+    """Nothing: a function of this module, whose globals name the dict its code looks built-ins up in."""
 
 
-_BUILTINS: dict[str, Any] = _here.__builtins__  # type: ignore[attr-defined]
+_BUILTINS: dict[str, Any] = (
+    _here.__globals__["__builtins__"]
+    if type(_here.__globals__["__builtins__"]) is dict
+    else vars(_here.__globals__["__builtins__"])  # a module's globals name the module itself when run as __main__
+)
 _BUILTIN_FUNCTION: Any = [].append.__class__
 _TYPE: Any = (0).__class__.__class__
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement, not one of Python's own
@@ -189,11 +193,11 @@ def quick_problems(timers: bool = True) -> list[str]:
                 break
             frame = frame.f_back
     found += ipython_problems()
-    getitimer = getattr(__import__("signal"), "getitimer", None)
-    for which in ("ITIMER_REAL", "ITIMER_VIRTUAL", "ITIMER_PROF") if getitimer is not None and timers else ():
+    signals: Any = __import__("signal")
+    for which in ("ITIMER_REAL", "ITIMER_VIRTUAL", "ITIMER_PROF") if timers else ():
         try:
-            pending = getitimer(getattr(__import__("signal"), which))[0] > 0
-        except (AttributeError, OSError):  # no interval timers here (Pyodide)
+            pending = signals.getitimer(getattr(signals, which))[0] > 0
+        except (AttributeError, OSError):  # no interval timers here (Windows, Pyodide)
             continue
         if pending:
             found.append(f"a timer signal is pending ({which})")
