@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: lab play test bench setup clean student lite
+.PHONY: lab play test bench setup clean student lite course
 
 setup: $(STAMP)
 
@@ -33,11 +33,21 @@ test: $(STAMP)
 
 # The student versions of the exercise sheets: exercises/source -> exercises/release, solutions
 # replaced by stubs, then run (every check says "not attempted yet"). Commit the result.
+# Then the student bundle to hand out, build/student/ra-student.zip: the notebooks, the release
+# sheets, the rules and the package's wheel (never exercises/source or grading/).
 student: $(STAMP)
 	$(BIN)/python tools/make_student.py
+	$(BIN)/python tools/student_bundle.py
 
-# A static JupyterLite site in build/lite: the notebooks and sheets in a browser tab, nothing installed,
-# no internet needed (the Pyodide runtime and wheels are fetched once into .cache/lite with npm and pip).
+# A ready nbgrader course folder for the five sheets, outside the clone (exercises/TEACHING.md):
+# make course, or make course COURSE=/srv/ra-course for another folder.
+COURSE ?= $(HOME)/ra-course
+course: $(STAMP)
+	$(BIN)/python tools/make_course.py $(COURSE)
+
+# A static JupyterLite site in build/lite for students: the notebooks and the release sheets in a browser
+# tab, nothing installed, no internet needed (the Pyodide runtime and wheels are fetched once into
+# .cache/lite with npm and pip).
 lite: $(STAMP)
 	$(BIN)/python tools/build_lite.py
 

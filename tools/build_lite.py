@@ -3,9 +3,14 @@
     python tools/build_lite.py [OUT]        (or: make lite; OUT defaults to build/lite)
 
 Writes a static site that any static web server can host (GitHub Pages, a university web space,
-``python -m http.server``). The site holds the teaching notebooks, the student versions of the
-exercise sheets, JupyterLab with the Pyodide kernel and the widget front end, and everything the
-kernel needs to start and to run the play notebook, so it works with no internet at all:
+``python -m http.server``). It is a student's site: it opens on a landing page (``README.md``:
+what is where, how to hand work in, and that the work lives in the browser's storage), and holds
+the files of the student bundle (tools/student_bundle.py) in the same folders: ``notebooks/``,
+``exercises/`` (the student versions of the sheets only) and ``docs/rules.md``. Of the JupyterLab
+extensions installed here it carries only those students need (``STUDENT_EXTENSIONS``: the
+Pyodide kernel and the widgets' front ends), never a teacher's (nbgrader's menus, Voila's preview).
+It also holds JupyterLab with the Pyodide kernel and everything the kernel needs to start and to
+run the play notebook, so it works with no internet at all:
 
 * the Pyodide runtime itself, from the npm package ``pyodide`` at the version the installed
   jupyterlite-pyodide-kernel expects, in ``static/pyodide/`` (the kernel's ``pyodideUrl``);
@@ -43,6 +48,7 @@ from jupyterlite_pyodide_kernel import constants as kernel  # type: ignore[impor
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name, parse_wheel_filename
 from packaging.version import Version
+from student_bundle import contents_list, student_files
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "lite"
@@ -57,6 +63,46 @@ PRELOAD = (*KERNEL, "ra-core", "ipywidgets", "anywidget")
 # The core files of the npm package `pyodide` that a browser loads (no lock: the site writes its own).
 CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 PURE = "-none-any.whl"
+#: the JupyterLab extensions the site carries (all others installed here are left out): the kernel,
+#: and the front ends of ipywidgets and anywidget (the game table)
+STUDENT_EXTENSIONS = (kernel.PYODIDE_KERNEL_NPM_NAME, "@jupyter-widgets/jupyterlab-manager", "anywidget")
+#: the landing page, opened when the site's address is
+LANDING = "README.md"
+# The site's own root page only sends the browser on to the app; this one sends it to the landing page.
+ROOT_REDIRECT = "await import('./config-utils.js');"
+
+SITE_README = """\
+# Ra for game theory
+
+Notebooks that teach game theory through Reiner Knizia's auction game Ra, and the exercise sheets
+your teacher grades. Everything runs in this browser tab, Python included: nothing to install.
+Open a notebook with a double click in the file browser on the left; run it from the top
+(*Run → Run All Cells*), then change a seed or a number and run it again. The first run takes a
+few seconds while Python starts in the tab.
+
+{contents}
+[`docs/rules.md`](docs/rules.md) holds the rules of Ra that the notebooks cite by number (R1, R2, ...).
+
+## Your work lives in this browser
+
+What you save here (Ctrl+S, or JupyterLab saves for you) is kept in **this browser's storage on
+this computer**, not on a server. Another browser, another computer or a private window does not
+have it, and **clearing the browser's data** for this site (history, cookies and site data) **loses
+it**. Download what you want to keep: right-click a file in the file browser → *Download*.
+
+## Handing in a sheet
+
+Save the sheet, right-click it in the file browser (in `exercises/`) → *Download*, and hand in that
+`.ipynb` file where your teacher asks (the course's learning platform, usually), **under its own
+name**, e.g. `01_auctions_from_first_principles.ipynb`: the teacher's grading finds the sheet by its
+file name. Each sheet checks every task as you go (✔, or what is wrong and a hint); your teacher's
+grading runs the same checks and more, on cases you do not see.
+
+## What needs the internet
+
+Nothing but plots: the engine, the game table and the sheets run from this site alone. A cell that
+plots loads matplotlib and numpy from the Pyodide CDN the first time it runs.
+"""
 
 
 @dataclass
@@ -282,6 +328,54 @@ def trusted_copy(notebook: Path, into: Path) -> Path:
     return copy
 
 
+def student_extensions() -> list[Path]:
+    """Return the folders of the installed JupyterLab extensions in `STUDENT_EXTENSIONS`."""
+    found = {}
+    for base in jupyter_path("labextensions"):
+        for name in STUDENT_EXTENSIONS:
+            folder = Path(base) / name
+            if name not in found and (folder / "package.json").is_file():
+                found[name] = folder
+    missing = [name for name in STUDENT_EXTENSIONS if name not in found]
+    if missing:
+        raise SystemExit(f"JupyterLab extensions not installed: {', '.join(missing)} (make setup installs them)")
+    return [found[name] for name in STUDENT_EXTENSIONS]
+
+
+def write_contents(into: Path) -> dict[Path, Path]:
+    """Write the site's files into `into`: the student bundle's files and the landing page; return the former.
+
+    The notebooks are marked trusted (`trusted_copy`).
+    """
+    files = student_files()
+    for place, source in files.items():
+        if source.suffix == ".ipynb":
+            trusted_copy(source, into / place.parent)
+        else:
+            (into / place).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(source, into / place)
+    landing = into / LANDING
+    landing.write_text(SITE_README.format(contents=contents_list(files)), encoding="utf-8")
+    return files
+
+
+def open_on_landing_page(out: Path) -> None:
+    """Make the site's root page open the landing page, and give the root the app's icon.
+
+    The root ``index.html`` of a JupyterLite site holds the site's configuration (which every page
+    reads) and a script that sends the browser on to the app; only that script is replaced. The
+    browser asks every site for ``/favicon.ico``: the app's own icon answers, instead of a 404
+    in the console.
+    """
+    index = out / "index.html"
+    page = index.read_text(encoding="utf-8")
+    if page.count(ROOT_REDIRECT) != 1:
+        raise SystemExit(f"{index}: the root page of this JupyterLite version is not the one expected")
+    target = f"lab/index.html?path={LANDING}"
+    index.write_text(page.replace(ROOT_REDIRECT, f"window.location.replace({target!r});"), encoding="utf-8")
+    shutil.copy(out / "lab" / "favicon.ico", out / "favicon.ico")
+
+
 def main(out: Path = OUT) -> None:
     """Build the wheel and the site into `out`."""
     work = out.parent / f"{out.name}-src"
@@ -306,17 +400,25 @@ def main(out: Path = OUT) -> None:
         },
     }
     (work / "jupyter-lite.json").write_text(json.dumps(config, indent=1), encoding="utf-8")
-    contents = [
-        *sorted((ROOT / "notebooks").glob("*.ipynb")),
-        *sorted((ROOT / "exercises" / "release").glob("*.ipynb")),
-    ]
+    files = write_contents(work / "contents")
+    build_config = {
+        "LiteBuildConfig": {
+            "ignore_sys_prefix": ["federated_extensions"],  # only the extensions named here
+            "federated_extensions": [str(p) for p in student_extensions()],
+        }
+    }
+    (work / "jupyter_lite_config.json").write_text(json.dumps(build_config, indent=1), encoding="utf-8")
+    # A Markdown file opens rendered (the landing page among them), not in the text editor.
+    overrides = {"@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Markdown Preview"}}}
+    (work / "overrides.json").write_text(json.dumps(overrides, indent=1), encoding="utf-8")
     command = [sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", str(work), "--output-dir", str(out)]
-    for path in contents:
-        command += ["--contents", str(trusted_copy(path, work / "contents"))]
+    command += ["--contents", str(work / "contents"), "--no-sourcemaps"]  # source maps: half the site, for debugging
     shutil.rmtree(out, ignore_errors=True)
     _run(command, cwd=work)
+    open_on_landing_page(out)
     listed = ", ".join(f"{w.name} {w.version}" for w in sorted(wheels.values(), key=lambda w: w.name))
-    print(f"built {out}: {len(contents)} notebooks, Pyodide {kernel.PYODIDE_VERSION}, preloaded: {listed}")
+    notebooks = sum(1 for place in files if place.suffix == ".ipynb")
+    print(f"built {out}: {notebooks} notebooks, Pyodide {kernel.PYODIDE_VERSION}, preloaded: {listed}")
     print(f"serve it with: python -m http.server -d {out}")
 
 

@@ -10,6 +10,13 @@ with matplotlib, a WebAssembly package that only the Pyodide CDN serves: its ``i
 asks the CDN for the wheels of matplotlib and its dependencies (the lazy part of the site), which
 fails here with ``No module named 'matplotlib'``; no other request leaves the machine.
 
+The site is a student's: it opens on its landing page (``README.md``: what is where, how to hand a
+sheet in, that the work lives in the browser's storage), keeps the notebooks and the sheets in
+folders of their own, carries only the students' JupyterLab extensions (no nbgrader menu or
+panel, no Voila preview), logs no error in the browser's console, and holds no solution, hidden
+test or grading package (the search of tests/student_files.py, over every file of the site and
+every wheel in it).
+
 The build fetches the npm package ``pyodide`` (npm) and the wheels (pip, PyPI) into
 ``.cache/lite/`` once. Without chromium, playwright or npm the tests fail under CI (``CI`` set)
 and are skipped elsewhere. On failure a screenshot is saved next to this file.
@@ -34,8 +41,13 @@ import pytest
 from jupyterlite_pyodide_kernel import constants as kernel  # type: ignore[import-untyped]
 from test_play_in_browser import CHROMIUM, FLAGS, _free_port, _play_turns, _serve, screenshot_on_failure, workdir  # type: ignore[import-not-found]  # noqa: F401
 
+from tests.student_files import files_under, leaks, wheel_packages
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 NOTEBOOK = ROOT / "notebooks" / "07_play_a_game.ipynb"
+RELEASE = sorted((ROOT / "exercises" / "release").glob("*.ipynb"))
+#: the JupyterLab extensions of the site: the kernel and the widgets' front ends, nothing of a teacher's
+STUDENT_EXTENSIONS = {kernel.PYODIDE_KERNEL_NPM_NAME, "@jupyter-widgets/jupyterlab-manager", "anywidget"}
 OFFLINE = [*FLAGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]  # no internet, whatever the machine has
 PYODIDE = f"static/{kernel.PYODIDE}"
 PRELOADED = {"micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython", "ra-core", "ipywidgets"}
@@ -133,9 +145,50 @@ def test_the_site_carries_the_runtime_and_the_wheels(site: Path) -> None:
 
     index = json.loads((site / "pypi" / "all.json").read_text(encoding="utf-8"))
     assert "ra-core" in index  # `%pip install ra-core` finds it in the site's own index too
-    contents = json.loads((site / "api" / "contents" / "all.json").read_text(encoding="utf-8"))
-    names = {item["name"] for item in contents["content"]}
-    assert {"07_play_a_game.ipynb", "01_start_here.ipynb", "04_write_a_bidder.ipynb"} <= names
+
+
+def _listing(site: Path, folder: str = "") -> dict[str, str]:
+    """The site's contents in `folder`, as its file browser lists them: name -> type."""
+    path = site / "api" / "contents" / folder / "all.json"
+    return {item["name"]: item["type"] for item in json.loads(path.read_text(encoding="utf-8"))["content"]}
+
+
+def test_the_site_is_a_students(site: Path) -> None:
+    """Notebooks and sheets in folders of their own, a landing page, no teacher's extension, no secret."""
+    assert _listing(site) == {
+        "README.md": "file",
+        "notebooks": "directory",
+        "exercises": "directory",
+        "docs": "directory",
+    }
+    notebooks = {p.name for p in (ROOT / "notebooks").glob("*.ipynb")}
+    assert set(_listing(site, "notebooks")) == notebooks
+    assert set(_listing(site, "exercises")) == {p.name for p in RELEASE}  # the student versions only
+    for sheet in RELEASE:
+        assert _same_cells(site / "files" / "exercises" / sheet.name, sheet), sheet.name
+    landing = (site / "files" / "README.md").read_text(encoding="utf-8")
+    for words in ("## Your work lives in this browser", "clearing the browser's data", "## Handing in a sheet"):
+        assert words in landing
+    assert all(f"(notebooks/{name})" in landing for name in notebooks)
+
+    config = json.loads((site / "jupyter-lite.json").read_text(encoding="utf-8"))["jupyter-config-data"]
+    assert {e["name"] for e in config["federated_extensions"]} == STUDENT_EXTENSIONS
+    shipped = {
+        p.parent.relative_to(site / "extensions").as_posix() for p in (site / "extensions").rglob("package.json")
+    }
+    assert {name for name in shipped if name.count("/") <= 1} == STUDENT_EXTENSIONS
+    assert leaks(files_under(site)) == []
+    assert {p for p in wheel_packages(files_under(site / "pypi")) if not p.endswith(".dist-info")} == {
+        "ra_core",
+        "ra_course",
+    }
+
+
+def _same_cells(copy: Path, sheet: Path) -> bool:
+    """The site's copy of a sheet has the sheet's cells: the same sources and outputs (the build marks code trusted)."""
+    mine, theirs = (json.loads(p.read_text(encoding="utf-8"))["cells"] for p in (copy, sheet))
+    strip = [{k: v for k, v in c.items() if k != "metadata"} for c in theirs]
+    return [{k: v for k, v in c.items() if k != "metadata"} for c in mine] == strip
 
 
 @pytest.fixture
@@ -184,7 +237,7 @@ def test_the_play_notebook_runs_in_the_site_offline(
     server = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site)]
     with _serve(server, origin, workdir):
         started = time.monotonic()
-        page.goto(f"{origin}lab/index.html?path={NOTEBOOK.name}")
+        page.goto(f"{origin}lab/index.html?path=notebooks/{NOTEBOOK.name}")
         page.get_by_role("heading", name="7. Play a game of Ra").wait_for(timeout=90_000)
         page.wait_for_function(KERNEL_IDLE, timeout=180_000)  # Pyodide and the preloaded wheels, from the site
         print(f"kernel ready in {time.monotonic() - started:.1f} s")
@@ -245,7 +298,7 @@ def test_saved_boards_in_the_site_are_pictures(
     origin = f"http://127.0.0.1:{port}/"
     server = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site)]
     with _serve(server, origin, workdir):
-        page.goto(f"{origin}lab/index.html?path=02_setup.ipynb")
+        page.goto(f"{origin}lab/index.html?path=notebooks/02_setup.ipynb")
         page.get_by_role("heading", name="2. Setup: what is in the box").wait_for(timeout=90_000)
         board = page.locator(".jp-OutputArea-output .ra-board")
         for _ in range(60):  # the notebook draws only the cells near the view: scroll down to the board
@@ -255,3 +308,35 @@ def test_saved_boards_in_the_site_are_pictures(
             page.wait_for_timeout(250)
         board.first.wait_for(state="attached", timeout=30_000)
         assert board.first.locator("svg.ra-svg").count() == 1, board.first.inner_text()[:200]
+
+
+def test_the_site_opens_on_its_landing_page_without_teacher_tools(
+    site: Path,
+    workdir: Path,  # noqa: F811
+    offline_page: tuple[Any, list[str]],
+) -> None:
+    """The site's address opens the landing page; a sheet opens with no nbgrader tool; the console stays clean."""
+    page, _ = offline_page
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    port = _free_port()
+    origin = f"http://127.0.0.1:{port}/"
+    server = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site)]
+    with _serve(server, origin, workdir):
+        page.goto(origin)
+        main = page.locator(".jp-RenderedMarkdown")
+        main.get_by_role("heading", name="Ra for game theory").wait_for(timeout=90_000)
+        main.get_by_role("heading", name="Your work lives in this browser").wait_for()
+        assert page.locator("#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current").inner_text().strip() == "README.md"
+        menus = page.locator(".lm-MenuBar-content > li").all_inner_texts()
+        assert "File" in menus and "Nbgrader" not in menus, menus
+        assert page.get_by_text("Create Assignment").count() == 0
+
+        main.get_by_role("link", name="Exercise sheet 1 · Auctions from first principles").click()
+        page.get_by_role("heading", name="Exercise sheet 1 · Auctions from first principles").wait_for(timeout=60_000)
+        toolbar = page.locator(".jp-NotebookPanel-toolbar").first
+        toolbar.wait_for()
+        assert "Validate" not in toolbar.inner_text()
+        page.wait_for_function(KERNEL_IDLE, timeout=180_000)  # the kernel started: no error on the way
+    assert errors == []

@@ -1,0 +1,152 @@
+"""Make a ready nbgrader course folder for the five exercise sheets, outside the repository.
+
+    python tools/make_course.py ~/ra-course [--id ra-course]      (or: make course COURSE=~/ra-course)
+
+The folder is what nbgrader calls the course directory: the teacher runs every nbgrader command
+in it (exercises/TEACHING.md, "A course with nbgrader", has the whole recipe). It holds
+
+* ``nbgrader_config.py``: the course id; the exchange, a folder inside the course folder (nbgrader's
+  own default, ``/srv/nbgrader/exchange``, can only be made by root); a cell time limit of 300 s
+  (sheet 4 plays tournaments); feedback without the hidden tests (nbgrader copies them into the
+  feedback by design, jupyter/nbgrader#917: its own ``ClearHiddenTests`` step is added to
+  ``generate_feedback``); the file names ``zip_collect`` expects from a learning platform;
+* ``source/sheet1`` .. ``source/sheet5``: the source sheets (solutions and hidden tests);
+* ``exchange/``: where released sheets wait for students and their submissions for the teacher
+  (nbgrader's file exchange: one account per student on this machine);
+* ``gradebook.db``, an empty gradebook (nbgrader's database).
+
+On a machine shared with students, only the exchange may be open to them: the course folder is
+made passable but not listable (``rwx--x--x``), the exchange writable by all (as nbgrader wants
+it), and everything else (sources, submissions, gradebook, log) readable by the teacher alone.
+The tool prints the commands the students type, with the exchange's path filled in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "exercises" / "source"
+COURSE_ID = "ra-course"
+#: folders of the course that only the teacher may read (nbgrader makes them on first use otherwise)
+PRIVATE = ("source", "release", "submitted", "autograded", "feedback", "downloaded")
+#: the files a learning platform hands back, e.g. ``alice_01_auctions_from_first_principles.ipynb`` or
+#: ``smithalice_1234_5678_01_auctions_from_first_principles.ipynb``: the student id first, then
+#: anything, then the sheet's own file name (which students must not rename). nbgrader matches it
+#: against the whole path of each extracted file, hence the folders before the name.
+NAMED_REGEXP = r".*[/\\](?P<student_id>[^/\\_]+)_(?:[^/\\]*_)?(?P<file_id>0[1-5]_[a-z_]+\.ipynb)$"
+
+CONFIG = '''\
+"""nbgrader's settings for this course, written by tools/make_course.py (edit freely)."""
+
+from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
+from nbgrader.preprocessors import ClearHiddenTests, GetGrades
+
+c = get_config()  # noqa: F821 (nbgrader defines it)
+
+c.CourseDirectory.course_id = {course_id!r}
+c.CourseDirectory.root = {root!r}
+
+# nbgrader's file exchange, inside the course folder: its default (/srv/nbgrader/exchange) needs root.
+c.Exchange.root = {exchange!r}
+
+# Seconds a cell may run when nbgrader runs a sheet (autograde, validate): sheet 4 plays 450
+# games in one check and 300 more in its hidden test, 10-20 s on an idle machine.
+c.Execute.timeout = 300
+
+# Feedback without the hidden tests: generate_feedback copies every cell of the autograded
+# notebook, hidden tests included (by design, jupyter/nbgrader#917); nbgrader's own
+# ClearHiddenTests step removes them, as generate_assignment does for the release.
+c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, CSSHTMLHeaderPreprocessor]
+
+# zip_collect: how the file names of a learning platform's download name the student and the sheet.
+# Here: the student id, an underscore, anything, then the sheet's own file name, e.g.
+# alice_01_auctions_from_first_principles.ipynb. Change it to your platform's names.
+c.FileNameCollectorPlugin.named_regexp = {named_regexp!r}
+'''
+
+
+def sheets() -> dict[str, Path]:
+    """Return the source sheets by assignment name: ``sheet1`` for ``01_...ipynb``, and so on."""
+    found = {f"sheet{int(path.name[:2])}": path for path in sorted(SOURCE.glob("0[1-9]_*.ipynb"))}
+    if not found:
+        raise SystemExit(f"no source sheets in {SOURCE}")
+    return found
+
+
+def student_commands(course: Path, course_id: str = COURSE_ID, assignment: str = "sheet1") -> list[str]:
+    """Return the commands a student types to fetch `assignment`, hand it in and fetch the feedback."""
+    where = f"--course {course_id} --Exchange.root={course / 'exchange'}"
+    return [f"nbgrader {verb} {assignment} {where}" for verb in ("fetch_assignment", "submit", "fetch_feedback")]
+
+
+def _mkdir(path: Path, mode: int) -> None:
+    path.mkdir(exist_ok=True)
+    os.chmod(path, mode)  # after mkdir: the umask would take bits away
+
+
+def make_course(course: Path, course_id: str = COURSE_ID) -> None:
+    """Make the course folder `course` (it must not exist yet, or be empty)."""
+    course = course.expanduser().resolve()
+    if course == ROOT or ROOT in course.parents:
+        raise SystemExit(f"{course} is inside the repository: choose a folder outside it, e.g. ~/{course_id}")
+    if course.exists() and any(course.iterdir()):
+        raise SystemExit(f"{course} exists and is not empty: choose a new folder (or remove this one)")
+    course.mkdir(parents=True, exist_ok=True)
+    os.chmod(course, 0o711)  # students may pass through to the exchange, but not list the folder
+    for name in PRIVATE:
+        _mkdir(course / name, 0o700)
+    _mkdir(course / "exchange", 0o777)  # the mode nbgrader's release_assignment gives (and checks)
+    for assignment, path in sheets().items():
+        _mkdir(course / "source" / assignment, 0o700)
+        shutil.copy(path, course / "source" / assignment / path.name)
+
+    config = course / "nbgrader_config.py"
+    config.write_text(
+        CONFIG.format(
+            course_id=course_id,
+            root=str(course),
+            exchange=str(course / "exchange"),
+            named_regexp=NAMED_REGEXP,
+        ),
+        encoding="utf-8",
+    )
+    os.chmod(config, 0o600)
+    _private_file(course / ".nbgrader.log")  # nbgrader appends to it; it names students and files
+    from nbgrader.api import Gradebook  # type: ignore[import-untyped]  # the grading extra
+
+    # nbgrader runs the `alembic` command of its environment to make the database: this Python's.
+    os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}"):
+        pass  # creates the tables
+    os.chmod(course / "gradebook.db", 0o600)  # it stores the grade cells, hidden tests included
+
+
+def _private_file(path: Path) -> None:
+    path.touch()
+    os.chmod(path, 0o600)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Make the course folder named on the command line and say what to do next."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("course", type=Path, help="the new course folder, outside the repository (e.g. ~/ra-course)")
+    parser.add_argument("--id", default=COURSE_ID, help=f"the course id students type (default: {COURSE_ID})")
+    args = parser.parse_args(argv)
+    make_course(args.course, args.id)
+    course = args.course.expanduser().resolve()
+    names = ", ".join(f"{name} ({path.name})" for name, path in sheets().items())
+    print(f"made the nbgrader course {args.id!r} in {course}: {names}")
+    print(f"next: cd {course}, then follow exercises/TEACHING.md, 'A course with nbgrader'")
+    print("students type, for sheet1 (the same for the other sheets):")
+    for command in student_commands(course, args.id):
+        print(f"    {command}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
