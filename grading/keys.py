@@ -32,7 +32,7 @@ from typing import Any
 from ra_core import State, Tile
 from ra_core.analysis.valuation import lot_value
 from ra_course.exercises import bag, ra_auction, reserve
-from ra_course.exercises.hashing import answer_hash
+from ra_course.exercises.hashing import HIDDEN, answer_hash
 
 from .cases import CASES
 
@@ -115,7 +115,9 @@ def draw_values(state: State) -> list[tuple[int, int]]:
 
 
 def hashed(answers: dict[str, dict[str, list[Any]]], per_element: bool) -> dict[str, dict[str, list[Any]]]:
-    """Return `answers` hashed: each answer, or (`per_element`, sheet 2's Tasks 1-3) each of its elements.
+    """Return `answers` hashed: each answer, or (`per_element`, the visible checks of sheet 2's Tasks 1-3) each element.
+
+    The hidden answers (not `per_element`) are hashed with the salt `HIDDEN`, the visible ones without.
 
     Sheet 3's Task 5 keeps its table of values (what each kind of tile drawn is worth): the
     ingredients of the replay, loaded only after the student's function has returned.
@@ -131,7 +133,8 @@ def hashed(answers: dict[str, dict[str, list[Any]]], per_element: bool) -> dict[
             elif per_element and sheet == "ra_auction":
                 out[sheet][key] = [[answer_hash(value)] for value in values]
             else:
-                out[sheet][key] = [answer_hash(value) for value in values]
+                salt = "" if per_element else HIDDEN
+                out[sheet][key] = [answer_hash(value, salt=salt) for value in values]
     return out
 
 

@@ -25,6 +25,7 @@ from ra_core.play import play
 
 from .checking import Hidden, Sheet, Task, Wrong, call, canonical, is_number, matches_hash
 from .hashes import HASHES
+from .hashing import HIDDEN
 from .replay import Recorder, agrees
 
 __all__ = ["COLLECTORS", "EXAMPLE", "SHEET", "TRIALS", "practice_positions"]
@@ -146,7 +147,7 @@ def _hidden_exact(collect: Any) -> Any:
         states = practice_positions(data.cases["count"], data.cases["seed"])
         mine = [collect(f, s, f"hidden position {i + 1}") for i, s in enumerate(states)]
         for i, (s, answer, key) in enumerate(zip(states, mine, data.answers(), strict=True)):
-            if not matches_hash(answer, key):
+            if not matches_hash(answer, key, salt=HIDDEN):
                 raise Wrong(f"in hidden position {i + 1} (bag of {sum(s.bag)}) an answer is off")
         return f"Exact on {len(states)} hidden positions."
 

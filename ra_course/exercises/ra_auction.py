@@ -24,6 +24,7 @@ from ra_core.play import play
 
 from .checking import Hidden, Sheet, Task, Wrong, call, canonical, is_number, matches_hash
 from .hashes import HASHES
+from .hashing import HIDDEN
 
 __all__ = ["CATEGORIES", "COLLECTORS", "ENDGAME", "LOT_EXAMPLE", "SHEET", "epoch3_positions", "visible_positions"]
 
@@ -207,7 +208,7 @@ def _hidden(collect: Any) -> Any:
         states = hidden_positions(data.cases)
         mine = [collect(f, state, f"hidden position {i + 1}") for i, state in enumerate(states)]
         for i, (state, answer, key) in enumerate(zip(states, mine, data.answers(), strict=True)):
-            if not matches_hash(answer, key):
+            if not matches_hash(answer, key, salt=HIDDEN):
                 raise Wrong(
                     f"in hidden position {i + 1} (epoch {state.epoch}, P{state.to_move} to bid) an answer is off"
                 )

@@ -26,6 +26,7 @@ from typing import Any
 
 from .checking import Sheet, Task, Wrong, call, canonical, is_number, matches_hash, on_hidden_cases
 from .hashes import HASHES
+from .hashing import HIDDEN
 from .replay import Recorder, agrees, layouts
 
 __all__ = ["AUCTIONS", "CASES", "LAWS", "POINTS", "SHEET", "law"]
@@ -164,7 +165,7 @@ def _hidden_revenue(revenue: Any, hidden: Any) -> str:
     name = "revenue_with_reserve"
     answers = [_exact(call(revenue, name, n, Fraction(r), a), f"{name}({n}, {r}, {a})") for n, r, a in cases]
     for (n, r, a), got, key in zip(cases, answers, hidden.answers(), strict=True):
-        if not matches_hash(got, key):
+        if not matches_hash(got, key, salt=HIDDEN):
             raise Wrong(f"{name}({n}, {r}, {a}) returned {canonical(got, 4)}, which is not the expected revenue")
     return f"Exact revenues for {len(cases)} hidden cases."
 
