@@ -8,8 +8,9 @@ Drives whole games by clicking a random legal button each time, and times every 
 board, status, buttons and log are rendered again, with the bots' replies made in between but
 their thinking time (the time spent inside the policies) left out. Two levels are timed:
 
-* controller: `PlayController.click` plus the pure renderings (`board_html`, `status`,
-  `choices`, `log_html`, `scores_html`): what any front end has to compute;
+* controller: `BoardClicks.press` (the judge of a click, which plays it on the
+  `PlayController`) plus the pure renderings (`BoardClicks.svg`, `status`, `choices`,
+  `log_html`, `scores_html`): what any front end has to compute;
 * browser: the play notebook in JupyterLab and chromium; random clicks on the board, each
   timed in the page from the click to the first frame after the board is drawn again (the
   bots' replies are in a second update); target: median under 50 ms, p90 under 100 ms.
@@ -32,6 +33,7 @@ import statistics
 import time
 
 from ra_core.widgets import PlayController
+from ra_core.widgets.board import BoardClicks
 from ra_core.widgets.views import PlayView
 
 
@@ -49,14 +51,17 @@ def bench_controller(games: int, players: int) -> list[float]:
     rng = random.Random(0)
     times = []
     for seed in range(games):
-        c = PlayController(players, you=0, seed=seed)
+        board = BoardClicks(PlayController(players, you=0, seed=seed))
+        c = board.controller
         while not c.state.is_terminal():
+            if board.scores_due():  # an epoch's scores cover the board: close them
+                board.press(ui="dismiss")
             choices = c.choices()
             action = choices[int(rng.random() * len(choices))].action
             bots = c.bot_seconds
             t0 = time.perf_counter()
-            c.click(action, c.version)
-            c.board_html(), c.status(), c.choices(), c.log_html(), c.scores_html()
+            board.press(action=action, version=c.version)
+            board.svg(), board.status(), c.choices(), c.log_html(), c.scores_html()
             times.append(time.perf_counter() - t0 - (c.bot_seconds - bots))
     return times
 

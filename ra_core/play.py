@@ -30,7 +30,7 @@ from .engine.actions import Action, parse_action
 from .engine.errors import BotError, IllegalActionError, InvalidActionError, InvalidStateError
 from .engine.history import AuctionResult, auctions
 from .engine.rules import Rules
-from .engine.safejson import check_shape, load_json
+from .engine.safejson import MAX_INT, check_shape, load_json
 from .engine.setup import new_game
 from .engine.state import CHANCE, TERMINAL, Phase, State
 from .engine.timer import DecisionTimeout, time_limit_for
@@ -43,6 +43,28 @@ RECORD_SCHEMA = "ra-record/2"  # /2: the tiles follow the seed's chance stream; 
 _OLD_SCHEMA = "ra-record/1"
 _REVEAL = Phase.REVEAL
 Seed = int | str
+SEED_TEXT_MAX = 100  #: the longest text a seed may be
+
+
+def seed_problem(seed: object) -> str:
+    """Return why `seed` cannot seed a game whose record saves and loads back, or "" if it can.
+
+    A seed is an integer of at most 2**63 either way (a record keeps it as a JSON number, and
+    `GameRecord.from_json` reads no larger one: see `ra_core.engine.safejson`) or a text of at
+    most `SEED_TEXT_MAX` characters.
+
+    >>> seed_problem(2**63), seed_problem("class of 2025")
+    ('', '')
+    >>> seed_problem(10**100)
+    'a seed is an integer from -2**63 to 2**63 or a short text; this integer has 333 bits'
+    """
+    if type(seed) is int and abs(seed) > MAX_INT:
+        return f"a seed is an integer from -2**63 to 2**63 or a short text; this integer has {seed.bit_length()} bits"
+    if type(seed) is str and len(seed) > SEED_TEXT_MAX:
+        return f"a seed text has at most {SEED_TEXT_MAX} characters, not {len(seed)}"
+    if type(seed) not in (int, str):
+        return f"a seed is an integer or a short text, not {type(seed).__name__}"
+    return ""
 
 
 def fresh_seed() -> int:
@@ -135,7 +157,7 @@ class GameRecord:
         return auctions(self.start(), self.actions)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the record as JSON-ready data (schema ``ra-record/1``)."""
+        """Return the record as JSON-ready data (its `schema`, ``ra-record/2`` unless read from an older file)."""
         return {
             "schema": self.schema,
             "rules": self.rules.to_dict(),
@@ -178,6 +200,8 @@ class GameRecord:
         seed = data.get("seed")
         if seed is not None and type(seed) not in (int, str):
             raise InvalidStateError("seed", f"expected an integer, a text or null, got {type(seed).__name__}")
+        if seed is not None and seed_problem(seed):
+            raise InvalidStateError("seed", seed_problem(seed))
         names = data.get("names") or []
         if not isinstance(names, list) or not all(isinstance(n, str) and len(n) <= 80 for n in names):
             raise InvalidStateError("names", "expected a list of seat names (texts)")
@@ -267,9 +291,12 @@ def play(
 
     The seed decides the deal (see `new_game`), the tiles (`chance_stream`) and each seat's own
     random stream (`bot_stream`); the same seed gives the same game. Without a seed a fresh one
-    is drawn (`fresh_seed`) and kept in the record. A policy that fails raises `BotError`.
+    is drawn (`fresh_seed`) and kept in the record. A policy that fails raises `BotError`; a
+    seed whose record could not be loaded back (`seed_problem`) raises `ValueError` at once.
     """
     seed = fresh_seed() if seed is None else seed
+    if seed_problem(seed):
+        raise ValueError(f"seed: {seed_problem(seed)}")
     start = new_game(len(policies), seed=seed, rules=rules)
     actions = [str(action) for _, action, _ in steps(start, policies, seed)]
     names = tuple(names) if names else tuple(bot_name(p) for p in policies)
@@ -324,5 +351,6 @@ __all__ = [
     "play",
     "play_to_end",
     "sample_chance",
+    "seed_problem",
     "steps",
 ]

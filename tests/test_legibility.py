@@ -117,8 +117,7 @@ def boards() -> Iterator[tuple[str, str, float | None]]:
         if board.scores_due():
             board.press(ui="dismiss")
         else:
-            c.click(str(c.state.legal_actions()[-1]), c.version)
-            c.run_bots()
+            board.press(action=str(c.state.legal_actions()[-1]), version=c.version)
     yield "table board", piles_being_lost().svg(), table_column_px()
     yield "auction explorer", AuctionExplorer().board_html(), None
     yield "disaster explorer", DisasterExplorer("earthquake", {"temple": 12, "pyramid": 3}).html(), None
@@ -225,3 +224,59 @@ def test_counts_overlap_no_tile_and_no_word() -> None:
             others = [b for o, b in words if o is not e and overlap(box, b)]
             assert not others, (what, "".join(e.itertext()), others)
     assert checked > 50
+
+
+def test_every_piece_you_may_click_is_framed_and_no_other() -> None:
+    """Each clickable piece carries its blue frame, visible without hover; nothing else on the board has one."""
+    framed = 0
+    for what, doc, _ in pictures():
+        pieces = [g for g in doc.iter(f"{NS}g") if g.get("data-action") is not None or g.get("data-ui") is not None]
+        nested = {inner for g in pieces for inner in g.iter(f"{NS}g") if inner is not g and inner in pieces}
+        for g in pieces:
+            marks = [e for e in g if "ra-mark" in e.get("class", "")]
+            if g in nested:  # a "-1" label on a pile you may click: the pile's frame holds it
+                assert not marks, what
+                continue
+            assert len(marks) == 1, (what, g.get("aria-label"))
+            assert marks[0].get("stroke-width") == "3" and marks[0].get("fill") == "none"
+            framed += 1
+        inside = {e for g in pieces for e in g.iter()}
+        stray = [e for e in doc.iter() if "ra-mark" in e.get("class", "") and e not in inside]
+        assert not stray, what
+    assert framed > 40
+
+
+def test_pieces_that_are_no_choice_now_are_faded_not_framed() -> None:
+    """While you bid, the bag and the Ra statue are faded and take no click; their words keep the theme's ink."""
+    board = BoardClicks(PlayController(3, you=range(3), seed=2))
+    assert board.press(action="ra")
+    doc = ET.fromstring(board.svg())
+    for label in ("Draw a tile: not now", "Call Ra: not now"):
+        piece = next(g for g in doc.iter(f"{NS}g") if g.get("aria-label") == label)
+        shapes = piece.find(f"{NS}g")
+        assert shapes is not None and shapes.get("opacity") == "0.3"  # the shapes
+        assert all("ra-ink" in t.get("class", "") for t in piece.iter(f"{NS}text"))  # the words, full strength
+
+
+def test_the_loss_mark_crowds_nothing() -> None:
+    """A tile chosen to lose carries its "-1" on the tile's corner: clear of the count under it and of other words."""
+    doc = ET.fromstring(piles_being_lost().svg())
+    words = [(e, text_box(e)) for e, _ in texts(doc)]
+    marks = [(e, box) for e, box in words if "".join(e.itertext()).startswith("\u2212")]
+    assert len(marks) == 2
+    for mark, box in marks:
+        assert not [o for o, b in words if o is not mark and overlap(box, b)], "".join(mark.itertext())
+
+
+def test_the_key_names_every_kind_that_shows_an_icon() -> None:
+    """Every tile kind drawn as an icon on a board is named in the key under it (the others carry their word)."""
+    named = 0
+    for what, doc, _ in pictures():
+        if what not in ("notebook board", "table board"):
+            continue
+        words = {"".join(e.itertext()) for e, _ in texts(doc)}
+        for t, _ in tile_groups(doc):
+            if t not in WORD_TILES:
+                assert tile_name(t) in words, (what, t)
+                named += 1
+    assert named > 100

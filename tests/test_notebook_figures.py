@@ -47,6 +47,13 @@ ROOT = Path(__file__).resolve().parent.parent
 AROUND = 2  # the nearest code cells on each side of a markdown cell that may back its figures
 
 COVERED = [
+    "notebooks/01_start_here.ipynb",
+    "notebooks/02_setup.ipynb",
+    "notebooks/03_auctions.ipynb",
+    "notebooks/04_gods.ipynb",
+    "notebooks/05_disasters.ipynb",
+    "notebooks/06_scoring.ipynb",
+    "notebooks/07_play_a_game.ipynb",
     "notebooks/08_auction_theory.ipynb",
     "notebooks/09_expected_value.ipynb",
     "notebooks/10_first_price_and_reserve_prices.ipynb",

@@ -13,6 +13,7 @@ from typing import Any
 import matplotlib
 import matplotlib.pyplot as plt
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
@@ -32,6 +33,7 @@ from ra_core.pictures.plots import (
     svg_setup,
     to_svg,
 )
+from ra_core.pictures.words import CATEGORY_NAMES
 from ra_core.play import GameRecord, play
 
 OKABE_ITO = {"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#f0e442"}  # and black
@@ -98,12 +100,12 @@ def test_fame_from_a_record(record: GameRecord) -> None:
     assert fig.get_suptitle() == "Fame over the game"
     assert line_panel.get_ylabel() == "fame (points)"
     assert "actions played" in line_panel.get_xlabel()
-    assert legend(fig) == ["P0 ann", "P1 ben", "P2 cleo"]  # one entry per player for both panels
+    assert legend(fig) == ["P0 (ann)", "P1 (ben)", "P2 (cleo)"]  # one entry per player, named as on the board
     final = record.replay()
     steps = [line for line in line_panel.get_lines() if line.get_label().startswith("P")]
     assert [line.get_ydata()[-1] for line in steps] == list(final.fame)  # each line ends at the final fame
     assert len(steps[0].get_xdata()) == len(record.actions) + 1
-    assert [t.get_text() for t in bar_panel.get_xticklabels()] == list(CATEGORIES)
+    assert [t.get_text() for t in bar_panel.get_xticklabels()] == list(CATEGORY_NAMES)  # as the scores name them
     # One bar per player and category, with the category points summed over the three epochs.
     heights = [p.get_height() for p in bar_panel.patches]
     expected = [sum(getattr(sc.players[p], c) for sc in final.scores) for p in range(3) for c in CATEGORIES]
@@ -354,3 +356,17 @@ def test_distribution_overlay_with_text_keys() -> None:
 
     fig = plot_distribution({"ra": 0.25, "other": 0.75}, simulated=["ra", "other", "other", "other"])
     assert fig.axes
+
+
+def test_no_word_of_the_fame_plot_is_cut_off() -> None:
+    """Every title, axis label, tick label and legend entry of the fame plot lies inside the figure."""
+    for players, names in ((3, ["ann", "ben", "cleo"]), (5, None)):
+        fig = plot_fame(play([random_bot] * players, seed=2, names=names))
+        renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
+        inside = fig.bbox
+        words = [t for t in fig.findobj(matplotlib.text.Text) if t.get_visible() and t.get_text().strip()]
+        assert len(words) > 30
+        for t in words:
+            box = t.get_window_extent(renderer)
+            assert inside.x0 - 0.5 <= box.x0 and box.x1 <= inside.x1 + 0.5, t.get_text()
+            assert inside.y0 - 0.5 <= box.y0 and box.y1 <= inside.y1 + 0.5, t.get_text()

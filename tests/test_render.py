@@ -97,9 +97,9 @@ def test_facts_are_the_text_twin() -> None:
     assert "Ra track: 2 of 8 Ra tiles drawn; the 8th ends the epoch." in lines
     assert "Auction track, 3 of 8 slots filled: slot 1 gold, slot 2 Nile, slot 3 funeral." in lines
     assert "Turn: P0. Decides now: P2 (greedy)." in lines
-    assert "Auction (Ra was called; Ra player P0): high bid 9 by P1 (you); " not in text  # seats are plain there
-    assert (
-        "Auction (Ra was called; Ra player P0): high bid 9 by P1; bids so far: P1 bid 9; still to bid: P2, P0." in text
+    assert (  # every seat by its one name, in the auction's line too
+        "Auction (Ra was called) with P0 as Ra player: high bid 9 by P1 (you); bids so far: P1 (you) bid 9; "
+        "still to bid: P2 (greedy), P0." in text
     )
     assert "P2 (greedy): fame 10; suns face up 4, 7, 10, 11" in text
     assert "P1 (you): fame 10; suns face up 3, 6, 9, 12; face down none; kept tiles: Nile 2, pyramid 3; " in text
@@ -121,8 +121,9 @@ def test_game_over_and_scores() -> None:
     ET.fromstring(svg(final))
     table = scores_text(final.scores)
     assert len(table.splitlines()) == 1 + 3 * 4
-    assert table.splitlines()[0].split() == [
-        "epoch", "player", "god", "phar", "river", "civ", "gold", "monu", "sun", "net", "fame"
+    assert table.splitlines()[0].split("  ") == [  # the categories by their one name, as on the board
+        "epoch", "player", "gods", "pharaohs", "Nile and floods", "civilizations", "gold", "monuments", "suns", "net",
+        "fame",
     ]  # fmt: skip
     h = scores_html(final.scores, you=0)
     assert h.count("<tr>") == 1 + 12 and "P0 (you)" in h

@@ -35,9 +35,17 @@ def _kind(action: str) -> str:
     return action.split()[0]
 
 
-def _play_out(c: PlayController, rng: random.Random, clicked: Counter[str]) -> None:
-    """Click random legal buttons until the game ends, checking the text after every click."""
+def _table(players: int, **options: Any) -> BoardClicks:
+    """Return a game table (its controller and the judge of its clicks)."""
+    return BoardClicks(PlayController(players, **options))
+
+
+def _play_out(board: BoardClicks, rng: random.Random, clicked: Counter[str]) -> None:
+    """Play random legal moves until the game ends, checking the text after every move."""
+    c = board.controller
     while not c.state.is_terminal():
+        if board.scores_due():
+            assert board.press(ui="dismiss") == ("step", "dismiss")
         choices = c.choices()
         assert choices, c.text()
         gods = [ch for ch in choices if ch.action.startswith("god")]
@@ -45,7 +53,7 @@ def _play_out(c: PlayController, rng: random.Random, clicked: Counter[str]) -> N
         if gods and rng.random() < 0.5:  # gods are rare: use them often, so that "done" comes up too
             pick = gods[0]
         before = c.text()
-        assert c.click(pick.action, c.version), c.message
+        assert board.press(action=pick.action, version=c.version) == ("played", pick.action), c.message
         clicked[_kind(pick.action)] += 1
         after = c.text()
         assert after != before
@@ -59,10 +67,11 @@ def test_hot_seat_games_click_every_kind_of_button() -> None:
     rng = random.Random(5)
     for seed in range(12):
         players = 2 + seed % 4
-        c = PlayController(players, you=range(players), seed=seed)
-        _play_out(c, rng, clicked)
+        board = _table(players, you=range(players), seed=seed)
+        c = board.controller
+        _play_out(board, rng, clicked)
         text = c.text()
-        assert "Game over" in text and "Buttons: none" in text
+        assert "Game over" in text and "Choices: none" in text
         assert text.count("is scored") >= 1 and len(c.state.scores) == 3
         assert GameRecord.from_json(c.save()).replay() == c.state
     # "done" needs two gods in one turn, rare in random play: load a bot game up to such a turn.
@@ -71,10 +80,11 @@ def test_hot_seat_games_click_every_kind_of_button() -> None:
         stop = next((i for i, s in enumerate(record.states()) if s.phase.name == "GODS"), None)
         if stop is not None:
             break
-    c = PlayController(3, you=range(3), seed=0)
+    board = _table(3, you=range(3), seed=0)
+    c = board.controller
     assert c.load(GameRecord(record.rules, record.suns, record.actions[:stop], seed))
     assert "Done with gods" in c.text()
-    assert c.click("done", c.version)
+    assert board.press(action="done", version=c.version)
     clicked["done"] += 1
     assert set(clicked) == set(KINDS), clicked
 
@@ -82,11 +92,12 @@ def test_hot_seat_games_click_every_kind_of_button() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_against_bots_the_log_tells_every_step(players: int) -> None:
     """Against random bots, each click shows your move and the bots' replies in plain words."""
-    c = PlayController(players, you=0, seed=players)
+    board = _table(players, you=0, seed=players)
+    c = board.controller
     assert c.log[0].startswith(f"New game, seed {players}: you play P0")
     rng = random.Random(players)
     clicked: Counter[str] = Counter()
-    _play_out(c, rng, clicked)
+    _play_out(board, rng, clicked)
     assert any(line.startswith("P0 (you)") for line in c.log)
     assert any(line.startswith("P1 ") for line in c.log)
     assert c.status().startswith("Game over")
@@ -101,8 +112,9 @@ def test_bots_only_reproduces_the_driver() -> None:
 
 
 def test_wrong_clicks_change_nothing() -> None:
-    """Stale buttons, illegal or garbled actions, and clicks out of turn leave a message only."""
-    c = PlayController(3, you=0, seed=4)
+    """Stale clicks, illegal or garbled actions, and clicks out of turn leave a message only."""
+    board = _table(3, you=0, seed=4)
+    c = board.controller
     version, state, log = c.version, c.state, list(c.log)
 
     def unchanged() -> None:
@@ -111,56 +123,58 @@ def test_wrong_clicks_change_nothing() -> None:
     for action, why in [
         ("bid 99", "Not legal now: bid 99"),
         ("dance", "Not legal now: dance"),
-        ("reveal gold", "Not legal now: reveal gold"),
+        ("reveal gold", "The bag draws the tiles (the game's seed decides which), not a click."),
     ]:
-        assert not c.click(action, version)
+        answer = board.press(action=action, version=version)
+        assert answer.kind == "refused" and answer.text == c.message and not answer
         assert c.message.startswith(why) and "Your choices:" in c.message
         assert f"Message: {c.message}" in c.text()
         unchanged()
-    assert not c.click(c.choices()[0].action, version - 1)
-    assert "earlier position" in c.message
+    assert not board.press(action=c.choices()[0].action, version=version - 1)
+    assert "earlier board" in c.message
     unchanged()
-    assert c.click(c.choices()[0].action, version)
-    old = version
-    assert not c.click("pass", old)  # the same button clicked twice
-    assert "earlier position" in c.message
-    # Out of turn: with bots step by step, it is a bot's move after your click.
-    s = PlayController(3, you=0, seed=4, step_by_step=True)
-    s.run_bots()
-    s.click(s.choices()[0].action)
-    if s.bots_pending():
-        assert not s.click("pass")
-        assert s.message.startswith("Not your turn")
+    assert board.press(action=c.choices()[0].action, version=version)
+    assert not board.press(action="pass", version=version)  # the same piece clicked twice
+    assert "earlier board" in c.message
+    # Out of turn: with the bots' reply left for later, it is a bot's move after your click.
+    later = _table(3, you=0, seed=4, reply="later")
+    later.controller.run_bots()
+    assert later.press(action=later.controller.choices()[0].action, reply="later")
+    assert later.controller.bots_pending()
+    assert not later.press(action="pass")
+    assert later.controller.message.startswith("Not your turn: P")
 
 
-def test_step_by_step_moves_one_bot_at_a_time() -> None:
-    """Step by step, each `step` adds one line to the log; switching to instant finishes the bots."""
-    c = PlayController(4, you=0, seed=2, step_by_step=True)
+def test_the_bots_reply_now_or_later_as_asked() -> None:
+    """A move played with ``reply="later"`` leaves the bots to `step`, one move each; "now" runs them all."""
+    board = _table(4, you=0, seed=2, reply="later")
+    c = board.controller
     c.run_bots()
-    while c.is_your_turn():
-        c.click(c.choices()[-1].action)
-        if c.bots_pending():
-            break
+    while not c.bots_pending():
+        assert board.press(action=c.choices()[-1].action, reply="later")
     lines = len(c.log)
     assert c.step() and len(c.log) == lines + 1
-    c.set_step_by_step(False)
+    c.run_bots()
+    assert not c.bots_pending()
+    assert board.press(action=c.choices()[-1].action)  # "now" is the default
     assert not c.bots_pending()
 
 
 def test_undo_goes_back_to_your_decision_and_replays_the_same() -> None:
     """Undo takes back your move and the bots' replies; the same click gives the same game again."""
-    c = PlayController(3, you=1, seed=8)
+    board = _table(3, you=1, seed=8)
+    c = board.controller
     assert not c.undo() and "Nothing to undo" in c.message
     start = c.state
     choice = c.choices()[0].action
-    c.click(choice)
+    board.press(action=choice)
     after = c.state
     assert c.undo()
     assert c.state == start and c.log[-1] == "(undone: back to your decision)"
-    c.click(choice)
+    board.press(action=choice)
     assert c.state == after
     for _ in range(5):
-        c.click(c.choices()[-1].action)
+        board.press(action=c.choices()[-1].action)
     while c.undo():
         pass
     assert c.state == start
@@ -168,9 +182,10 @@ def test_undo_goes_back_to_your_decision_and_replays_the_same() -> None:
 
 def test_new_game_save_and_load() -> None:
     """New game takes the next seed; a saved record loads back; bad files leave a message."""
-    c = PlayController(3, you=0, seed=1)
+    board = _table(3, you=0, seed=1)
+    c = board.controller
     for _ in range(4):
-        c.click(c.choices()[0].action)
+        board.press(action=c.choices()[0].action)
     saved, state = c.save(), c.state
     c.new_game()
     assert c.seed == 2 and c.log[0].startswith("New game, seed 2")
@@ -204,11 +219,13 @@ def test_a_broken_bot_pauses_the_game() -> None:
         return Bid(99)
 
     for bot, why in ((broken, "out of coffee"), (cheat, "bid 99 is not legal")):
-        c = PlayController(3, you=0, bots=bot, seed=1)
+        board = _table(3, you=0, bots=bot, seed=1)
+        c = board.controller
         if c.is_your_turn():
-            c.click(c.choices()[0].action)
+            board.press(action=c.choices()[0].action)
         assert c.halted and why in c.message and c.status() == "The game is paused."
         assert c.choices() == [] and not c.step()
+        assert not board.press(action="draw") and why in c.message  # the failure stays in view
 
 
 def test_bots_by_seat_and_bad_seats() -> None:
@@ -365,11 +382,11 @@ def test_a_whole_game_by_clicking_the_board_only() -> None:
     view._uploaded({"new": ({"name": "g.json", "content": memoryview(b"{}x")},)})  # what FileUpload sends
     assert "Could not load that game" in view.table.message
     view.speed.value = True
-    assert c.step_by_step
+    assert view.step_by_step
     view.pace.value = 1.4
     assert view.delay == 1.4
     view.speed.value = False
-    assert not c.step_by_step and view.text() == c.text()
+    assert not view.step_by_step and view.text() == c.text()
     bundle = view._repr_mimebundle_()
     assert bundle["text/plain"] == c.text() and "application/vnd.jupyter.widget-view+json" in bundle
 
@@ -652,6 +669,7 @@ def test_levels_name_the_bots_and_hot_seat_shows_whose_decision_it_is() -> None:
 def test_each_epochs_scores_cover_the_board_until_closed() -> None:
     """After each epoch the scores are drawn over the board, with every player's breakdown; then the final screen."""
     from ra_core.widgets import play as play_widget
+    from ra_core.widgets.overlay import ranking
 
     view = play_widget(players=3, you=0, seed=5, level="easy")
     c, board = view.controller, view.clicks
@@ -661,11 +679,21 @@ def test_each_epochs_scores_cover_the_board_until_closed() -> None:
             score = c.state.scores[-1]
             svg = view.table.board
             assert set(_targets(svg)) == {"ui:dismiss"} and "ra-overlay" in svg
+            over = c.state.is_terminal()
             for i, b in enumerate(score.players):
                 name = "P0 (you)" if i == 0 else f"P{i} (easy)"
-                assert f'aria-label="{name}: gods {signed(b.god)}, ' in svg
-                assert f"net {signed(b.net)}, fame {b.fame_after}" in svg
-            assert view.table.status.startswith("Game over" if c.state.is_terminal() else f"Epoch {score.epoch} is")
+                if not over:  # the epoch's points by category
+                    assert f'aria-label="{name}: gods {signed(b.god)}, ' in svg
+                    assert f"net {signed(b.net)}, fame {b.fame_after}" in svg
+                    continue
+                # the final screen: the whole game by category, and the ranking with every epoch
+                whole = [e.players[i] for e in c.state.scores]
+                assert f'aria-label="{name}: gods {signed(sum(e.god for e in whole))}, ' in svg
+                assert f"net {signed(sum(e.net for e in whole))}, fame {b.fame_after}" in svg
+                place = ranking(c.state).index(i) + 1
+                epochs = ", ".join(f"epoch {k} {signed(e.net)} \u2192 {e.fame_after}" for k, e in enumerate(whole, 1))
+                assert f'aria-label="{("1st", "2nd", "3rd")[place - 1]}: {name}, {epochs}, fame {b.fame_after}"' in svg
+            assert view.table.status.startswith("Game over" if over else f"Epoch {score.epoch} is")
             shown.append(score.epoch)
             _send(view, version=c.version, ui="sun 3")  # anything else: a message, no change
             assert "First close the scores" in view.table.message and board.scores_due()
@@ -695,11 +723,47 @@ def test_the_final_screen_says_how_a_tie_was_broken() -> None:
     assert tie_break_words(alone) == "" and "P1 wins with 41 fame" in scores_overlay(alone)
 
 
-def test_the_scores_fit_inside_their_card() -> None:
-    """The overlay's columns fit in the card drawn for them (720 wide, 16 of margin each side)."""
-    from ra_core.widgets.overlay import _COLUMNS
+def test_the_final_ranking_follows_the_engines_winner() -> None:
+    """The final screen ranks every player: first the engine's winner, then the winner of the rest, and so on."""
+    from ra_core.engine.scoring import winner
+    from ra_core.widgets.overlay import ranking
 
-    assert sum(width for _, width in _COLUMNS) <= 720 - 32
+    for seed in range(20):
+        final = play([random_bot] * (2 + seed % 4), seed=seed).replay()
+        order = ranking(final)
+        assert sorted(order) == list(range(len(final.players))) and order[0] == final.winner()
+        fame = [final.players[q].fame for q in order]
+        assert fame == sorted(fame, reverse=True)
+        for k in range(len(order) - 1):
+            rest = [final.players[q] for q in order[k:]]
+            assert order[k] == order[k:][winner(rest, final.rules)]
+
+
+def test_a_view_saves_a_picture_beside_the_widget() -> None:
+    """Each view's output holds a picture (HTML) and its text beside the widget: a saved notebook shows the board."""
+    from ra_core.widgets import auction_explorer, disaster_explorer, replay, scoring_calculator
+    from ra_core.widgets import play as play_widget
+
+    game = play_widget(players=3, you=0, seed=2)
+    for view, drawn in (
+        (game, game.clicks.svg()),
+        (replay(play([random_bot] * 3, seed=2)), "<svg"),
+        (auction_explorer(), "<svg"),
+        (disaster_explorer(), "<svg"),
+        (scoring_calculator(), "<table"),
+    ):
+        bundle = view._repr_mimebundle_()
+        assert set(bundle) == {"application/vnd.jupyter.widget-view+json", "text/html", "text/plain"}
+        assert drawn in bundle["text/html"] and "run the cell to use it" in bundle["text/html"]
+        assert bundle["text/plain"] == view.text()
+    assert 'data-action="draw"' in game._repr_mimebundle_()["text/html"]  # the board as it is: its pieces framed
+
+
+def test_the_scores_fit_inside_their_card() -> None:
+    """The overlay's columns fit in the card drawn for them (16 of margin each side)."""
+    from ra_core.widgets.overlay import _COLUMNS, CARD
+
+    assert sum(width for _, width in _COLUMNS) <= CARD - 32
 
 
 def test_a_seats_own_name_is_not_repeated() -> None:
@@ -709,14 +773,14 @@ def test_a_seats_own_name_is_not_repeated() -> None:
     record = play([random_bot] * 3, seed=2, names=["P0", "P1", "cleo"])
     stepper = ReplayController(record)
     assert "P0 (P0)" not in stepper.text() and "P2 (cleo)" in stepper.text()
-    assert _states_and_names(record, None)[1] == ["P0", "P1", "P2 cleo"]
+    assert _states_and_names(record, None)[1] == ["P0", "P1", "P2 (cleo)"]
 
 
 def test_the_board_marks_what_a_bot_just_did_and_the_coming_sun_swap() -> None:
     """After a bot's move the board says it by the bot's name and rings the piece; an auction shows the swap."""
-    c = PlayController(3, you=0, seed=2, step_by_step=True)
-    board = BoardClicks(c)
-    assert c.click("ra")  # P0 calls Ra: the bots bid next, one step at a time
+    board = _table(3, you=0, seed=2, reply="later")
+    c = board.controller
+    assert board.press(action="ra", reply="later")  # P0 calls Ra: the bots bid next, one step at a time
     steps = 0
     while c.step():
         steps += 1
@@ -728,7 +792,8 @@ def test_the_board_marks_what_a_bot_just_did_and_the_coming_sun_swap() -> None:
         assert words in svg
         if c.state.auction is not None and c.state.auction.high_bidder >= 0:
             a = c.state.auction
-            assert f"P{a.high_bidder} would give sun {a.high_bid} and take the center sun {c.state.center_sun}" in svg
+            who = c.player_name(a.high_bidder)
+            assert f"{who} would give sun {a.high_bid} and take the center sun {c.state.center_sun}" in svg
     assert steps >= 2 and "ra-just" not in str(board_svg.svg(c.state))  # a picture without controls marks nothing
 
 

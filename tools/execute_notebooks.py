@@ -2,7 +2,10 @@
 
     python tools/execute_notebooks.py notebooks/*.ipynb
 
-Widget state is stripped from the metadata afterwards: nbval ignores it and it bloats diffs.
+Widget state is stripped from the metadata afterwards: nbval ignores it and it bloats diffs. An
+output that holds a widget view and a picture of it (text/html) keeps the picture only: a saved
+view shows only with its kernel ("Error displaying widget: model not found" without one), and nbval
+does not compare views; run, the cell shows the widget again.
 """
 
 from __future__ import annotations
@@ -13,12 +16,19 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
 
 def execute(path: Path) -> None:
     """Run every cell of the notebook at `path` from a clean kernel and save it."""
     nb = nbformat.read(path, as_version=4)
     NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
     nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if WIDGET_VIEW in data and "text/html" in data:
+                del data[WIDGET_VIEW]
     nbformat.write(nb, path)
     print(f"executed {path}")
 

@@ -91,7 +91,7 @@ class State(NamedTuple):
 
         At a chance node these are the `Reveal`s of the tiles still in the bag.
         """
-        asked, legal = turns.last  # the step that made this state usually knows them (`turns.legal_actions`)
+        asked, legal = _KNOWN[0]  # the step that made this state usually knows them (`turns.legal_actions`)
         return legal if asked is self else _legal_actions(self)
 
     def apply(self, action: Action | str) -> State:
@@ -106,7 +106,7 @@ class State(NamedTuple):
             IllegalActionError: `action` is not legal here; the message names the action, the
                 player, the phase and what is legal.
         """
-        asked, legal = turns.last  # usually the caller has just asked for this state's legal actions
+        asked, legal = _KNOWN[0]  # usually the caller has just asked for this state's legal actions
         if asked is self:
             for candidate in legal:  # the engine's shared action objects: found by identity
                 if candidate is action:
@@ -227,4 +227,5 @@ class State(NamedTuple):
 _REVEAL = Phase.REVEAL  # a module constant: an enum attribute lookup at every step is slow
 _reveal = transitions.reveal
 _legal_actions = turns.legal_actions
+_KNOWN = turns.KNOWN
 _TRANSITIONS = dict(transitions.TRANSITIONS)  # a plain dict: a read-only mapping proxy is slower to index

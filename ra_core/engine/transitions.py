@@ -23,7 +23,6 @@ from operator import add
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from . import turns as _turns
 from .actions import Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod
 from .auction import SEATS_AFTER, bid_choices, bid_order, must_bid
 from .disasters import resolve
@@ -31,6 +30,7 @@ from .records import CHANCE, TERMINAL, Auction, EpochScore, PendingDiscard, Phas
 from .rules import EPOCHS, TRACK_SIZE, Rules
 from .scoring import score_epoch
 from .tiles import Tile
+from .turns import KNOWN as _KNOWN
 from .turns import god_targets, highest_sun_holder, turn_actions
 
 if TYPE_CHECKING:
@@ -204,7 +204,7 @@ def _add_counts(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 #   directly, a named tuple through an iterator (about 1 % of a whole game's time).
 # * Counts and slots change on a list copy that becomes a tuple again: fewer objects than slicing.
 # * The steps that know the next player's choices cheaply (the next turn, a bid) work them out
-#   with the rules' own functions and leave them in `turns.last`, where `State.legal_actions`
+#   with the rules' own functions and leave them in `turns.KNOWN`, where `State.legal_actions`
 #   and `State.apply` find them without dispatching on the phase again (about 8 % of a game).
 # The 14 fields are written on two lines, in `State`'s order (so `fmt: off`). mypy cannot check
 # the records built this way, so tests/test_api.py checks the type of every field of every state,
@@ -264,7 +264,7 @@ def _next_turn(
         if player.suns_up:
             new = _tuple_new(type(s), (rules, epoch, _ACTION, q, q, bag, ra_count, track, center, players,
                                        None, None, box, scores))
-            _turns.last = (new, turn_actions(player, track, bag, rules))
+            _KNOWN[0] = (new, turn_actions(player, track, bag, rules))
             return new
     # R58: only an auction can use up the last sun
     return _end_epoch(s, players, track, bag, box, ra_count, center)
@@ -279,7 +279,7 @@ def _start_auction(s: State, bag: tuple[int, ...], ra_count: int, trigger: Trigg
     auction = _tuple_new(Auction, (trigger, ra_player, bidders, (), 0, -1))  # no bid yet
     new = _tuple_new(type(s), (rules, epoch, _BID, ra_player, first, bag, ra_count, track, center, players,
                                auction, pending, box, scores))
-    _turns.last = (new, bid_choices(players[first].suns_up, 0, must_bid(first, ra_player, -1, trigger)))
+    _KNOWN[0] = (new, bid_choices(players[first].suns_up, 0, must_bid(first, ra_player, -1, trigger)))
     return new
 
 
@@ -307,7 +307,7 @@ def _bid(s: State, action: Bid | Pass) -> State:
     auction = _tuple_new(Auction, (trigger, ra_player, bidders, bids, high_bid, high_bidder))
     new = _tuple_new(type(s), (rules, epoch, phase, turn, seat, bag, ra_count, track, center, players,
                                auction, pending, box, scores))
-    _turns.last = (new, bid_choices(players[seat].suns_up, high_bid, must_bid(seat, ra_player, high_bidder, trigger)))
+    _KNOWN[0] = (new, bid_choices(players[seat].suns_up, high_bid, must_bid(seat, ra_player, high_bidder, trigger)))
     return new
 
 

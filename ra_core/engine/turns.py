@@ -96,11 +96,10 @@ def legal_actions(s: State) -> tuple[Action, ...]:
 
     The answers are shared tuples of shared action objects (bids are looked up by face-up suns
     and high bid in `ra_core.engine.auction.bid_choices`), and the last answer is kept with its
-    state in `last`: a caller asks for the legal actions, then `State.apply` checks the chosen one
+    state in `KNOWN`: a caller asks for the legal actions, then `State.apply` checks the chosen one
     against the same answer without working it out again.
     """
-    global last
-    asked, legal = last
+    asked, legal = KNOWN[0]
     if asked is s:
         return legal
     phase = s.phase
@@ -118,7 +117,7 @@ def legal_actions(s: State) -> tuple[Action, ...]:
         legal = discard_actions(s.players[s.discard.player], s.discard)
     else:
         legal = ()
-    last = (s, legal)
+    KNOWN[0] = (s, legal)
     return legal
 
 
@@ -209,5 +208,7 @@ _GOD_INDEX = int(_GOD)  # indexing a tuple with a plain int is cheaper than with
 _DRAW_OR_RA: tuple[Action, ...] = (DRAW, CALL_RA)
 _RA_ONLY: tuple[Action, ...] = (CALL_RA,)
 
-#: The state whose legal actions were asked for last, and its answer.
-last: tuple[object, tuple[Action, ...]] = (None, ())
+#: The state whose legal actions were worked out last, with them, as one pair (so that a thread
+#: never sees one state's actions beside another state). A one-slot list: storing into it is
+#: several times cheaper than rebinding a module attribute, and this happens at every step.
+KNOWN: list[tuple[object, tuple[Action, ...]]] = [(None, ())]

@@ -16,20 +16,24 @@ from typing import NamedTuple
 from ..engine.actions import Action, Discard
 from ..engine.tiles import CIVILIZATIONS, MONUMENTS, Tile
 from .icons import WORD_TILES, icon_svg
-from .theme import INK, PANEL, ROOT, STYLE, classed
+from .theme import INK, MARKED, PANEL, ROOT, STYLE, classed
 from .words import tile_name
 
 __all__ = [
+    "COUNT_FONT",
+    "MARK",
     "TILE_STYLES",
     "VERMILLION",
-    "COUNT_FONT",
     "Controls",
     "Html",
     "Svg",
     "TileStyle",
     "bag_svg",
     "button_svg",
+    "frame",
+    "key_svg",
     "legend",
+    "loss_badge",
     "move_words",
     "outline",
     "ring",
@@ -157,13 +161,12 @@ def _shape(shape: str, x: float, y: float, size: float, fill: str) -> str:
     return f'<path d="{d}" {style}/>'
 
 
-def tile_svg(t: Tile, x: float, y: float, size: float = 40, count: int = 0, count_anchor: str = "middle") -> str:
+def tile_svg(t: Tile, x: float, y: float, size: float = 40, count: int = 0, fewest: int = 2) -> str:
     """Return one tile as an SVG group: its shape, colour and icon (or short name), with its full name.
 
-    The full name is the group's ``<title>`` (a tooltip) and ``aria-label``. `count` above 1
-    adds the number of tiles in the pile (``×3``) under the tile, inside the tile's own width,
-    so that it never covers a neighbour; ``count_anchor="end"`` puts it on the left half, to leave
-    the right half free for a mark.
+    The full name is the group's ``<title>`` (a tooltip) and ``aria-label``. A `count` of at
+    least `fewest` (2: a pile) adds the number of tiles (``×3``) under the tile, centred inside
+    the tile's own width, so that it never covers a neighbour.
     """
     st = TILE_STYLES[t]
     label = tile_name(t) if count <= 1 else f"{tile_name(t)}, {count} tiles"
@@ -181,18 +184,20 @@ def tile_svg(t: Tile, x: float, y: float, size: float = 40, count: int = 0, coun
     else:
         down, part = _PLACE.get(st.shape, (0.0, 0.62))
         parts.append(icon_svg(t, x + h, y + h + down * size, part * size / 20, st.ink, st.fill))
-    if count > 1:
+    if count >= max(1, fewest):
         parts.append(
-            f'<text class="ra-count {INK}" x="{x + h - (1 if count_anchor == "end" else 0):.1f}" '
-            f'y="{y + size + COUNT_FONT:.1f}" font-size="{COUNT_FONT}" text-anchor="{count_anchor}" font-weight="bold" '
-            f'fill="#000">\u00d7{count}</text>'
+            f'<text class="ra-count {INK}" x="{x + h:.1f}" y="{y + size + COUNT_FONT:.1f}" font-size="{COUNT_FONT}" '
+            f'text-anchor="middle" font-weight="bold" fill="#000">\u00d7{count}</text>'
         )
     parts.append("</g>")
     return "".join(parts)
 
 
 def sun_svg(value: int, cx: float, cy: float, r: float, face_up: bool, label: str = "") -> str:
-    """Return a sun disk: face up is yellow with a solid rim, face down grey with a dashed rim."""
+    """Return a sun disk: face up is yellow with a solid rim, face down grey with a dashed rim.
+
+    Its number is black on either disk (11:1 on the grey, 15:1 on the yellow), in every theme.
+    """
     label = label or f"sun {value}, face {'up' if face_up else 'down'}"
     fill, dash = ("#F0E442", "") if face_up else ("#bbbbbb", ' stroke-dasharray="3 2"')
     return (
@@ -219,10 +224,10 @@ def text_element(
     piece of fixed colour (the bag, a yellow button) pass ``cls=""`` and keep `ink`.
     """
     bold = ' font-weight="bold"' if weight == "bold" else ""
-    return classed(
-        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}"{bold} text-anchor="{anchor}" '
-        f'fill="{ink}">{escape(text)}</text>',
-        cls,
+    kind = f' class="{cls}"' if cls else ""
+    return (
+        f'<text{kind} x="{x:.1f}" y="{y:.1f}" font-size="{size}"{bold} text-anchor="{anchor}" '
+        f'fill="{ink}">{escape(text)}</text>'
     )
 
 
@@ -253,6 +258,26 @@ def legend(size: int = 36) -> Svg:
         out.append(text_element(x + cell / 2 - 4, y + size + 14, tile_name(t), 12, anchor="middle"))
     out.append("</svg>")
     return Svg("".join(out))
+
+
+#: The key's entries: a mini tile and its name, `KEY_COLUMNS` to a row of the board.
+KEY_COLUMNS, KEY_ROW = 7, 26
+
+
+def key_svg(kinds: Sequence[Tile], x: float, y: float, width: float) -> tuple[str, int]:
+    """Return a key to the tile kinds `kinds` that carry an icon, and the rows it takes.
+
+    Each entry is the kind's tile (22 units) and its name, `KEY_COLUMNS` to a row; the kinds
+    whose name is written on the tile itself (`WORD_TILES`: Ra, God, Art) need no entry.
+    """
+    shown = [t for t in kinds if t not in WORD_TILES]
+    step = width / KEY_COLUMNS
+    out = []
+    for k, t in enumerate(shown):
+        ex, ey = x + (k % KEY_COLUMNS) * step, y + (k // KEY_COLUMNS) * KEY_ROW
+        out.append(tile_svg(t, ex, ey, 22))
+        out.append(text_element(ex + 26, ey + 15, tile_name(t), 12))
+    return "".join(out), (len(shown) + KEY_COLUMNS - 1) // KEY_COLUMNS
 
 
 # -- the game table's controls: pieces that stand for an action -----------------------------
@@ -312,27 +337,68 @@ def move_words(action: str) -> str:
 
 
 def outline(x: float, y: float, colour: str, dashed: bool = False) -> str:
-    """Return a thick frame around the 34-unit tile at (x, y): a chosen god, or a tile picked to lose."""
+    """Return a thick frame around the 34-unit tile at (x, y): a chosen god (black, inside the blue `frame`)."""
     dash = ' stroke-dasharray="5 3"' if dashed else ""
     return (
-        f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="40" height="40" fill="none" stroke="{colour}" '
-        f'stroke-width="3"{dash}/>'
+        f'<rect x="{x - 2:.1f}" y="{y - 2:.1f}" width="38" height="38" fill="none" stroke="{colour}" '
+        f'stroke-width="2.5"{dash}/>'
     )
 
 
-def target(markup: str, label: str, *, action: str = "", ui: str = "", pressed: bool | None = None) -> str:
+#: The colour of the frame around every piece you may click now (`frame`): blue, the theme's own
+#: blue where the page has one (`ra_core.pictures.theme.MARKED`), 3:1 or more against the paper and
+#: the panels in the light and the dark theme.
+MARK = "#0072B2"
+
+
+def frame(x: float, y: float, width: float, height: float, round_: bool = False) -> str:
+    """Return the mark of a piece you may click now: a blue frame around the box (x, y, width, height).
+
+    It is drawn 4 units outside the box, so it frames the piece without covering it; with
+    `round_`, the box's inscribed circle is framed instead (a sun). Every clickable piece has
+    one, always, not only under the pointer: what you may click is visible at a glance.
+    """
+    if round_:
+        r = width / 2 + 4
+        return (
+            f'<circle class="{MARKED}" cx="{x + width / 2:.1f}" cy="{y + height / 2:.1f}" r="{r:.1f}" fill="none" '
+            f'stroke="{MARK}" stroke-width="3"/>'
+        )
+    return (
+        f'<rect class="{MARKED}" x="{x - 4:.1f}" y="{y - 4:.1f}" width="{width + 8:.1f}" height="{height + 8:.1f}" '
+        f'rx="6" fill="none" stroke="{MARK}" stroke-width="3"/>'
+    )
+
+
+def loss_badge(x: float, y: float, lost: int) -> str:
+    """Return the mark of tiles chosen to lose, on the upper right corner of the 34-unit tile at (x, y): ``−1``.
+
+    A vermillion label with black words (5:1), within the tile's own width and clear of the
+    tile's picture, so that it crowds neither the pile's count under the tile nor a neighbour.
+    """
+    return (
+        f'<rect class="ra-loss" x="{x + 15:.1f}" y="{y - 3:.1f}" width="22" height="15" rx="4" fill="{VERMILLION}" '
+        f'stroke="#000" stroke-width="1"/>'
+        + text_element(x + 26, y + 8.5, f"\u2212{lost}", 12, "bold", "middle", cls="")
+    )
+
+
+def target(
+    markup: str, label: str, *, action: str = "", ui: str = "", pressed: bool | None = None, mark: str = ""
+) -> str:
     """Return `markup` as a clickable piece of the board: a focusable button with an ``aria-label``.
 
     `action` is the text of the action a click plays (`ra_core.engine.actions` notation, e.g.
     ``"bid 9"``); `ui` names a step that only prepares one (``"god"``: choose a god first,
     ``"pick art"``: select a tile to lose). A front end turns a click, or Enter or Space on the
-    focused piece, into that text; the board itself never changes the game.
+    focused piece, into that text; the board itself never changes the game. `mark` is the
+    piece's `frame`, drawn under it: every piece you may click carries one.
     """
     data = f' data-action="{escape(action)}"' if action else f' data-ui="{escape(ui)}"'
     state = "" if pressed is None else f' aria-pressed="{str(pressed).lower()}"'
     return (
         f'<g class="ra-target" role="button" tabindex="0" aria-label="{escape(label)}"{data}{state}>'
-        f"<title>{escape(label)}</title>{markup}</g>"
+        f"<title>{escape(label)}</title>{mark}{markup}</g>"
     )
 
 
@@ -351,15 +417,21 @@ def button_svg(x: float, y: float, width: float, text: str, fill: str = "#ffffff
     )
 
 
-def bag_svg(x: float, y: float, count: int) -> str:
-    """Return the cloth bag (a sack with its tie) and how many tiles are left in it."""
+#: How a piece that is not a choice now is drawn (the bag, the Ra statue): its shapes faded to
+#: this opacity, its words not (they take the theme's ink instead), so that they stay readable.
+FADED = 0.3
+
+
+def bag_svg(x: float, y: float, count: int, faded: bool = False) -> str:
+    """Return the cloth bag (a sack with its tie) and how many tiles are left in it; `faded`: not a choice now."""
+    look = f' opacity="{FADED}"' if faded else ""
     return (
-        f'<path d="M{x + 14:.1f},{y + 14:.1f} C{x - 2:.1f},{y + 30:.1f} {x + 2:.1f},{y + 56:.1f} {x + 28:.1f},'
+        f'<g{look}><path d="M{x + 14:.1f},{y + 14:.1f} C{x - 2:.1f},{y + 30:.1f} {x + 2:.1f},{y + 56:.1f} {x + 28:.1f},'
         f'{y + 56:.1f} C{x + 54:.1f},{y + 56:.1f} {x + 58:.1f},{y + 30:.1f} {x + 42:.1f},{y + 14:.1f} Z" '
         'fill="#c8a165" stroke="#000" stroke-width="1.5"/>'
         f'<path d="M{x + 14:.1f},{y + 14:.1f} L{x + 10:.1f},{y + 4:.1f} L{x + 46:.1f},{y + 4:.1f} '
-        f'L{x + 42:.1f},{y + 14:.1f} Z" fill="#b08850" stroke="#000" stroke-width="1.5"/>'
-        + text_element(x + 28, y + 40, str(count), 14, "bold", "middle", cls="")
+        f'L{x + 42:.1f},{y + 14:.1f} Z" fill="#b08850" stroke="#000" stroke-width="1.5"/></g>'
+        + text_element(x + 28, y + 40, str(count), 14, "bold", "middle", cls=INK if faded else "")
         + _label(x + 28, y + 72, "Draw")
     )
 
@@ -369,12 +441,14 @@ def _label(x: float, y: float, text: str) -> str:
     return text_element(x, y, text, 12, "bold", "middle")
 
 
-def statue_svg(x: float, y: float) -> str:
-    """Return the Ra statue (a figure with a sun disk on its head), to call Ra."""
+def statue_svg(x: float, y: float, faded: bool = False) -> str:
+    """Return the Ra statue (a figure with a sun disk on its head), to call Ra; `faded`: not a choice now."""
+    look = f' opacity="{FADED}"' if faded else ""
     return (
-        f'<circle cx="{x + 28:.1f}" cy="{y + 12:.1f}" r="10" fill="{VERMILLION}" stroke="#000" stroke-width="1.5"/>'
+        f'<g{look}><circle cx="{x + 28:.1f}" cy="{y + 12:.1f}" r="10" fill="{VERMILLION}" stroke="#000" '
+        'stroke-width="1.5"/>'
         f'<path d="M{x + 20:.1f},{y + 24:.1f} L{x + 36:.1f},{y + 24:.1f} L{x + 42:.1f},{y + 56:.1f} '
-        f'L{x + 14:.1f},{y + 56:.1f} Z" fill="#e8c872" stroke="#000" stroke-width="1.5"/>'
-        + text_element(x + 28, y + 48, "Ra", 13, "bold", "middle", cls="")
+        f'L{x + 14:.1f},{y + 56:.1f} Z" fill="#e8c872" stroke="#000" stroke-width="1.5"/></g>'
+        + text_element(x + 28, y + 48, "Ra", 13, "bold", "middle", cls=INK if faded else "")
         + _label(x + 28, y + 72, "Call Ra")
     )

@@ -48,6 +48,7 @@ from .plotstyle import (
     svg_setup,
     to_svg,
 )
+from .words import CATEGORY_NAMES, player_name
 
 __all__ = [
     "FRAME",
@@ -79,13 +80,9 @@ def _states_and_names(game: Any, names: Sequence[str] | None) -> tuple[list[Stat
     if not states:
         raise ValueError("plot_fame needs at least one state")
     n = states[-1].num_players
-    if names is None:
-        labels = [f"P{i}" for i in range(n)]
-    else:
-        if len(names) != n:
-            raise ValueError(f"{len(names)} names for {n} players")
-        # a seat's own name ("P0") or no name adds nothing: "P0", never "P0 P0"
-        labels = [f"P{i}" if name in ("", f"P{i}") else f"P{i} {name}" for i, name in enumerate(names)]
+    if names is not None and len(names) != n:
+        raise ValueError(f"{len(names)} names for {n} players")
+    labels = [player_name(i, (), names or ()) for i in range(n)]  # the name the board and the log give the seat
     return states, labels
 
 
@@ -170,12 +167,12 @@ def _category_bars(ax: Any, scores: Sequence[Any], labels: Sequence[str]) -> lis
         drawn = ax.bar(xs, totals, width, color=st["color"], hatch=st["hatch"], edgecolor=INK, linewidth=0.6)
         firsts.append(drawn[0])
     ax.axhline(0, color=FRAME, linewidth=0.8)
-    ax.set_xticks(range(len(CATEGORIES)), CATEGORIES, rotation=30, ha="right")
+    ax.set_xticks(range(len(CATEGORIES)), CATEGORY_NAMES, rotation=30, ha="right")
     ax.grid(axis="x", visible=False)
-    ax.set_ylabel("points (summed over scored epochs)")
+    ax.set_ylabel("points")
     if scores:
         epochs = ", ".join(str(sc.epoch) for sc in scores)
-        ax.set_title(f"Points by scoring category (epochs {epochs})")
+        ax.set_title(f"Points by category (epochs {epochs})")
     else:
         ax.set_title("Points by scoring category")
         ax.text(0.5, 0.5, "no epoch scored yet", transform=ax.transAxes, ha="center", va="center", color=FRAME)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..engine.scoring import EpochScore
     from ..engine.state import State
 from .pieces import (
-    COUNT_FONT,
+    KEY_ROW,
     TILE_STYLES,
     VERMILLION,
     Controls,
@@ -34,7 +34,10 @@ from .pieces import (
     TileStyle,
     bag_svg,
     button_svg,
+    frame,
+    key_svg,
     legend,
+    loss_badge,
     move_words,
     outline,
     ring,
@@ -79,6 +82,8 @@ __all__ = [
 _W = 760  # the drawing's width in user units; `svg(width=...)` scales it
 _PANEL = 112  # the height of one player's panel
 _TOP = 236  # where the player panels start
+_KEY_ROWS = 3  # the rows kept for the key under the panels (more only if the board holds more kinds)
+_SUN_STEP = 32  # from one sun to the next in a panel: room for the frame of each one you may bid
 
 
 def _ra_track(s: State) -> list[str]:
@@ -134,7 +139,8 @@ def _auction_track(s: State, controls: Controls | None) -> list[str]:
                 + tile_svg(t, x + 4, 116, 44)
             )
             if i + 1 in gods:
-                out.append(target(tile, f"Use a god: take the {tile_name(t)} on slot {i + 1}", action=f"god {i + 1}"))
+                label = f"Use a god: take the {tile_name(t)} on slot {i + 1}"
+                out.append(target(tile, label, action=f"god {i + 1}", mark=frame(x, 112, 52, 52)))
             else:
                 out.append(f'<g aria-label="slot {i + 1}">{tile}</g>')
     if controls is not None:
@@ -148,16 +154,15 @@ def _auction_track(s: State, controls: Controls | None) -> list[str]:
 
 
 def _bag_and_statue(s: State, controls: Controls) -> list[str]:
-    """Return the bag (click: draw) and the Ra statue (click: call Ra), dimmed when not a choice."""
+    """Return the bag (click: draw) and the Ra statue (click: call Ra), framed when a choice, else faded."""
     out = []
-    for kind, markup, label, verb in (
-        (Draw, bag_svg(586, 100, sum(s.bag)), "Draw a tile", "draw"),
-        (CallRa, statue_svg(668, 100), "Call Ra", "ra"),
-    ):
-        if any(isinstance(a, kind) for a in controls.actions):
-            out.append(target(markup, label, action=verb))
+    for kind, x, label, verb in ((Draw, 586, "Draw a tile", "draw"), (CallRa, 668, "Call Ra", "ra")):
+        live = any(isinstance(a, kind) for a in controls.actions)
+        markup = bag_svg(x, 100, sum(s.bag), not live) if kind is Draw else statue_svg(x, 100, not live)
+        if live:
+            out.append(target(markup, label, action=verb, mark=frame(x, 100, 56, 78)))
         else:
-            out.append(f'<g opacity="0.45" role="img" aria-label="{escape(label)}: not now">{markup}</g>')
+            out.append(f'<g role="img" aria-label="{escape(label)}: not now">{markup}</g>')
     return out
 
 
@@ -167,9 +172,11 @@ def _discard_buttons(controls: Controls) -> list[str]:
     chosen = controls.chosen()
     if chosen is not None:
         label = "Confirm: lose " + ", ".join(tile_name(t) for t in chosen.tiles)
-        out.append(target(button_svg(_W - 190, 196, 90, "Confirm", "#F0E442"), label, action=str(chosen)))
+        button = button_svg(_W - 196, 196, 90, "Confirm", "#F0E442")
+        out.append(target(button, label, action=str(chosen), mark=frame(_W - 196, 196, 90, 26)))
     if controls.picked:
-        out.append(target(button_svg(_W - 92, 196, 80, "Clear"), "Clear the tiles picked to lose", ui="clear"))
+        button = button_svg(_W - 92, 196, 80, "Clear")
+        out.append(target(button, "Clear the tiles picked to lose", ui="clear", mark=frame(_W - 92, 196, 80, 26)))
     return out
 
 
@@ -199,25 +206,27 @@ def _player_panel(s: State, i: int, p: Player, y: float, name: str, controls: Co
         out.append(text_element(250, y + 20, "   ".join(badges), 13, "bold"))
     mine = controls if deciding else None  # only the seat deciding now has controls
     bids = {a.sun for a in mine.actions if isinstance(a, Bid)} if mine else set()
-    out.append(text_element(430, y + 20, "suns", 12))
-    x = 470
+    out.append(text_element(452, y + 20, "suns", 12, anchor="end"))
+    x = 474
     for sun in p.suns_up:
         disk = sun_svg(sun, x, y + 15, 12, True)
-        out.append(target(disk, f"Bid sun {sun}", action=f"bid {sun}") if sun in bids else disk)
-        x += 28
+        mark = frame(x - 12, y + 3, 24, 24, round_=True)
+        out.append(target(disk, f"Bid sun {sun}", action=f"bid {sun}", mark=mark) if sun in bids else disk)
+        x += _SUN_STEP
     for sun in p.suns_down:
         out.append(sun_svg(sun, x, y + 15, 12, False))
-        x += 28
+        x += _SUN_STEP
     did = controls.just_did(i) if controls else ""
     if did:
         out.append(text_element(_W - 12, y + 20, move_words(did), 13, "bold", "end"))
         if did.startswith("bid ") and int(did[4:]) in p.suns_up:
-            out.append(ring(470 + 28 * p.suns_up.index(int(did[4:])), y + 15, 16))
+            out.append(ring(474 + _SUN_STEP * p.suns_up.index(int(did[4:])), y + 15, 16))
     if mine:
         for kind, word in ((Pass, "Pass"), (Done, "Done")):
             if any(isinstance(a, kind) for a in mine.actions):
                 label = "Pass (do not bid)" if kind is Pass else "Done: use no more gods"
-                out.append(target(button_svg(_W - 92, y + 4, 80, word), label, action=word.lower()))
+                mark = frame(_W - 92, y + 6, 80, 26)
+                out.append(target(button_svg(_W - 92, y + 6, 80, word), label, action=word.lower(), mark=mark))
     # Tiles, grouped as on the player boards: kept ones on the left, the epoch's on the right.
     gy = y + 34
     out.append(text_element(14, gy + 12, "kept", 12))
@@ -235,31 +244,37 @@ def _player_panel(s: State, i: int, p: Player, y: float, name: str, controls: Co
 
 
 def _display_tile(t: Tile, count: int, x: float, y: float, controls: Controls | None) -> str:
-    """Return a pile of a player's tiles; with controls, the god to use and the tiles to lose take clicks."""
+    """Return a pile of a player's tiles; with controls, the god to use and the tiles to lose take clicks.
+
+    A pile you may click is framed (`frame`). Tiles chosen to lose carry a ``−1`` label on the
+    tile (`loss_badge`: a click on it takes the choice back) and the count under the tile says
+    how many stay (``×1`` too); a pile chosen to lose entirely is faded.
+    """
     if controls is None:
         return tile_svg(t, x, y, 34, count)
     name = tile_name(t)
+    mark = frame(x, y, 34, 34)
     if t is Tile.GOD and any(isinstance(a, UseGod) for a in controls.actions):
         pile = tile_svg(t, x, y, 34, count)
         if controls.god:
             pile += outline(x, y, "#000")
-            return target(pile, "Use a god (chosen: now click a tile on the auction track)", ui="god", pressed=True)
-        return target(pile, "Use a god: choose it, then a tile on the auction track", ui="god", pressed=False)
+            label = "Use a god (chosen: now click a tile on the auction track)"
+        else:
+            label = "Use a god: choose it, then a tile on the auction track"
+        return target(pile, label, ui="god", pressed=controls.god, mark=mark)
     lost = controls.picked.count(t)
     if not lost:
         pile = tile_svg(t, x, y, 34, count)
-    elif lost < count:  # what stays counted on the left under the tile, what goes on the right
-        pile = tile_svg(t, x, y, 34, count - lost, count_anchor="end")
+    elif lost < count:
+        pile = tile_svg(t, x, y, 34, count - lost, fewest=1)
     else:
         pile = f'<g opacity="0.35">{tile_svg(t, x, y, 34)}</g>'
     keep = f"Keep one {name} after all ({lost} chosen to lose)"
-    if lost:  # the pile is framed; its mark "-1" under it takes the choice back
-        pile += outline(x, y, VERMILLION, dashed=True)
-        mark = text_element(x + 18, y + 34 + COUNT_FONT, f"\u2212{lost}", COUNT_FONT, "bold", "start")
-        pile += target(mark, keep, ui=f"unpick {t.label}")
+    if lost:
+        pile += target(loss_badge(x, y, lost), keep, ui=f"unpick {t.label}")
     if controls.can_pick(t):
-        return target(pile, f"Lose one {name} (you have {count - lost} left)", ui=f"pick {t.label}")
-    return target(pile, keep, ui=f"unpick {t.label}") if lost else pile
+        return target(pile, f"Lose one {name} (you have {count - lost} left)", ui=f"pick {t.label}", mark=mark)
+    return target(pile, keep, ui=f"unpick {t.label}", mark=mark) if lost else pile
 
 
 def svg(
@@ -287,7 +302,7 @@ def svg(
             Ra statue are drawn.
     """
     me = seat_set(you)
-    return _svg(s, me, names, width, facts(s, you=me, names=names), controls)
+    return _svg(s, me, names, width, facts(s, you=me, names=names)[:2], controls)
 
 
 def _svg(
@@ -298,8 +313,10 @@ def _svg(
     lines: Sequence[str],
     controls: Controls | None = None,
 ) -> Svg:
-    """Return `svg` of `s`, given its `facts` (`lines`), which title the picture."""
-    height = _TOP + _PANEL * len(s.players) + 4
+    """Return `svg` of `s`, given the first two of its `facts` (`lines`), which title the picture."""
+    kinds = _kinds_shown(s)
+    key, rows = key_svg(kinds, 14, _TOP + _PANEL * len(s.players) + 24, _W - 28)
+    height = _TOP + _PANEL * len(s.players) + 26 + KEY_ROW * max(_KEY_ROWS, rows)
     shown = width or _W
     scaled = round(height * shown / _W)
     title = " ".join(lines[:2])
@@ -323,14 +340,26 @@ def _svg(
     out.append(sun_svg(s.center_sun, cx, cy, 22, True, f"center sun {s.center_sun}"))
     out.append(text_element(cx + 30, cy + 5, "center", 12))
     out += _auction_track(s, controls)
-    for k, line in enumerate(status_lines(s, controls is not None)):
+    for k, line in enumerate(status_lines(s, controls is not None, me, names)):
         out.append(text_element(10, 188 + 18 * k, line, 13, "bold" if k == 0 else "normal"))
     if controls is not None and s.phase is Phase.DISCARD:
         out += _discard_buttons(controls)
     for i, p in enumerate(s.players):
         out += _player_panel(s, i, p, _TOP + i * _PANEL, player_name(i, me, names), controls)
+    top = _TOP + _PANEL * len(s.players)
+    out.append(text_element(14, top + 14, "Key to the tiles on the board:" if key else "No tiles on the board yet.", 12,
+                            "bold"))  # fmt: skip
+    out.append(key)
     out.append("</svg>")
     return Svg("".join(out))
+
+
+def _kinds_shown(s: State) -> list[Tile]:
+    """Return the tile kinds on the board (the auction track and the displays), in tile order."""
+    kinds = {t for t in s.track if t is not None}
+    for p in s.players:
+        kinds.update(t for t in Tile if p.display[t])
+    return sorted(kinds)
 
 
 def html(
@@ -349,12 +378,14 @@ def html(
     lines = facts(s, you=me, names=names)
     items = "".join(f"<li>{escape(line)}</li>" for line in lines)
     return Html(
-        f'<div class="ra-board">{_svg(s, me, names, width, lines)}'
+        f'<div class="ra-board">{_svg(s, me, names, width, lines[:2])}'
         f'<details class="ra-facts" open><summary>The board in words</summary><ul>{items}</ul></details></div>'
     )
 
 
-def scores_html(scores: Sequence[EpochScore], *, you: int | Collection[int] | None = None) -> Html:
+def scores_html(
+    scores: Sequence[EpochScore], *, you: int | Collection[int] | None = None, names: Sequence[str] = ()
+) -> Html:
     """Return the score breakdown per epoch and category as an HTML table."""
     if not scores:
         return Html("<p>No epoch has been scored yet.</p>")
@@ -365,7 +396,7 @@ def scores_html(scores: Sequence[EpochScore], *, you: int | Collection[int] | No
         for i, b in enumerate(e.players):
             cells = "".join(f"<td>{signed(v)}</td>" for v in b.points)
             body.append(
-                f'<tr><td>{e.epoch}</td><th scope="row">{escape(player_name(i, me))}</th>{cells}'
+                f'<tr><td>{e.epoch}</td><th scope="row">{escape(player_name(i, me, names))}</th>{cells}'
                 f"<td><b>{signed(b.net)}</b></td><td>{b.fame_after}</td></tr>"
             )
     return Html(

@@ -15,7 +15,7 @@ and nothing else on the page is touched.
 
 from __future__ import annotations
 
-__all__ = ["INK", "LINE", "PANEL", "PAPER", "ROOT", "STRONG", "STYLE", "UNUSED", "classed"]
+__all__ = ["INK", "LINE", "MARKED", "PANEL", "PAPER", "ROOT", "STRONG", "STYLE", "UNUSED", "classed"]
 
 ROOT = "ra-svg"  #: the class of every themed picture's ``<svg>`` element
 PAPER = "ra-paper"  #: the background of the picture (and of the scores card)
@@ -24,6 +24,7 @@ UNUSED = "ra-unused"  #: places on a track that the rules leave out
 INK = "ra-ink"  #: words and numbers drawn on the paper or a panel
 LINE = "ra-line"  #: thin frames
 STRONG = "ra-strong"  #: thick frames in the ink's colour (who decides now, the last Ra)
+MARKED = "ra-mark"  #: the blue frame of every piece you may click now (the theme's blue)
 
 _FG = "var(--jp-ui-font-color0, #000000)"
 STYLE = (
@@ -36,6 +37,7 @@ STYLE = (
     f".{ROOT} .{LINE} {{ stroke: var(--jp-border-color1, #777777); }}"
     f".{ROOT} .{STRONG} {{ stroke: {_FG}; }}"
     f".{ROOT} .{INK} {{ fill: {_FG}; }}"
+    f".{ROOT} .{MARKED} {{ stroke: var(--jp-brand-color1, #0072B2); }}"
     f".{ROOT} .ra-veil {{ fill: var(--jp-layout-color0, #ffffff); }}"
     "</style>"
 )

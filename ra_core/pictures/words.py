@@ -32,6 +32,7 @@ __all__ = [
     "KEPT",
     "TRIGGER_WORDS",
     "SCORED_EACH_EPOCH",
+    "bids_words",
     "facts",
     "owed_words",
     "player_name",
@@ -66,10 +67,13 @@ def tile_name(t: Tile) -> str:
 
 
 def player_name(seat: int, you: Collection[int] = (), names: Sequence[str] = ()) -> str:
-    """Return ``'P1'``, ``'P1 (you)'`` or ``'P1 (greedy)'`` for the seat."""
+    """Return the seat's one name, used for it everywhere: ``'P1'``, ``'P1 (you)'`` or ``'P1 (greedy)'``.
+
+    A name that is the seat's own (``names[1] == "P1"``) adds nothing: ``'P1'``, never ``'P1 (P1)'``.
+    """
     if seat in you:
         return f"P{seat} (you)"
-    if 0 <= seat < len(names) and names[seat]:
+    if 0 <= seat < len(names) and names[seat] not in ("", f"P{seat}"):
         return f"P{seat} ({names[seat]})"
     return f"P{seat}"
 
@@ -88,9 +92,22 @@ def _tiles_words(display: tuple[int, ...], kinds: Sequence[Tile]) -> str:
     return ", ".join(f"{tile_name(t)} {display[t]}" for t in kinds if display[t]) or "none"
 
 
-def seats_words(seats: Sequence[int]) -> str:
-    """Return seats as words: "P0, P2", or "nobody"."""
-    return ", ".join(f"P{q}" for q in seats) or "nobody"
+def seats_words(seats: Sequence[int], you: Collection[int] = (), names: Sequence[str] = ()) -> str:
+    """Return seats as words, each by its `player_name`: "P0, P2", or "nobody"."""
+    return ", ".join(player_name(q, you, names) for q in seats) or "nobody"
+
+
+def bids_words(s: State, you: Collection[int] = (), names: Sequence[str] = ()) -> tuple[str, str, str]:
+    """Return the running auction in words: the high bid, the bids so far, and who is still to bid."""
+    a = s.auction
+    if a is None:
+        return "", "", ""
+    high = f"high bid {a.high_bid} by {player_name(a.high_bidder, you, names)}" if a.high_bidder >= 0 else "no bid yet"
+    done = ", ".join(
+        f"{player_name(q, you, names)} {'passed' if b is None else 'bid ' + str(b)}"
+        for q, b in zip(a.order, a.bids, strict=False)
+    )
+    return high, done, seats_words(a.still_to_bid, you, names)
 
 
 TRIGGER_WORDS = {
@@ -160,11 +177,10 @@ def facts(s: State, *, you: int | Collection[int] | None = None, names: Sequence
         lines.append(turn)
     a = s.auction
     if a is not None:
-        done = [f"P{q} {'passed' if b is None else 'bid ' + str(b)}" for q, b in zip(a.order, a.bids, strict=False)]
-        high = f"high bid {a.high_bid} by P{a.high_bidder}" if a.high_bidder >= 0 else "no bid yet"
+        high, done, still = bids_words(s, me, names)
         lines.append(
-            f"Auction ({TRIGGER_WORDS[a.trigger]}; Ra player P{a.ra_player}): {high}; "
-            f"bids so far: {', '.join(done) or 'none'}; still to bid: {seats_words(a.still_to_bid)}."
+            f"Auction ({TRIGGER_WORDS[a.trigger]}) with {who(a.ra_player)} as Ra player: {high}; "
+            f"bids so far: {done or 'none'}; still to bid: {still}."
         )
     if s.discard is not None:
         owed = owed_words(s.discard.owed)
@@ -181,20 +197,20 @@ def facts(s: State, *, you: int | Collection[int] | None = None, names: Sequence
 
 # -- scores ------------------------------------------------------------------------------------
 
-#: Each scoring category (`ra_core.engine.scoring.CATEGORIES`, the first fields of a `Breakdown`) in words,
-#: and as a short column head for plain-text tables.
-CATEGORY_WORDS: dict[str, tuple[str, str]] = {
-    "god": ("gods", "god"),
-    "pharaoh": ("pharaohs", "phar"),
-    "river": ("Nile and floods", "river"),
-    "civilization": ("civilizations", "civ"),
-    "gold": ("gold", "gold"),
-    "monument": ("monuments", "monu"),
-    "sun": ("suns", "sun"),
+#: Each scoring category (`ra_core.engine.scoring.CATEGORIES`, the first fields of a `Breakdown`) by
+#: its one name, used wherever a category is shown: the rules' own headings (R63-R71).
+CATEGORY_WORDS: dict[str, str] = {
+    "god": "gods",
+    "pharaoh": "pharaohs",
+    "river": "Nile and floods",
+    "civilization": "civilizations",
+    "gold": "gold",
+    "monument": "monuments",
+    "sun": "suns",
 }
 assert tuple(CATEGORY_WORDS) == CATEGORIES  # one category list: the engine's order
 #: The category names in `CATEGORIES` order, e.g. for table heads.
-CATEGORY_NAMES = tuple(name for name, _ in CATEGORY_WORDS.values())
+CATEGORY_NAMES = tuple(CATEGORY_WORDS.values())
 
 
 def signed(v: int) -> str:
@@ -202,40 +218,42 @@ def signed(v: int) -> str:
     return f"{v:+d}" if v else "0"
 
 
-def scores_text(scores: Sequence[EpochScore]) -> str:
-    """Return the score breakdown per epoch and category as a plain-text table."""
+def scores_text(scores: Sequence[EpochScore], you: Collection[int] = (), names: Sequence[str] = ()) -> str:
+    """Return the score breakdown per epoch and category as a plain-text table (columns by category name)."""
     if not scores:
         return "No epoch has been scored yet."
-    head = ["epoch", "player", *(short for _, short in CATEGORY_WORDS.values()), "net", "fame"]
+    head = ["epoch", "player", *CATEGORY_NAMES, "net", "fame"]
     rows = [head]
     for e in scores:
         for i, b in enumerate(e.players):
-            rows.append([str(e.epoch), f"P{i}", *(signed(v) for v in (*b.points, b.net)), str(b.fame_after)])
+            who = player_name(i, you, names)
+            rows.append([str(e.epoch), who, *(signed(v) for v in (*b.points, b.net)), str(b.fame_after)])
     widths = [max(len(r[c]) for r in rows) for c in range(len(head))]
     return "\n".join("  ".join(cell.rjust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows)
 
 
-def status_lines(s: State, table: bool = False) -> list[str]:
+def status_lines(s: State, table: bool = False, you: Collection[int] = (), names: Sequence[str] = ()) -> list[str]:
     """Return the lines under the board's tracks: the running auction, the discard, or the winner.
 
     With `table` (the game table), the auction's lines also say the sun swap it will make (R44).
     """
+
+    def who(q: int) -> str:
+        return player_name(q, you, names)
+
     lines = []
     a = s.auction
     if a is not None:
-        high = f"high bid {a.high_bid} by P{a.high_bidder}" if a.high_bidder >= 0 else "no bid yet"
-        done = ", ".join(
-            f"P{q} {'pass' if b is None else 'bid ' + str(b)}" for q, b in zip(a.order, a.bids, strict=False)
-        )
-        lines.append(f"Auction: {TRIGGER_WORDS[a.trigger]} (Ra player P{a.ra_player}); {high}")
-        lines.append(f"Bids: {done or 'none yet'};  still to bid: {seats_words(a.still_to_bid)}")
+        high, done, still = bids_words(s, you, names)
+        lines.append(f"Auction: {TRIGGER_WORDS[a.trigger]}, with {who(a.ra_player)} as Ra player; {high}")
+        lines.append(f"Bids: {done or 'none yet'};  still to bid: {still}")
         if table:  # the sun swap the auction will make (R44)
-            who = f"P{a.high_bidder} would give sun {a.high_bid} and" if a.high_bidder >= 0 else "The winner will"
-            lines.append(f"{who} take the center sun {s.center_sun} with the tiles on the track.")
+            swap = f"{who(a.high_bidder)} would give sun {a.high_bid} and" if a.high_bidder >= 0 else "The winner will"
+            lines.append(f"{swap} take the center sun {s.center_sun} with the tiles on the track.")
     if s.discard is not None:
         owed = owed_words(s.discard.owed)
-        lines.append(f"P{s.discard.player} must choose tiles to lose: {owed}")
+        lines.append(f"{who(s.discard.player)} must choose tiles to lose: {owed}")
     if s.phase is Phase.GAME_OVER:
         w = s.winner() or 0
-        lines.append(f"Game over: P{w} wins with {s.players[w].fame} fame")
+        lines.append(f"Game over: {who(w)} wins with {s.players[w].fame} fame")
     return lines

@@ -55,9 +55,10 @@ def play(players: int = 3, level: str = "normal", **options: Any) -> PlayView:
     """Show a game of Ra to play by clicking on the board, with the log beside it, and more.
 
     `level` is the bots' difficulty (see `LEVELS`): ``"easy"``, ``"normal"`` or ``"hard"``.
-    Options are those of `PlayController` (``you``, ``bots``, ``seed``, ``rules``,
-    ``step_by_step``) plus ``delay``, the seconds between two visible bot steps. Bots given as
-    ``bots`` replace the level's. ``you=[0, 2]`` seats two humans at one screen (hot seat).
+    Options are those of `PlayController` (``you``, ``bots``, ``seed``, ``rules``) plus
+    ``step_by_step`` (the bots move one visible step at a time, not all at once) and ``delay``,
+    the seconds between two such steps. Bots given as ``bots`` replace the level's.
+    ``you=[0, 2]`` seats two humans at one screen (hot seat).
     """
     from .views import PlayView
 
@@ -65,7 +66,9 @@ def play(players: int = 3, level: str = "normal", **options: Any) -> PlayView:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
     options.setdefault("bots", LEVELS[level])
     delay = options.pop("delay", 0.6)
-    return PlayView(PlayController(players, **options), delay=delay)
+    step_by_step = bool(options.pop("step_by_step", False))
+    controller = PlayController(players, reply="later" if step_by_step else "now", **options)
+    return PlayView(controller, delay=delay, step_by_step=step_by_step)
 
 
 def replay(record: Any, step: int = 0) -> ReplayView:

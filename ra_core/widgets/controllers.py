@@ -1,18 +1,18 @@
-"""The play controller: a game against bots, driven by clicks, rendered by pure functions.
+"""The play controller: a game against bots, its positions, log, undo, saving and loading.
 
-Standard library only: the ipywidgets view (`ra_core.widgets.views`) is a thin layer that
-turns `choices()` into buttons and shows `board_html()`, `status()` and `log_html()`. Tests
-drive the controller directly and read `text()`.
-
-A wrong click never raises: it sets `message` and changes nothing.
+Standard library only. The controller keeps the game and plays the moves it is given
+(`PlayController.play`); what a click on the board may play is decided in one place,
+`ra_core.widgets.board.BoardClicks.press`, which checks the board's version, whose turn it is
+and the move's legality once each, then hands the move here. The ipywidgets view
+(`ra_core.widgets.views`) only shows what the two render. Tests drive them directly and read
+`text()`.
 
 >>> game = PlayController(players=3, you=2, seed=1)
 >>> [c.label for c in game.choices()]
 ['Draw a tile', 'Call Ra']
->>> game.click("bid 13")
-False
->>> game.message
-'Not legal now: bid 13. Your choices: draw, ra.'
+>>> game.play(game.state.legal_actions()[0])  # draw: the tile comes out, then the bots reply
+>>> game.log[1]
+'P2 (you) drew a statue; it goes to slot 1.'
 """
 
 from __future__ import annotations
@@ -21,21 +21,37 @@ import random
 import time
 from collections.abc import Collection, Mapping, Sequence
 from html import escape
-from typing import Any
+from typing import Any, Literal
 
 from ..bots import random_bot
-from ..engine.actions import Action, CallRa, Draw, UseGod, parse_action
-from ..engine.errors import BotError
+from ..engine.actions import Action, CallRa, Draw, Reveal, UseGod
+from ..engine.errors import BotError, IllegalActionError
 from ..engine.rules import Rules
 from ..engine.setup import new_game
 from ..engine.state import CHANCE, Phase, State
 from ..pictures import svg, words
 from ..pictures.narrate import narrate
-from ..play import GameRecord, Policy, bot_name, bot_stream, chance_stream, decide, fresh_seed, sample_chance
+from ..play import (
+    RECORD_SCHEMA,
+    GameRecord,
+    Policy,
+    bot_name,
+    bot_stream,
+    chance_stream,
+    decide,
+    fresh_seed,
+    sample_chance,
+    seed_problem,
+)
 from .choices import Choice, action_label
-from .inputs import describe_value
 
-__all__ = ["Choice", "PlayController", "action_label"]
+__all__ = ["Choice", "PlayController", "Reply", "action_label"]
+
+
+#: How the bots answer a move: ``"now"`` (they move until one of your seats decides or the game
+#: ends, before the call returns) or ``"later"`` (they wait for `PlayController.step`, which the
+#: view calls on the kernel's event loop, so that your move is shown before they think).
+Reply = Literal["now", "later"]
 
 
 class PlayController:
@@ -46,10 +62,11 @@ class PlayController:
         you: your seat, several seats (hot seat), or None to watch bots only.
         bots: one policy ``policy(state, rng) -> action`` for every other seat, or a mapping
             or sequence by seat; default `ra_core.bots.random_bot`.
-        seed: decides the sun groups, the draws and the bots' choices (one `random.Random`).
+        seed: decides the sun groups, the draws and the bots' choices (see `ra_core.play`): an
+            integer of at most 2**63 either way or a text of at most 100 characters, so that
+            the game's record loads back; None for a fresh one. Anything else raises ValueError.
         rules: the rules in force; default `Rules.default(players)`.
-        step_by_step: if true, bots wait for `step()` (the view calls it on a timer);
-            if false, they move at once after each of your clicks.
+        reply: how the bots make the moves before your first decision (see `Reply`).
 
     The whole game lives in the engine: `states` (every position), `actions` (their text,
     chance included) and `log` (one sentence per visible step).
@@ -63,7 +80,7 @@ class PlayController:
         bots: Policy | Sequence[Policy] | Mapping[int, Policy] | None = None,
         seed: int | str | None = 1,
         rules: Rules | None = None,
-        step_by_step: bool = False,
+        reply: Reply = "now",
     ) -> None:
         self.rules = rules or Rules.default(players)
         n = self.rules.players
@@ -84,15 +101,26 @@ class PlayController:
                 self.policies[q] = bots.get(q, random_bot)
             else:
                 self.policies[q] = bots[q] if q < len(bots) and bots[q] is not None else random_bot
-        self.names = tuple("you" if q in self.you else bot_name(self.policies[q]) for q in range(n))
-        self.step_by_step = step_by_step
+        if seed is not None and seed_problem(seed):
+            raise ValueError(f"seed: {seed_problem(seed)}")
+        self.names = tuple("you" if q in self.you else _short(bot_name(self.policies[q])) for q in range(n))
         self.bot_seconds = 0.0  # time spent inside bot policies (the benchmark leaves it out)
+        self.opened = 0  # games begun at this table, new or loaded: the board closes what was open
         self._start(seed)
+        self._settle(reply)
 
     # -- the game ----------------------------------------------------------------------------
 
     def _start(self, seed: int | str | None, record: GameRecord | None = None) -> None:
-        seed = fresh_seed() if seed is None else seed
+        """Set up a new game (or the start of a loaded `record`); `seed` None draws a fresh one.
+
+        The deal and every tile of the game follow `seed` (`seeded`), unless a loaded record's
+        tiles follow none (it has no seed, or an old schema): then the rest is drawn from a
+        fresh seed's stream and the record is saved without a seed, as it came.
+        """
+        self.seeded = record is None or (record.seed is not None and record.schema == RECORD_SCHEMA)
+        seed = fresh_seed() if seed is None or not self.seeded else seed
+        self.opened += 1
         self.seed = seed
         self.chance = chance_stream(seed)  # the tiles: a function of the seed alone, as in `play`
         self.bot_rngs = [bot_stream(seed, seat) for seat in range(self.rules.players)]
@@ -106,12 +134,15 @@ class PlayController:
         self.version = 0
         if record is None:
             self.log.append(f"New game, seed {seed}: {self._intro()}")
-            self._settle()
 
     def _intro(self) -> str:
         s = self.state
         you = ", ".join(f"P{q}" for q in self.you) or "nobody (bots only)"
-        return f"you play {you}; P{s.turn_player} holds the highest sun and starts."
+        return f"you play {you}; {self.player_name(s.turn_player)} holds the highest sun and starts."
+
+    def player_name(self, seat: int) -> str:
+        """Return the seat's one name at this table, as the board, the log and the scores show it: ``'P1 (normal)'``."""
+        return words.player_name(seat, self.you, self._bot_names())
 
     @property
     def state(self) -> State:
@@ -128,33 +159,52 @@ class PlayController:
         return not self.halted and not s.is_terminal() and s.to_move not in self.you
 
     def choices(self) -> list[Choice]:
-        """Return the buttons for your legal actions now (none while a bot is to move)."""
+        """Return your legal actions now, each with its label (none while a bot is to move)."""
         s = self.state
         if not self.is_your_turn():
             return []
         return [Choice(str(a), action_label(a, s)) for a in s.legal_actions()]
 
-    def _apply(self, action: Action) -> None:
-        """Apply `action` (and the reveal after a draw), and log it in words."""
+    def play(self, action: Action, reply: Reply = "now") -> None:
+        """Play `action` in the current position, log it, and let the bots answer as `reply` says.
+
+        The move is not judged here: a click is judged once, by `ra_core.widgets.board.BoardClicks`,
+        and the engine's `State.apply` refuses anything illegal with `IllegalActionError`. A draw
+        and the tile it brings are one visible step; the tile comes from the seed's chance stream,
+        never from a caller, so a `Reveal` raises `IllegalActionError`: the game's tiles follow its
+        seed, and its record is checked against it when loaded.
+        """
+        if isinstance(action, Reveal):
+            s = self.state
+            why = f"{action} is refused: the bag draws the tiles (the game's seed decides them), not a player"
+            raise IllegalActionError(why, action=action, player=s.to_move, phase=s.phase.name, legal=[])
         before = self.state
-        after = before.apply(action)
+        self._record(before, action, before.apply(action))
+        self._settle(reply)
+
+    def _record(self, before: State, action: Action, after: State) -> None:
+        """Keep the step from `before` to `after` and tell it in the log; after a draw, the tile it brings too."""
         self.states.append(after)
         self.actions.append(str(action))
-        if isinstance(action, Draw):  # a draw and the tile it brings are one visible step
+        if isinstance(action, Draw):
             reveal = sample_chance(after, self.chance)
             drawn = after.apply(reveal)
             self.states.append(drawn)
             self.actions.append(str(reveal))
-            self.log.append(narrate(after, reveal, drawn, you=self.you))
+            self.log.append(narrate(after, reveal, drawn, you=self.you, names=self._bot_names()))
         else:
-            self.log.append(narrate(before, action, after, you=self.you))
+            self.log.append(narrate(before, action, after, you=self.you, names=self._bot_names()))
         self.version += 1
 
-    def _mark(self) -> None:
-        """Remember this decision of yours, so that undo can come back to it."""
-        n = len(self.actions)
-        if not self._marks or self._marks[-1][0] != n:
-            self._marks.append((n, len(self.log), self._dice()))
+    def _settle(self, reply: Reply) -> None:
+        """Let the bots move now if `reply` says so; remember your decision when it comes, for undo."""
+        if reply == "now":
+            while self.step():
+                pass
+        if self.state.to_move in self.you:
+            n = len(self.actions)
+            if not self._marks or self._marks[-1][0] != n:
+                self._marks.append((n, len(self.log), self._dice()))
 
     def _dice(self) -> tuple[Any, ...]:
         """Return the state of every random stream (chance's and the bots'), for undo."""
@@ -165,34 +215,26 @@ class PlayController:
         for r, state in zip(self.bot_rngs, dice[1:], strict=True):
             r.setstate(state)
 
-    def _settle(self) -> None:
-        """Run the bots now unless they go step by step; mark your decision when it comes."""
-        if not self.step_by_step:
-            while self.bots_pending():
-                if not self.step():
-                    break
-        if self.is_your_turn():
-            self._mark()
-
     def step(self) -> bool:
         """Make one bot (or chance) move; return whether one was made."""
         if not self.bots_pending():
             return False
         s = self.state
         if s.to_move == CHANCE:  # only after loading a record that stops mid-draw
-            self._apply(sample_chance(s, self.chance))
+            reveal = sample_chance(s, self.chance)
+            self._record(s, reveal, s.apply(reveal))
         else:
             seat = s.to_move
             t0 = time.perf_counter()
+            policy, rng, move = self.policies[seat], self.bot_rngs[seat], len(self.actions)
             try:  # a broken bot must not break the notebook: its failure pauses the game
-                action, _ = decide(self.policies[seat], s, self.bot_rngs[seat], seed=self.seed, move=len(self.actions))
+                action, after = decide(policy, s, rng, seed=self.seed, move=move)
             except BotError as e:
-                return self._halt(f"P{seat}'s bot ({self.names[seat]}) failed: {e}")
+                return self._halt(f"The bot of {self.player_name(seat)} failed: {e}")
             finally:
                 self.bot_seconds += time.perf_counter() - t0
-            self._apply(action)
-        if self.is_your_turn():
-            self._mark()
+            self._record(s, action, after)
+        self._settle("later")
         return True
 
     def _halt(self, why: str) -> bool:
@@ -205,36 +247,6 @@ class PlayController:
         """Let the bots move until it is your turn or the game is over."""
         while self.step():
             pass
-
-    def click(self, action: str, version: int | None = None) -> bool:
-        """Play `action` (its text) for you; return whether it was played.
-
-        `version` is the `version` the button was made at: a button from an earlier position
-        (a double click, a stale cell) is refused. Nothing ever raises; the reason for a
-        refusal is in `message`.
-        """
-        self.message = ""
-        s = self.state
-        if version is not None and version != self.version:
-            self.message = "That button was for an earlier position; nothing changed. Choose again below."
-            return False
-        if s.is_terminal():
-            self.message = "The game is over: start a new game, undo, or load one."
-            return False
-        if not self.is_your_turn():
-            self.message = f"Not your turn: P{s.to_move} is to move." if s.to_move >= 0 else "Not your turn."
-            return False
-        try:
-            chosen = parse_action(action)
-        except ValueError:
-            chosen = None
-        legal = s.legal_actions()
-        if chosen is None or chosen not in legal:
-            self.message = f"Not legal now: {describe_value(action)}. Your choices: {', '.join(map(str, legal))}."
-            return False
-        self._apply(chosen)
-        self._settle()
-        return True
 
     def undo(self) -> bool:
         """Go back to your previous decision (taking back the bots' replies too)."""
@@ -254,44 +266,44 @@ class PlayController:
         self._marks[-1] = (k, len(self.log), rng_state)
         return True
 
-    def new_game(self, seed: int | str | None = None) -> bool:
+    def new_game(self, seed: int | str | None = None, reply: Reply = "now") -> bool:
         """Start a new game with the same seats and bots; the default seed is the next one.
 
         A seed must be an integer or a text; anything else sets `message` and changes nothing.
+        `reply`: how the bots make the moves before your first decision.
         """
         self.message = ""
         if seed is None:
             seed = self.seed + 1 if isinstance(self.seed, int) else f"{self.seed}+1"
-        if type(seed) not in (int, str) or (type(seed) is str and len(seed) > 100):
-            self.message = f"A seed is an integer or a short text, not {type(seed).__name__}. Nothing changed."
+        if seed_problem(seed):
+            self.message = f"Not a seed: {seed_problem(seed)}. Nothing changed."
             return False
         version = self.version
         self._start(seed)
         self.version = version + 1
+        self._settle(reply)
         return True
-
-    def set_step_by_step(self, flag: bool) -> None:
-        """Switch the bots between moving at once and one step at a time."""
-        self.step_by_step = bool(flag)
-        if not self.step_by_step:
-            self._settle()
 
     # -- saving and loading ------------------------------------------------------------------
 
     def record(self) -> GameRecord:
-        """Return the game so far as a `GameRecord` (rules, suns, seed, every action)."""
+        """Return the game so far as a `GameRecord` (rules, suns, seed, every action).
+
+        The seed is left out when the game's tiles do not follow it (see `_start`).
+        """
         start = self.states[0]
         suns = tuple(p.suns_up for p in start.players)
-        return GameRecord(self.rules, suns, tuple(self.actions), self.seed, self.names)
+        return GameRecord(self.rules, suns, tuple(self.actions), self.seed if self.seeded else None, self.names)
 
     def save(self) -> str:
         """Return the game record as JSON text (`load` reads it back)."""
         return self.record().to_json()
 
-    def load(self, text: str | bytes | GameRecord) -> bool:
+    def load(self, text: str | bytes | GameRecord, reply: Reply = "now") -> bool:
         """Load a saved game record (JSON, or a `GameRecord`); all or nothing.
 
         A malformed or edited record (see `GameRecord.from_dict`) sets `message` and changes nothing.
+        `reply`: how the bots go on if the record stops before one of your decisions.
         """
         self.message = ""
         try:
@@ -312,15 +324,18 @@ class PlayController:
         self.version = version + 1
         self.states = states
         self.actions = list(record.actions)
-        for action in record.actions:  # the chance stream goes on where the record's draws end
-            if action.startswith("reveal"):
-                self.chance.random()
         n = len(record.actions)
-        self.bot_rngs = [random.Random(f"ra-seat-{i}:{record.seed!r}/{n}") for i in range(self.rules.players)]
-        self.log = [f"Loaded a game of {n} actions (seed {record.seed})."]
-        mark = self._dice()
-        self._marks = [(i, 1, mark) for i, s in enumerate(states) if s.to_move in self.you]
-        self._settle()
+        self.bot_rngs = [random.Random(f"ra-seat-{i}:{self.seed!r}/{n}") for i in range(self.rules.players)]
+        seed = f"seed {self.seed}" if self.seeded else "its tiles follow no seed"
+        self.log = [f"Loaded a game of {n} actions ({seed})."]
+        # Each of your decisions can be undone to, with the chance stream where it was then: the
+        # tiles drawn after an undo are the seed's, as in the game that was saved.
+        for i, s in enumerate(states):
+            if s.to_move in self.you:
+                self._marks.append((i, 1, self._dice()))
+            if i < n and self.seeded and s.phase is Phase.REVEAL:
+                self.chance.random()  # the record's draw here (checked against this stream on loading)
+        self._settle(reply)
         return True
 
     # -- what the widget shows (pure functions of the engine's state) -----------------------
@@ -341,7 +356,8 @@ class PlayController:
         s = self.state
         if s.is_terminal():
             w = s.winner() or 0
-            return f"Game over: {'you win' if w in self.you else f'P{w} wins'} with {s.players[w].fame} fame."
+            who = "you win" if w in self.you else f"{self.player_name(w)} wins"
+            return f"Game over: {who} with {s.players[w].fame} fame."
         if self.halted:
             return "The game is paused."
         if self.is_your_turn():
@@ -353,7 +369,7 @@ class PlayController:
                 Phase.DISCARD: "choose which tiles to lose",
             }.get(s.phase, "choose")
             return f"{who} move: {what}."
-        return f"P{s.to_move} ({self.names[s.to_move]}) is thinking..." if s.to_move >= 0 else "Drawing..."
+        return f"{self.player_name(s.to_move)} is thinking..." if s.to_move >= 0 else "Drawing..."
 
     def log_lines(self, last: int = 12) -> list[str]:
         """Return the last `last` lines of the log, oldest first."""
@@ -368,7 +384,7 @@ class PlayController:
 
     def scores_html(self) -> str:
         """Return the score breakdown per epoch and category, once an epoch is scored."""
-        return svg.scores_html(self.state.scores, you=self.you) if self.state.scores else ""
+        return svg.scores_html(self.state.scores, you=self.you, names=self._bot_names()) if self.state.scores else ""
 
     def text(self) -> str:
         """Return everything the widget shows, as plain text (for tests and screen readers)."""
@@ -376,12 +392,17 @@ class PlayController:
         lines.append(f"Status: {self.status()}")
         if self.message:
             lines.append(f"Message: {self.message}")
-        lines.append("Buttons: " + (" | ".join(c.label for c in self.choices()) or "none"))
+        lines.append("Choices: " + (" | ".join(c.label for c in self.choices()) or "none"))
         lines.append("Log:")
         lines += [f"  {line}" for line in self.log_lines()]
         if self.state.scores:
-            lines.append(words.scores_text(self.state.scores))
+            lines.append(words.scores_text(self.state.scores, self.you, self._bot_names()))
         return "\n".join(lines)
+
+
+def _short(name: str, most: int = 16) -> str:
+    """Return a bot's name as the table shows and saves it: at most `most` characters."""
+    return name if len(name) <= most else name[: most - 1] + "\u2026"
 
 
 def _turn_words(legal: Sequence[Action]) -> str:

@@ -11,7 +11,7 @@ import ipywidgets as w
 
 from ..engine.tiles import DISASTERS, FULL_BAG, Tile
 from .explorers import SCORED_TILES, AuctionExplorer, DisasterExplorer, ScoringCalculator
-from .views import _NO_LABEL, _NUMBER, _WRAP, View, _message_html
+from .views import _NO_LABEL, _NUMBER, _WRAP, View, _message_html, _saved
 
 __all__ = ["AuctionView", "DisasterView", "ScoringView"]
 
@@ -40,6 +40,10 @@ class AuctionView(View):
     def choose(self, action: str) -> None:
         """Follow `action` (what an option's button does)."""
         self._do(lambda: self.controller.choose(action))
+
+    def picture(self) -> str:
+        """Return the explorer as HTML that needs no kernel: the summary and the board."""
+        return _saved(self.summary.value + self.controller.board_html())
 
     def refresh(self) -> None:
         """Show the summary, the options and the board."""
@@ -117,6 +121,10 @@ class ScoringView(View):
         self.message.value = _message_html(self.controller.message)
         self.result.value = self.controller.html()
 
+    def picture(self) -> str:
+        """Return what the widget shows as HTML that needs no kernel: its result."""
+        return _saved(self.controller.html())
+
 
 # -- disaster explorer --------------------------------------------------------------------------
 
@@ -172,3 +180,7 @@ class DisasterView(View):
         """Show what must go and the choices."""
         self.message.value = _message_html(self.controller.message)
         self.result.value = self.controller.html()
+
+    def picture(self) -> str:
+        """Return what the widget shows as HTML that needs no kernel: its result."""
+        return _saved(self.controller.html())

@@ -113,7 +113,8 @@ class ReplayController:
             return f"{head} Chance: a tile comes out of the bag; it is {words.tile_name(tile)} ({odds}). {told}"
         options = ", ".join(str(a) for a in s.legal_actions())
         told = narrate(s, action, after, names=self.names)
-        return f"{head} P{s.to_move} decides among: {options}. Chosen: {action}. {told}"
+        who = words.player_name(s.to_move, (), self.names)
+        return f"{head} {who} decides among: {options}. Chosen: {action}. {told}"
 
     def board_html(self) -> str:
         """Return the board at the position shown."""

@@ -3,7 +3,8 @@
 anywidget runs one small ES module (``table.js``, with ``table.css``) in JupyterLab, Notebook 7,
 Voila and VS Code alike, with no build step and no extension of our own to install. The module
 only shows what Python sends (the board's SVG, the status, the last log lines, the text twin)
-and sends back what was clicked; `BoardClicks` decides what a click does.
+and sends back what was clicked; `TableWidget` reads that message and hands it on, and
+`ra_core.widgets.board.BoardClicks` decides what the click does.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ class TableWidget(anywidget.AnyWidget):
     Attributes:
         board: the board's SVG, its controls marked (see `ra_core.pictures.pieces.target`).
         version: the position's version; the front end sends it back with each click.
-        on_press: called with a click's content: ``action`` or ``ui`` (what the clicked piece
-            stands for), ``version``, and ``label`` (what a click off the controls hit).
+        on_press: called with a click's ``action`` or ``ui`` (what the clicked piece stands
+            for, as text), the board's ``version`` it was made on, and ``label`` (what a click
+            off the controls hit), in that order.
     """
 
     _esm = _HERE / "table.js"
@@ -40,12 +42,24 @@ class TableWidget(anywidget.AnyWidget):
     version = traitlets.Int(0).tag(sync=True)
     busy = traitlets.Bool(False).tag(sync=True)
 
-    def __init__(self, on_press: Callable[[dict[str, Any]], None], **kwargs: Any) -> None:
+    def __init__(self, on_press: Callable[[str, str, int, str], object], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.on_press = on_press
         self.on_msg(self._received)
 
     def _received(self, _: Any, content: Any, buffers: Any) -> None:
-        """Hand a click from the front end to `on_press`; ignore any other message."""
-        if isinstance(content, dict) and content.get("kind") == "click":
-            self.on_press(content)
+        """Hand a click from the front end to `on_press`; ignore any other message.
+
+        The message comes from outside and is read as such: texts are cut to 200 characters,
+        anything else of the wrong type is dropped, and a version that is no integer becomes -1
+        (no board has it, so the click is refused as one on an earlier board).
+        """
+        if not (isinstance(content, dict) and content.get("kind") == "click"):
+            return
+
+        def text(key: str) -> str:
+            value = content.get(key)
+            return value[:200] if isinstance(value, str) else ""
+
+        version = content.get("version")
+        self.on_press(text("action"), text("ui"), version if type(version) is int else -1, text("label"))

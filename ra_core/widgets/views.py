@@ -17,7 +17,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from .board import BoardClicks
+from .board import Answer, BoardClicks
 from .controllers import PlayController
 from .replay import ReplayController
 from .table import TableWidget
@@ -36,6 +36,12 @@ def _message_html(text: str) -> str:
     return f'<div class="ra-message" role="alert" style="{style}">{escape(text)}</div>'
 
 
+def _saved(body: str) -> str:
+    """Return `body` as the saved picture of a widget, with a line that says how to bring it to life."""
+    note = '<p class="ra-saved-note"><i>A picture of the widget as saved: run the cell to use it.</i></p>'
+    return f'<div class="ra-saved">{body}{note}</div>'
+
+
 class View:
     """Common parts: the top-level widget, display in a notebook, and guarded callbacks."""
 
@@ -44,14 +50,25 @@ class View:
     controller: Any
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        """Show the widget; where widgets do not render (a text viewer, a printout), its text."""
+        """Show the widget; where widgets do not run, a picture of it (HTML) and its text.
+
+        A notebook keeps every form of an output. A saved widget view shows only with its kernel
+        (JupyterLab says "Error displaying widget: model not found" without one), so the
+        notebooks are committed with the picture and the text only (``tools/execute_notebooks.py``
+        drops the saved view): opened without running, they show the board; run, the widget.
+        """
         data = self.widget._repr_mimebundle_(**kwargs) or {}
+        data["text/html"] = self.picture()
         data["text/plain"] = self.text()
         return data
 
     def text(self) -> str:
         """Return what the widget shows, as plain text."""
         return str(self.controller.text())
+
+    def picture(self) -> str:
+        """Return what the widget shows, as HTML that needs no kernel (the text, unless a view draws more)."""
+        return f'<pre class="ra-saved">{escape(self.text())}</pre>'
 
     def refresh(self) -> None:
         """Show the controller's current state."""
@@ -88,26 +105,30 @@ class PlayView(View):
     then a slot, one of your suns, Pass or Done, or the tiles to lose to a disaster. Undo, new
     game, the bots' pace, save and load are ordinary buttons under it; the whole log is below.
 
+    A click goes: front end -> `TableWidget` -> `press` -> `BoardClicks.press` (the one judge)
+    -> `PlayController.play` -> the engine. The view asks for the bots' reply ``"later"`` and
+    runs it itself on the kernel's event loop, so your move is on the board before they think.
+
     Attributes:
         controller: the `PlayController`; everything shown is rendered from it.
-        clicks: the `BoardClicks` that turn clicks on the board into actions.
+        clicks: the `BoardClicks` that judge clicks on the board.
         delay: seconds between two visible bot steps when bots go step by step.
+        step_by_step: whether the bots move one visible step at a time (else all at once).
     """
 
-    def __init__(self, controller: PlayController, delay: float = 0.6) -> None:
+    def __init__(self, controller: PlayController, delay: float = 0.6, step_by_step: bool = False) -> None:
         self.controller = controller
         self.clicks = BoardClicks(controller)
         self.delay = delay
-        self._generation = 0  # bumps on every refresh that may cancel a pending bot timer
-        self.table = TableWidget(self._guard(self._pressed))
+        self.step_by_step = step_by_step
+        self._generation = 0  # bumps whenever the game changes: a bot timer of an older one does nothing
+        self.table = TableWidget(self._guard(self.press))
         self.log = w.HTML()
         self.scores = w.HTML()
         self.undo_button = w.Button(description="Undo", tooltip="Take back your last decision", icon="undo")
         self.new_button = w.Button(description="New game", tooltip="Start a new game (next seed)")
-        self.speed = w.ToggleButtons(
-            options=[("Bots: at once", False), ("Bots: step by step", True)],
-            value=controller.step_by_step,
-        )
+        self.speed = w.ToggleButtons(options=[("Bots: at once", False), ("Bots: step by step", True)],
+                                     value=step_by_step)  # fmt: skip
         self.pace = w.FloatSlider(value=delay, min=0.2, max=3.0, step=0.2, description="Seconds per bot step",
                                   style={"description_width": "initial"}, continuous_update=False)  # fmt: skip
         self.pace.observe(self._guard(lambda change: setattr(self, "delay", float(change["new"]))), names="value")
@@ -139,58 +160,34 @@ class PlayView(View):
     def _alarm(self, text: str) -> None:
         self.table.message = text
 
+    def picture(self) -> str:
+        """Return the game table as HTML that needs no kernel: the status line and the board as drawn now."""
+        status = f"<p><b>{escape(self.clicks.status())}</b></p>"
+        return _saved(status + self.clicks.svg())
+
     # -- actions ------------------------------------------------------------------------------
 
-    def click(self, action: str, version: int | None = None) -> None:
-        """Play `action` for you (what a click on its piece of the board does), then let the bots answer."""
-        self.press(action=action, version=version)
+    def click(self, action: str, version: int | None = None) -> Answer:
+        """Play `action` (its text) for you, as a click on its piece of the board does; return the answer."""
+        return self.press(action=action, version=version)
 
-    def press(self, action: str = "", ui: str = "", version: int | None = None, label: str = "") -> None:
-        """Handle a click on the board (see `BoardClicks.press`), show it, then let the bots answer.
-
-        Your move is on the board before the bots think, so a click answers at once even when
-        they move at once (their replies follow in a second update).
-        """
-        c = self.controller
-        at_once = not c.step_by_step
-        c.step_by_step = True  # the controller leaves the bots to us for this click
-        try:
-            self.clicks.press(action, ui, version, label)
-        finally:
-            c.step_by_step = not at_once
+    def press(self, action: str = "", ui: str = "", version: int | None = None, label: str = "") -> Answer:
+        """Judge a click on the board (see `BoardClicks.press`), show the result, then let the bots answer."""
+        answer = self.clicks.press(action, ui, version, label, reply="later")
         self.refresh()
-        if at_once and c.bots_pending():
-            self._generation += 1
-            try:  # let the kernel send your move first; the bots reply on its next turn of the loop
-                asyncio.get_running_loop().call_later(0.001, self._guard(self._reply), self._generation)
-            except RuntimeError:  # no event loop (plain Python): the bots reply now
-                self._reply(self._generation)
-        self._schedule()
-
-    def _reply(self, generation: int) -> None:
-        """Let the bots answer your move at once (unless a newer refresh took over)."""
-        if generation == self._generation and self.controller.bots_pending() and not self.controller.step_by_step:
-            self.controller.run_bots()
-            self.refresh()
-
-    def _pressed(self, content: dict[str, Any]) -> None:
-        """Handle a click message from the front end; its fields are checked, as any input from outside."""
-
-        def text(key: str) -> str:
-            value = content.get(key)
-            return value[:200] if isinstance(value, str) else ""
-
-        version = content.get("version")
-        self.press(text("action"), text("ui"), version if type(version) is int else -1, text("label"))
+        if answer.kind == "played":
+            self._schedule()
+        return answer
 
     def undo(self) -> None:
         """Take back your last decision."""
         self.controller.undo()
         self.refresh()
+        self._schedule()
 
     def new_game(self, seed: int | str | None = None) -> None:
         """Start a new game."""
-        self.controller.new_game(seed)
+        self.controller.new_game(seed, reply="later")
         self.download.value = ""
         self.refresh()
         self._schedule()
@@ -207,7 +204,7 @@ class PlayView(View):
 
     def load(self, text: str | bytes) -> None:
         """Load a saved record; a bad one shows a message and changes nothing."""
-        self.controller.load(text)
+        self.controller.load(text, reply="later")
         self.refresh()
         self._schedule()
 
@@ -220,40 +217,42 @@ class PlayView(View):
 
     def set_step_by_step(self, flag: bool) -> None:
         """Let the bots move at once, or one visible step at a time."""
-        self.controller.set_step_by_step(flag)
+        self.step_by_step = bool(flag)
         self.refresh()
         self._schedule()
 
-    # -- bots on a timer ----------------------------------------------------------------------
+    # -- the bots' replies on the kernel's event loop ---------------------------------------
 
     def _schedule(self) -> None:
-        """Start the bots' visible steps, on the kernel's event loop, if they go step by step."""
-        c = self.controller
-        if not (c.step_by_step and c.bots_pending()):
-            return
+        """Plan the bots' next move on the kernel's event loop: all of them at once, or one step.
+
+        Any change of the game plans afresh: a timer planned before it does nothing. Without an
+        event loop (plain Python, tests) the bots move now.
+        """
         self._generation += 1
+        c = self.controller
+        if not c.bots_pending():
+            return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            loop = None
-        if loop is None:  # no event loop (plain Python): no timer, so the bots move now
             c.run_bots()
             self.refresh()
             return
-        loop.call_later(self.delay, self._guard(self._tick), self._generation)
+        wait = self.delay if self.step_by_step else 0.001  # at once: right after your move is sent
+        loop.call_later(wait, self._guard(self._tick), self._generation)
 
     def _tick(self, generation: int) -> None:
-        """Make one bot step and plan the next (unless a newer refresh took over)."""
+        """Make the bots' planned move (one step, or all), unless the game changed since it was planned."""
         if generation != self._generation:
             return
         c = self.controller
-        if c.step_by_step and c.step():
-            self.refresh()
-            if c.bots_pending():
-                asyncio.get_running_loop().call_later(self.delay, self._guard(self._tick), generation)
-        elif c.bots_pending() and not c.step_by_step:
+        if self.step_by_step:
+            c.step()
+        else:
             c.run_bots()
-            self.refresh()
+        self.refresh()
+        self._schedule()
 
     # -- rendering --------------------------------------------------------------------------
 
@@ -301,6 +300,10 @@ class ReplayView(View):
         buttons = [self.first_button, self.back_button, self.forward_button, self.last_button, self.slider]
         self.widget = w.VBox([w.HBox(buttons, layout=_WRAP), self.message, self.decision, self.board])
         self.refresh()
+
+    def picture(self) -> str:
+        """Return the stepper as HTML that needs no kernel: the decision and the board shown now."""
+        return _saved(f"<p>{escape(self.controller.decision())}</p>{self.controller.board_html()}")
 
     def _slid(self, change: dict[str, Any]) -> None:
         """Go to the step the slider was moved to (not when `refresh` itself moves the slider)."""

@@ -243,6 +243,7 @@ def _expect_scores(page: Any, board: Any) -> None:
     from playwright.sync_api import expect
 
     from ra_core.pictures.words import player_name, signed
+    from ra_core.widgets.overlay import ranking
 
     c = board.controller
     score = c.state.scores[-1]
@@ -251,11 +252,16 @@ def _expect_scores(page: Any, board: Any) -> None:
     title = "Game over" if c.state.is_terminal() else f"Epoch {score.epoch} is scored"
     expect(overlay).to_have_attribute("aria-label", re.compile(title))
     names = c._bot_names()
+    over = c.state.is_terminal()
     for i, b in enumerate(score.players):
+        net = sum(e.players[i].net for e in c.state.scores) if over else b.net  # the final screen: the whole game
         row = overlay.locator(f'[role="row"][aria-label^="{player_name(i, c.you, names)}: "]')
-        expect(row).to_have_attribute(
-            "aria-label", re.compile(re.escape(f"net {signed(b.net)}, fame {b.fame_after}") + "$")
-        )
+        ends = re.compile(re.escape(f"net {signed(net)}, fame {b.fame_after}") + "$")
+        expect(row).to_have_attribute("aria-label", ends)
+        if over:  # and the ranking, with each epoch's points
+            place = ("1st", "2nd", "3rd", "4th", "5th")[ranking(c.state).index(i)]
+            ranked = overlay.locator(f'[role="row"][aria-label^="{place}: {player_name(i, c.you, names)}, "]')
+            expect(ranked).to_have_attribute("aria-label", re.compile(f"fame {b.fame_after}$"))
 
 
 def _expect_pieces(page: Any, expected: list[str], timeout: float = 15) -> None:

@@ -1,0 +1,132 @@
+"""The path of one click on the game table, traced call by call (`sys.setprofile`).
+
+    .venv/bin/python benchmarks/click_trace.py [--seed 2] [--action draw] [--show]
+
+Sends one click message to the play widget exactly as the front end (`table.js`) does (the
+comm message reaches `TableWidget` through ipywidgets' `_handle_custom_msg`), inside a running
+event loop as in a kernel, so the bots' reply is left for the loop's next turn and is not
+counted. It prints:
+
+* hops to the engine: the `ra_core` functions on the call stack, from the widget's message
+  handler down to the engine's `State.apply` of the clicked action, and their chain;
+* hops back: the functions the result passes on its way from `State.apply` to the board the
+  front end is sent (the widget's ``board`` value): the frames returned from, up to the
+  deepest frame the two paths share, plus the frames called from there down to the value's
+  assignment;
+* calls: every `ra_core` function call during the click (and how many were the engine's,
+  `ra_core.engine`), with the calls that answer "is it your turn" (`is_your_turn`) and "what
+  is legal" (`legal_actions`), in all and before the move is played (the rest draw the new
+  board). The board's version is compared inline, so no trace counts it: read `BoardClicks.press`;
+* with ``--show``, the calls per function.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections import Counter
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import ra_core
+
+PACKAGE = str(Path(ra_core.__file__).parent)
+ENGINE = str(Path(PACKAGE) / "engine")
+
+
+def _name(frame: FrameType) -> str:
+    code = frame.f_code
+    module = Path(code.co_filename).relative_to(PACKAGE).with_suffix("").as_posix().replace("/", ".")
+    return f"{module}.{code.co_qualname}"
+
+
+def _ours(frame: FrameType) -> bool:
+    return frame.f_code.co_filename.startswith(PACKAGE)
+
+
+def _chain(frame: FrameType | None) -> list[str]:
+    """Return the `ra_core` functions on the stack of `frame`, outermost first."""
+    out = []
+    while frame is not None:
+        if _ours(frame):
+            out.append(_name(frame))
+        frame = frame.f_back
+    return out[::-1]
+
+
+def trace_click(seed: int, action: str) -> dict[str, Any]:
+    """Return the trace of one click on `action` in the seeded 3-player game of notebook 07."""
+    from ra_core.widgets import play
+
+    view = play(players=3, you=0, seed=seed)
+    table = view.table
+    calls: Counter[str] = Counter()
+    before: Counter[str] = Counter()  # the calls made before the engine applies the clicked move
+    found: dict[str, list[str]] = {}
+
+    def board_set(change: Any) -> None:
+        found.setdefault("board", _chain(sys._getframe(1)))
+
+    def profile(frame: FrameType, event: str, arg: Any) -> None:
+        if event != "call" or not _ours(frame):
+            return
+        name = _name(frame)
+        calls[name] += 1
+        if name == "engine.state.State.apply" and "apply" not in found:
+            found["apply"] = _chain(frame)
+        if "apply" not in found:
+            before[name] += 1
+
+    table.observe(board_set, names="board")
+    message = {"kind": "click", "version": table.version, "action": action}
+
+    async def click() -> None:
+        sys.setprofile(profile)
+        try:
+            table._handle_custom_msg(message, [])
+        finally:
+            sys.setprofile(None)
+
+    asyncio.run(click())
+    to_engine, to_board = found["apply"], found["board"]
+    shared = 0
+    while shared < min(len(to_engine), len(to_board)) and to_engine[shared] == to_board[shared]:
+        shared += 1
+    back = (len(to_engine) - shared) + (len(to_board) - shared)
+    engine = sum(n for name, n in calls.items() if name.startswith("engine."))
+    return {
+        "to_engine": to_engine,
+        "to_board": to_board,
+        "back": back,
+        "calls": calls,
+        "total": sum(calls.values()),
+        "engine": engine,
+        "turn": sum(n for name, n in calls.items() if name.endswith(".is_your_turn")),
+        "legal": sum(n for name, n in calls.items() if name.endswith(".legal_actions")),
+        "turn_before": sum(n for name, n in before.items() if name.endswith(".is_your_turn")),
+        "legal_before": sum(n for name, n in before.items() if name.endswith(".legal_actions")),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=int, default=2, help="the game's seed (notebook 07 plays seed 2)")
+    parser.add_argument("--action", default="draw", help="the piece clicked, as its action text")
+    parser.add_argument("--show", action="store_true", help="print the calls per function")
+    args = parser.parse_args()
+    t = trace_click(args.seed, args.action)
+    print(f"one click on {args.action!r} (3 players, seed {args.seed}):")
+    print(f"  hops to the engine: {len(t['to_engine'])}: " + " -> ".join(t["to_engine"]))
+    print(f"  hops back:          {t['back']}: board sent from " + " -> ".join(t["to_board"]))
+    print(f"  ra_core calls:      {t['total']}, of which the engine's: {t['engine']}")
+    print(f"  calls of is_your_turn: {t['turn']} ({t['turn_before']} before the move is played, the rest draw the")
+    print(f"    new board); of legal_actions: {t['legal']} ({t['legal_before']} before the move is played)")
+    if args.show:
+        for name, n in t["calls"].most_common():
+            print(f"  {n:5d}  {name}")
+
+
+if __name__ == "__main__":
+    main()

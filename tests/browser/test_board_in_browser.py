@@ -1,0 +1,176 @@
+"""The board in JupyterLab, in chromium: what you may click is marked without hover, every text reads.
+
+Two notebooks are opened in JupyterLab, in its dark theme and then its light one:
+
+* a notebook of tables set at the positions where the board asks most of a student (a bid with
+  the bag and the Ra statue faded, a disaster's losses half chosen, a god chosen, an epoch's
+  scores, the final screen), beside a board in a cell and the explorers. With the pointer
+  away from the board, each piece you may click carries its frame, drawn and in a colour of
+  3:1 or more against what is behind it, and no other piece does; every text on the page's
+  outputs has a contrast of 3:1 or more against what is painted behind it (WCAG's ratio);
+* the committed play notebooks, opened without running a cell: each saved table is a picture
+  of the board (with its frames), never "Error displaying widget".
+
+Without chromium or playwright the tests are skipped (they fail under CI), as the play tests are.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_play_in_browser import (  # type: ignore[import-not-found]
+    BIN,
+    ROOT,
+    _free_port,
+    _keep_screenshot,
+    _serve,
+    lab_command,
+    open_in_lab,
+    page,  # noqa: F401
+    workdir,  # noqa: F401
+)
+
+#: The cells: tables at the positions that ask most of the board, then a board and the explorers.
+CELLS = [
+    """from ra_core.bots import random_bot
+from ra_core.engine.actions import UseGod
+from ra_core.play import GameRecord, play as play_game
+from ra_core.widgets import auction_explorer, disaster_explorer, play, scoring_calculator
+
+
+def first(test):
+    for seed in range(100):
+        record = play_game([random_bot] * 3, seed=seed)
+        found = [i for i, s in enumerate(record.states()) if test(s)]
+        if found:
+            return record, found[0]
+
+
+def table(record, k, *clicks):
+    view = play(players=3, you=[0, 1, 2], seed=record.seed, level="easy")
+    view.load(GameRecord(record.rules, record.suns, record.actions[:k], record.seed).to_json())
+    for kind, value in clicks:
+        view.press(**{kind: value})
+    return view
+
+
+def last_decision(record, before):
+    return max(i for i in range(before) if not record.actions[i].startswith("reveal"))""",
+    "table(*first(lambda s: s.phase.name == 'BID' and s.auction.high_bidder >= 0))",
+    """record, k = first(lambda s: s.phase.name == "DISCARD" and len(s.legal_actions()) >= 3)
+losses = list(record.states())[k].legal_actions()
+table(record, k, ("ui", f"pick {losses[0].tiles[0].label}"))""",
+    "table(*first(lambda s: s.phase.name == 'ACTION' and any(isinstance(a, UseGod) for a in s.legal_actions())), "
+    "('ui', 'god'))",
+    """record, _ = first(lambda s: True)
+epoch_end = next(i for i, s in enumerate(record.states()) if s.scores)
+k = last_decision(record, epoch_end)
+table(record, k, ("action", record.actions[k]))""",
+    """k = last_decision(record, len(record.actions))
+table(record, k, ("action", record.actions[k]))""",
+    "list(record.states())[150]",
+    "disaster_explorer('earthquake', {'pyramid': 2, 'temple': 1, 'sphinx': 1})",
+    "auction_explorer()",
+    "scoring_calculator(3)",
+]
+
+#: The page's checks (their comments say what each one measures); evaluated once, they install
+#: ``raOpacity``, ``raContrast``, ``raTextColours`` and ``raMarks`` in the page.
+CHECKS = (Path(__file__).with_name("board_checks.js")).read_text()
+
+
+def _notebook(cells: list[str]) -> dict[str, Any]:
+    kernel = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    code: list[dict[str, Any]] = [
+        {"cell_type": "code", "metadata": {}, "source": c, "outputs": [], "execution_count": None} for c in cells
+    ]
+    return {"cells": code, "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def _settings(folder: Path, theme: str) -> None:
+    """Start JupyterLab in `theme`, with every cell of a notebook drawn (no windowing: all outputs are there)."""
+    themes = folder / "settings" / "@jupyterlab" / "apputils-extension" / "themes.jupyterlab-settings"
+    themes.write_text(json.dumps({"theme": theme}))
+    notebook = folder / "settings" / "@jupyterlab" / "notebook-extension"
+    notebook.mkdir(parents=True, exist_ok=True)
+    (notebook / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+
+
+def _switch(pg: Any, light: bool) -> None:
+    name = "JupyterLab Light" if light else "JupyterLab Dark"
+    pg.evaluate(f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{name}'}})")
+    pg.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{str(light).lower()}'", timeout=30_000)
+
+
+def _texts_below(pg: Any, least: float = 3.0) -> list[dict[str, Any]]:
+    """Return the texts of the notebook's outputs whose contrast is below `least`."""
+    pg.evaluate(CHECKS)
+    found: list[dict[str, Any]] = []
+    for output in pg.locator(".jp-OutputArea-output").all():
+        output.scroll_into_view_if_needed()
+        found += output.evaluate("(root) => window.raTextColours(root)")
+    assert len(found) > 300, len(found)  # the boards' words, the explorers' and the tables' lines
+    return [t for t in found if t["ratio"] < least]
+
+
+def _check_marks(pg: Any) -> None:
+    """Check, with the pointer away, that each piece you may click is framed (and visibly), and no other."""
+    pg.mouse.move(0, 0)
+    pg.evaluate(CHECKS)
+    marks = pg.evaluate("() => window.raMarks()")
+    assert marks["boards"] == 5 and marks["stray"] == 0, marks
+    pieces = marks["pieces"]
+    kinds = {p["piece"].split()[0] for p in pieces}
+    assert {"bid", "pass", "pick", "god", "dismiss"} <= kinds, kinds
+    for p in pieces:
+        assert p["mark"] and p["drawn"] and p["width"] >= 2.5 and p["ratio"] >= 3.0, p
+
+
+def test_pieces_are_framed_without_hover_and_every_text_reads_in_both_themes(workdir: Path, page: Any) -> None:  # noqa: F811
+    """Dark theme, then light: the frames of the pieces you may click, and the contrast of every text."""
+    (workdir / "board.ipynb").write_text(json.dumps(_notebook(CELLS)))
+    _settings(workdir, "JupyterLab Dark")
+    port = _free_port()
+    with _serve(lab_command(port, workdir), f"http://127.0.0.1:{port}/api/status", workdir):
+        open_in_lab(page, port, "board.ipynb")
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.locator(".jp-OutputArea-output table").first.wait_for(timeout=120_000)  # the last cell: the calculator
+        page.wait_for_function("() => document.querySelectorAll('.ra-table-board svg').length === 5", timeout=60_000)
+        for light in (False, True):
+            if light:
+                _switch(page, light=True)
+            _check_marks(page)
+            below = _texts_below(page)
+            _keep_screenshot(page, f"board-{'light' if light else 'dark'}")
+            assert not below, (("light" if light else "dark"), below)
+
+
+@pytest.mark.parametrize("name", ["01_start_here.ipynb", "07_play_a_game.ipynb"])
+def test_a_saved_notebook_shows_the_board_without_running(
+    workdir: Path,  # noqa: F811
+    page: Any,  # noqa: F811
+    name: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The committed notebook, trusted as `make lab` trusts it and not run: its tables are pictures of the board."""
+    shutil.copy(ROOT / "notebooks" / name, workdir / name)
+    _settings(workdir, "JupyterLab Dark")
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(workdir / "data"))  # a trust database of its own
+    subprocess.run([str(BIN / "jupyter"), "trust", str(workdir / name)], check=True, capture_output=True)
+    port = _free_port()
+    with _serve(lab_command(port, workdir), f"http://127.0.0.1:{port}/api/status", workdir):
+        open_in_lab(page, port, name)
+        saved = page.locator(".jp-OutputArea-output .ra-saved svg.ra-svg")
+        saved.first.wait_for(state="attached", timeout=30_000)
+        assert saved.count() >= 1
+        assert page.get_by_text("Error displaying widget").count() == 0
+        assert page.locator(".ra-saved svg .ra-target .ra-mark").count() >= 2  # its pieces framed, as when played
+        page.evaluate(CHECKS)
+        below = [t for t in saved.first.evaluate("(svg) => window.raTextColours(svg.parentNode)") if t["ratio"] < 3]
+        _keep_screenshot(page, f"saved-{name}")
+        assert not below, below
