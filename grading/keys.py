@@ -1,15 +1,21 @@
-"""The hidden tests of the exercise sheets: their positions and seeds, and the hashed answers.
+"""The answer keys of the exercise sheets: computed from the source sheets' solutions, stored hashed.
 
-    python -m grading.keys            # print each hidden test's data
-    python -m grading.keys --write    # write it into the hidden test cells of exercises/source
-    python -m grading.keys --check    # exit 1 if a source sheet's hidden tests are out of date
+    python -m grading.keys            # print what is stored, and whether it is up to date
+    python -m grading.keys --write    # compute and write grading/answers.py and ra_course/exercises/hashes.py
+    python -m grading.keys --check    # exit 1 if either is out of date
 
-The answers come from the reference solutions: the source sheet's code cells are run (without
+The answers come from the reference solutions: each source sheet's code cells are run (without
 its check cells) and the task's own collector (the code that gathers a student's answers on a
-position) is applied to the reference function, then hashed (`answer_hash`). So a teacher who
-changes a solution or a position runs ``--write`` and commits the sheet. To add hidden positions
-of your own, edit `HIDDEN` below (another seed, more positions, an endgame of your own) and run
-``--write``.
+position: `ra_course.exercises.ra_auction.COLLECTORS`, `ra_course.exercises.bag.COLLECTORS`) is
+applied to the reference function, then hashed (`answer_hash`). Two files are written:
+
+* ``grading/answers.py``, the hidden tests' answers for the cases of ``grading/cases.py``: it
+  stays with the teacher, and a check reads it only after the student's function has returned;
+* ``ra_course/exercises/hashes.py``, the hashes of the visible examples' answers, which the
+  installed package needs to check them at home (a hash of an example's answer buys nothing but
+  that example: every graded cell runs the hidden tests too).
+
+The simulation tasks and the tasks judged by a property or by the rules need no answers.
 """
 
 from __future__ import annotations
@@ -23,9 +29,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ra_core import State
-from ra_course.exercises import auctions, bag, bidder, ra_auction, reserve
-from ra_course.exercises.hashing import answer_hash
+from ra_core import State, Tile
+from ra_core.analysis.valuation import lot_value
+from ra_course.exercises import bag, ra_auction, reserve
+from ra_course.exercises.hashing import HIDDEN, answer_hash
+
+from .cases import CASES
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "exercises" / "source"
@@ -36,64 +45,8 @@ NOTEBOOKS = {
     "bidder": "04_write_a_bidder.ipynb",
     "reserve": "05_reserve_prices_and_the_optimal_auction.ipynb",
 }
-BEGIN, END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
-
-
-def _endgame(suns: list[tuple[list[int], list[int]]], **changes: Any) -> dict[str, Any]:
-    """Return sheet 2's example endgame with other suns and `changes` (a hidden endgame)."""
-    pairs = zip(ra_auction.ENDGAME["players"], suns, strict=True)
-    players = [{**p, "suns_up": up, "suns_down": down} for p, (up, down) in pairs]
-    return {**ra_auction.ENDGAME, "players": players, **changes}
-
-
-ENDGAMES = [
-    _endgame(
-        [([1, 11], [4, 8]), ([13], [5, 9, 10]), ([6], [2, 7, 12])],
-        center_sun=3,
-        turn_player=2,
-        track=["fortress", "writing", "temple"],
-        bag={"ra": 1, "obelisk": 1},
-        auction={"trigger": "ra_tile"},
-    ),
-    _endgame(
-        [([7, 10], [2, 12]), ([4], [1, 3, 11]), ([5, 13], [6, 8])],
-        center_sun=9,
-        turn_player=2,
-        track=["temple", "gold", "drought", "funeral", "fortress"],
-        bag={"ra": 1, "gold": 1},
-        auction={"trigger": "ra_tile"},
-    ),
-]
-
-#: what each hidden test holds before its answers are added: sheet -> task -> data
-HIDDEN: dict[str, dict[str, Any]] = {
-    "auctions": {
-        "1": [[4, 7101], [7, 7102]],
-        "2": [[3, 0.6, 7201], [6, 0.9, 7202]],
-        "3": [[3, 0.6, 0.5, 7301], [5, 0.7, 0.8, 7302]],
-        "4": [[4, 0.4, 7, 7401]],
-        "5": [[4, 7501]],
-    },
-    "ra_auction": {
-        "1": {"seed": 23, "count": 6},
-        "2": {"seed": 29, "count": 4},
-        "3": {"seed": 31, "count": 6},
-        "4": {"positions": ENDGAMES},
-        "5": {"positions": ENDGAMES},
-    },
-    "bag": {key: {"seed": 19 + int(key), "count": 6} for key in "12345"},
-    "bidder": {key: {"seed": 900 + 10 * int(key)} for key in "12345"},
-    "reserve": {
-        "1": {
-            "laws": [["0", "0", "0", "1"], ["0", "1/2", "1/2"], ["0", "0", "3", "-2"]],
-            "points": ["1/5", "2/3", "9/10"],
-        },
-        "2": {"laws": [["0", "0", "0", "1"], ["0", "1/2", "1/2"], ["0", "0", "3", "-2"], ["0", "3", "-3", "1"]]},
-        "3": {"cases": [[3, "1/3", 3], [5, "3/5", 2], [2, "3/4", 4], [6, "1/2", 1]]},
-        "4": [[4, 0.0, 7401], [2, 0.8, 7402]],
-        "5": [[4, 7501]],
-    },
-}
+ANSWERS_FILE = ROOT / "grading" / "answers.py"
+HASHES_FILE = ROOT / "ra_course" / "exercises" / "hashes.py"
 
 
 def reference(sheet: str) -> dict[str, Any]:
@@ -109,131 +62,134 @@ def reference(sheet: str) -> dict[str, Any]:
     return namespace
 
 
-def _keyed(data: dict[str, Any], states: list[State], collect: Any, function: Any) -> dict[str, Any]:
-    out = {k: v for k, v in data.items() if k != "count"}
-    out["keys"] = [answer_hash(collect(function, s, "a hidden position")) for s in states]
+def _answer(sheet: str, key: str, ref: dict[str, Any]) -> Any:
+    module = {"ra_auction": ra_auction, "bag": bag}[sheet]
+    return ref[module.SHEET.task(key).answer]
+
+
+def visible_answers() -> dict[str, dict[str, list[Any]]]:
+    """Return the reference answers of the visible checks, by sheet and task, position by position."""
+    out: dict[str, dict[str, list[Any]]] = {"ra_auction": {}, "bag": {}, "reserve": {}}
+    ref = reference("ra_auction")
+    for key, collect in ra_auction.COLLECTORS.items():
+        function = _answer("ra_auction", key, ref)
+        out["ra_auction"][key] = [collect(function, state, where) for where, state in ra_auction.visible_positions(key)]
+    ref = reference("bag")
+    for key in ("1", "2", "4"):
+        function = _answer("bag", key, ref)
+        out["bag"][key] = [bag.COLLECTORS[key](function, s, where) for where, s in bag.visible_positions()]
+    revenue = reference("reserve")["revenue_with_reserve"]
+    out["reserve"]["3"] = [revenue(n, r, a) for n, r, a in reserve.CASES]
     return out
 
 
-def hidden_data(sheet: str) -> dict[str, Any]:
-    """Return the data of each hidden test of `sheet`: task -> what its hidden test cell passes."""
-    plan = HIDDEN[sheet]
-    if sheet in ("auctions", "bidder"):  # judged from theory and by rules: no answers to store
-        return plan
-    if sheet == "reserve":  # only Task 3's exact revenues are stored, hashed
-        cases = plan["3"]["cases"]
-        return {**plan, "3": {"cases": cases, "keys": [answer_hash(x) for x in reserve_revenues(cases)]}}
-    ref = reference(sheet)
-    out: dict[str, Any] = {}
-    for task in (t for t in {"ra_auction": ra_auction.SHEET, "bag": bag.SHEET}[sheet].tasks):
-        data = plan[task.key]
-        if sheet == "ra_auction":
-            states = (
-                [State.from_dict(p, strict=False) for p in data["positions"]]
-                if "positions" in data
-                else ra_auction.epoch3_positions(data["count"], data["seed"])
-            )
-            collect = ra_auction.COLLECTORS[task.key]
-        else:
-            states = bag.practice_positions(data["count"], data["seed"])
-            collect = bag.COLLECTORS[task.key]
-        if collect is None:  # a simulation: judged from the exact law, with a seed of the hidden test
-            out[task.key] = {"seed": data["seed"], "positions": len(states)}
-            continue
-        out[task.key] = _keyed(data, states, collect, ref[task.answer])
+def hidden_answers() -> dict[str, dict[str, list[Any]]]:
+    """Return the reference answers of the hidden tests (the cases of ``grading/cases.py``)."""
+    out: dict[str, dict[str, list[Any]]] = {"ra_auction": {}, "bag": {}, "reserve": {}}
+    ref = reference("ra_auction")
+    for key, collect in ra_auction.COLLECTORS.items():
+        function = _answer("ra_auction", key, ref)
+        states = ra_auction.hidden_positions(CASES["ra_auction"][key])
+        out["ra_auction"][key] = [collect(function, s, "a hidden position") for s in states]
+    ref = reference("bag")
+    for key in ("1", "2", "4"):
+        cases = CASES["bag"][key]
+        states = bag.practice_positions(cases["count"], cases["seed"])
+        out["bag"][key] = [bag.COLLECTORS[key](_answer("bag", key, ref), s, "a hidden position") for s in states]
+    cases = CASES["bag"]["5"]
+    out["bag"]["5"] = [draw_values(s) for s in bag.practice_positions(cases["count"], cases["seed"])[-2:]]
+    revenue = reference("reserve")["revenue_with_reserve"]
+    out["reserve"]["3"] = [revenue(n, Fraction(r), a) for n, r, a in CASES["reserve"]["3"]]
     return out
 
 
-def hidden_line(sheet: str, key: str, answer: str, data: Any) -> str:
-    """Return the line of a hidden test cell."""
-    return f'grade("{sheet}", "{key}", {answer}, hidden={json.dumps(data)})'
+def draw_values(state: State) -> list[tuple[int, int]]:
+    """Return, for each kind of tile in the bag, what the turn player gets after drawing it (sheet 3, Task 4)."""
+    me, lot = state.turn_player, [t for t in state.track if t is not None]
+    last = state.rules.ra_limit - state.ra_count == 1
+    return [
+        (int(t), (0 if last else lot_value(state, me, lot)) if t is Tile.RA else lot_value(state, me, [*lot, t]))
+        for t, n in zip(Tile, state.bag, strict=True)
+        if n
+    ]
 
 
-def _cells(sheet: str) -> tuple[Path, dict[str, Any]]:
-    path = SOURCE / NOTEBOOKS[sheet]
-    return path, json.loads(path.read_text(encoding="utf-8"))
+def hashed(answers: dict[str, dict[str, list[Any]]], per_element: bool) -> dict[str, dict[str, list[Any]]]:
+    """Return `answers` hashed: each answer, or (`per_element`, the visible checks of sheet 2's Tasks 1-3) each element.
+
+    The hidden answers (not `per_element`) are hashed with the salt `HIDDEN`, the visible ones without.
+
+    Sheet 3's Task 5 keeps its table of values (what each kind of tile drawn is worth): the
+    ingredients of the replay, loaded only after the student's function has returned.
+    """
+    out: dict[str, dict[str, list[Any]]] = {}
+    for sheet, tasks in answers.items():
+        out[sheet] = {}
+        for key, values in tasks.items():
+            if sheet == "bag" and key == "5":
+                out[sheet][key] = [[[int(k), v] for k, v in table] for table in values]
+            elif per_element and sheet == "ra_auction" and key in ("1", "2", "3"):
+                out[sheet][key] = [[answer_hash(e) for e in value] for value in values]
+            elif per_element and sheet == "ra_auction":
+                out[sheet][key] = [[answer_hash(value)] for value in values]
+            else:
+                salt = "" if per_element else HIDDEN
+                out[sheet][key] = [answer_hash(value, salt=salt) for value in values]
+    return out
 
 
-def rewrite(sheet: str, data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-    """Return the source notebook of `sheet` with its hidden tests set to `data`, and whether that changed it."""
-    _, nb = _cells(sheet)
-    tasks = {
-        t.key: t
-        for t in {"auctions": auctions, "ra_auction": ra_auction, "bag": bag, "bidder": bidder, "reserve": reserve}[
-            sheet
-        ].SHEET.tasks
-    }
-    changed = False
-    for cell in nb["cells"]:
-        gid = cell["metadata"].get("nbgrader", {}).get("grade_id", "")
-        if not (gid.startswith("task-") and gid.endswith("-check")):
-            continue
-        key = gid.split("-")[1]
-        source = "".join(cell["source"])
-        head = source.split(BEGIN)[0].rstrip("\n")
-        text = f"{head}\n{BEGIN}\n{hidden_line(sheet, key, tasks[key].answer, data[key])}\n{END}"
-        if text != source:
-            changed = True
-            parts = text.split("\n")
-            cell["source"] = [p + "\n" for p in parts[:-1]] + [parts[-1]]
-    return nb, changed
+def _literal(value: Any, indent: int = 0) -> str:
+    """Return `value` (dicts, lists, strings, ints) as Python source in ruff's format, one item a line."""
+    pad = " " * (indent + 4)
+    if isinstance(value, dict):
+        items = "".join(f"{pad}{json.dumps(k)}: {_literal(v, indent + 4)},\n" for k, v in value.items())
+        return "{\n" + items + " " * indent + "}" if value else "{}"
+    if isinstance(value, list):
+        items = "".join(f"{pad}{_literal(v, indent + 4)},\n" for v in value)
+        return "[\n" + items + " " * indent + "]" if value else "[]"
+    return json.dumps(value)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Print, write or check the hidden tests; return the exit status."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--write", action="store_true")
-    parser.add_argument("--check", action="store_true")
-    parser.add_argument("sheets", nargs="*", default=list(NOTEBOOKS))
-    args = parser.parse_args(argv)
-    stale = []
-    for sheet in args.sheets:
-        data = hidden_data(sheet)
-        nb, changed = rewrite(sheet, data)
-        if args.write and changed:
-            path, _ = _cells(sheet)
-            path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-            print(f"wrote the hidden tests of {path.relative_to(ROOT)}; execute it and run make student")
-        elif args.check and changed:
-            stale.append(sheet)
-        elif not args.write and not args.check:
-            for key, value in data.items():
-                print(f"{sheet} task {key}: {json.dumps(value)}")
-    for sheet in stale:
-        print(
-            f"the hidden tests of {NOTEBOOKS[sheet]} are out of date: run python -m grading.keys --write",
-            file=sys.stderr,
-        )
-    return 1 if stale else 0
-
-
-#: the hashes of the sheets' examples: sheet -> {HASHES key: (task, example position)}
-EXAMPLES: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
-    "ra_auction": {
-        "lot_values": ("1", ra_auction.LOT_EXAMPLE),
-        "winning": ("3", ra_auction.LOT_EXAMPLE),
-        "solve": ("4", ra_auction.ENDGAME),
-        "best_bid": ("5", ra_auction.ENDGAME),
-    },
-    "bag": {"odds": ("1", bag.EXAMPLE), "tiles_before_ra": ("2", bag.EXAMPLE), "draw_or_call": ("4", bag.EXAMPLE)},
+HEADERS = {
+    "answers": '"""The hidden tests\' answers, hashed: written by ``python -m grading.keys --write``; do not edit.\n\n'
+    "Sheet -> task -> one entry per case of ``grading/cases.py``: the SHA-256 of the canonical answer\n"
+    "(``ra_course.exercises.hashing``); sheet 3's Task 5, the value of each kind of tile drawn.\n"
+    '"""\n\nfrom __future__ import annotations\n\nfrom typing import Any\n\n'
+    "ANSWERS: dict[str, dict[str, list[Any]]] = ",
+    "hashes": '"""The SHA-256 of the answers to the sheets\' visible checks, written by ``grading/keys.py``.\n\n'
+    "Sheet -> task -> one entry per visible position or case (sheet 2: a list, one hash per player or\n"
+    "bid). Do not edit: the teacher's ``grading/keys.py`` computes them from the source sheets' solutions.\n"
+    '"""\n\nfrom typing import Any\n\nHASHES: dict[str, dict[str, list[Any]]] = ',
 }
 
 
-def example_answers(sheet: str) -> dict[str, Any]:
-    """Return the reference answers for the examples of `sheet` (what its `HASHES` hash), by `HASHES` key."""
-    ref = reference(sheet)
-    module = {"ra_auction": ra_auction, "bag": bag}[sheet]
-    out = {}
-    for name, (key, position) in EXAMPLES[sheet].items():
-        task = module.SHEET.task(key)
-        out[name] = module.COLLECTORS[key](ref[task.answer], State.from_dict(position, strict=False), "the example")
-    return out
+def files() -> dict[Path, str]:
+    """Return the text of the two files, as `--write` writes them."""
+    return {
+        ANSWERS_FILE: HEADERS["answers"] + _literal(hashed(hidden_answers(), per_element=False)) + "\n",
+        HASHES_FILE: HEADERS["hashes"] + _literal(hashed(visible_answers(), per_element=True)) + "\n",
+    }
 
 
-def reserve_revenues(cases: list[Any]) -> list[Any]:
-    """Return the reference solution's exact revenue for each case (n, r, a) of sheet 5's Task 3."""
-    revenue = reference("reserve")["revenue_with_reserve"]
-    return [revenue(n, Fraction(r), a) for n, r, a in cases]
+def main(argv: list[str] | None = None) -> int:
+    """Print, write or check the answer keys; return the exit status."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--write", action="store_true")
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args(argv)
+    stale = []
+    for path, text in files().items():
+        current = path.read_text(encoding="utf-8") if path.exists() else ""
+        if args.write and text != current:
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path.relative_to(ROOT)}")
+        elif text != current:
+            stale.append(path)
+    for path in stale:
+        print(f"{path.relative_to(ROOT)} is out of date: run python -m grading.keys --write", file=sys.stderr)
+    if not args.write and not args.check and not stale:
+        print("the answer keys are up to date")
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":

@@ -8,13 +8,14 @@ Exercise sheet 3 · Expected value in the bag: 5 tasks, 20 points. Run the check
 >>> check("1", None)
 Traceback (most recent call last):
 ...
-ra_course.exercises.checking.CheckFailed: Task 1 · The next tile: not attempted yet: ... is still None; ...
+ra_course.exercises.checking.CheckFailed: Task 1 · The next two tiles: not attempted yet: ... is still None; ...
 
 The graded check cells do not use that `check`: each loads the checks afresh and calls
 `ra_course.exercises.checking.grade`, so that no name a student's cell rebinds decides the points.
 What the checks of one notebook session remember (failures for the hint level, results for
 `summary`) is kept in `SESSION`. The package holds no reference solution and no expected answer
-beyond hashes: the hidden tests and their answers live in the source sheets.
+beyond hashes of the visible examples' answers: the hidden tests' cases and answers live in the
+teacher's ``grading/`` folder, which is never installed.
 
 The sheets (`SHEETS`) are `auctions`, `ra_auction`, `bag`, `bidder` and `reserve`; `ra_course.exercises.checking`
 explains how a check passes, fails with a hint, or says "not attempted yet". The standard
@@ -27,6 +28,7 @@ import importlib
 from typing import Any
 
 from .checking import NOT_ATTEMPTED, Checker, CheckFailed, Sheet, Task, answer_hash
+from .sound import guard_cells
 
 __all__ = [
     "NOT_ATTEMPTED",
@@ -46,6 +48,7 @@ __all__ = [
 SHEETS = {"auctions": "auctions", "ra_auction": "ra_auction", "bag": "bag", "bidder": "bidder", "reserve": "reserve"}
 #: what the checks of this notebook session remember, per sheet: failures per task, last results
 SESSION: dict[str, dict[str, Any]] = {}
+guard_cells()  # in a notebook: no cell of the student's can keep a graded cell from running as written
 
 
 def sheet(name: str) -> Sheet:

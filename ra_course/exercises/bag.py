@@ -1,28 +1,34 @@
 """Sheet 3, expected value in the bag: exact chances from the bag's composition, checked by simulation.
 
-The exact answers are stored hashed for the sheet's example (`HASHES`) and derived at check time
-for practice positions by `ra_core.analysis.chance`, the engine's exact analysis, which the student's code
-may not call in these tasks (`Task.forbidden`). The hidden tests of the source sheet give other
-positions with their answers hashed. A simulation is run once per seed for `SEEDS` seeds: its
-estimates must average within `Z` standard errors of the exact value and vary from seed to seed
-like Monte Carlo estimates of that size (`ra_course.exercises.checking.simulated`).
+None of the exact tasks asks what the engine's analysis of the bag (`ra_core.analysis.odds`,
+`ra_core.analysis.chance`) gives: Task 1 asks for two draws in a row, Task 2 for the spread of the
+tiles before the next Ra tile beside their mean, Task 4 for drawing twice beside drawing once.
+Their answers are stored hashed for the example and practice positions of seeded games
+(`ra_course.exercises.hashes`, computed from the source sheet's solutions by
+``python -m grading.keys``); the hidden tests give other positions with their hashed answers
+(the teacher's ``grading/``). The simulations (Tasks 3 and 5) are replayed
+(`ra_course.exercises.replay`): the check draws each tile as the sheet's ``draw(bag, rng)`` does
+from the numbers the function took from its `rng`, and the answer must be the statistic of
+those very draws.
 """
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 from typing import Any
 
-from ra_core.analysis import chance
+from ra_core.analysis.valuation import lot_value
 from ra_core.bots import random_bot
 from ra_core.engine.state import Phase, State
+from ra_core.engine.tiles import Tile
 from ra_core.play import play
 
-from .checking import Sheet, Task, Wrong, all_close, call, canonical, is_number, matches_hash
-from .sampling import simulated, uses_its_rng
+from .checking import Hidden, Sheet, Task, Wrong, call, canonical, is_number, matches_hash
+from .hashes import HASHES
+from .hashing import HIDDEN
+from .replay import Recorder, agrees
 
-__all__ = ["COLLECTORS", "EXAMPLE", "HASHES", "SEEDS", "SHEET", "TRIALS", "practice_positions"]
+__all__ = ["COLLECTORS", "EXAMPLE", "SHEET", "TRIALS", "practice_positions"]
 
 #: the sheet's example: epoch 2, P2 is to move, three Ra tiles from the end of the epoch.
 EXAMPLE: dict[str, Any] = {
@@ -46,16 +52,10 @@ EXAMPLE: dict[str, Any] = {
             "earthquake": 2},
 }  # fmt: skip
 
-#: SHA-256 of the canonical exact answers for `EXAMPLE` (see `ra_course.exercises.checking.canonical`).
-HASHES: dict[str, str] = {
-    "odds": "ec9e7c42864c6537908c08f4d002f22144e3a26be0976f914b356ed0be65cbb4",
-    "tiles_before_ra": "c56ad350f4a318604677006e6122b1b127c1e1cb594c2c0a13e23364c25c3639",
-    "draw_or_call": "503d1495975396e8c71a0125370740670eff094efa1bae3bea127d3daad2351d",
-}
-
-#: simulated trials per estimate in the checks, and how many seeds (estimates) a check compares
-TRIALS, SEEDS = 250, 40
+#: simulated trials per call in the checks of Tasks 3 and 5
+TRIALS = 250
 _SEED = 2025
+_TILES = tuple(Tile)
 
 
 def practice_positions(count: int = 6, seed: int = 7) -> list[State]:
@@ -83,157 +83,197 @@ def practice_positions(count: int = 6, seed: int = 7) -> list[State]:
 def _last_stretch(state: State) -> State:
     """Return `state` with Ra tiles moved from the bag to the Ra track until the next one ends the epoch."""
     data = state.to_dict()
-    moved = min(chance.ra_tiles_left(state) - 1, data["bag"]["ra"] - 1)
+    moved = min(state.rules.ra_limit - state.ra_count - 1, data["bag"]["ra"] - 1)
     data["ra_count"] += moved
     data["bag"]["ra"] -= moved
     return State.from_dict(data)
 
 
-# -- judges ----------------------------------------------------------------------------------
+def visible_positions() -> list[tuple[str, State]]:
+    """Return the positions of the visible checks, with their names: the example, then six practice positions."""
+    return [("the example", State.from_dict(EXAMPLE))] + [
+        (f"practice position {i + 1}", s) for i, s in enumerate(practice_positions())
+    ]
 
 
-def _pair(value: Any, name: str, what: str) -> tuple[Any, Any]:
-    if not isinstance(value, tuple | list) or len(value) != 2 or not all(is_number(v) for v in value):
-        raise Wrong(f"{name} returned {value!r}; it should return a pair of numbers ({what})")
-    return value[0], value[1]
+# -- what the student's function answers on one position (exact tasks) ----------------------------
 
 
-def _exact(values: tuple[Any, ...], name: str) -> None:
-    if not all(isinstance(v, int | Fraction) for v in values):
+def _exact_numbers(value: Any, name: str, count: int, what: str) -> tuple[Any, ...]:
+    if not isinstance(value, tuple) or len(value) != count or not all(is_number(v) for v in value):
+        raise Wrong(f"{name} returned {value!r:.80}; it should return {count} numbers ({what})")
+    if not all(type(v) is int or type(v) is Fraction for v in value):
         raise Wrong(
-            f"{name} returned {canonical(values, 6)} as floats; this task asks for exact answers: "
+            f"{name} returned {canonical(value, 6)} with floats; this task asks for exact answers: "
             "build them with fractions.Fraction(numerator, denominator)"
         )
+    return value
 
 
-def _odds_answers(f: Any, state: State, where: str) -> tuple[Any, Any]:
+def _odds_answers(f: Any, state: State, where: str) -> tuple[Any, ...]:
     name = "next_tile_odds"
-    mine = _pair(call(f, name, state), name, "P(Ra), P(disaster)")
-    _exact(mine, name)
-    return mine
+    return _exact_numbers(call(f, name, state), name, 2, "P(Ra next), P(a disaster, then a Ra tile)")
 
 
-def _tiles_answer(f: Any, state: State, where: str) -> Any:
-    name = "expected_tiles_before_ra"
-    mine = call(f, name, state)
-    if not is_number(mine):
-        raise Wrong(f"{name} returned {mine!r:.60}; it should return a number")
-    _exact((mine,), name)
-    return mine
+def _tiles_answers(f: Any, state: State, where: str) -> tuple[Any, ...]:
+    name = "tiles_before_next_ra"
+    return _exact_numbers(call(f, name, state), name, 2, "the mean and the variance")
 
 
-def _draw_call_answers(f: Any, state: State, where: str) -> tuple[Any, Any]:
+def _draw_call_answers(f: Any, state: State, where: str) -> tuple[Any, ...]:
     name = "draw_or_call_values"
-    mine = _pair(call(f, name, state), name, "call now, draw now")
-    _exact(mine, name)
-    return mine
+    return _exact_numbers(call(f, name, state), name, 3, "call now, draw once, draw twice")
 
 
-def _example(f: Any, collect: Any, key: str, what: str) -> Any:
-    mine = collect(f, State.from_dict(EXAMPLE), "the example")
-    if not matches_hash(mine, HASHES[key]):
-        raise Wrong(f"for the example you found {what} = {canonical(mine, 4)}; not all are right")
-    return mine
+def _judge(key: str) -> Any:
+    """Return the visible judge of the exact task `key`: its collector on every visible position, vs hashes."""
 
+    def judge(f: Any) -> str:
+        positions = visible_positions()
+        answers = [(where, state, COLLECTORS[key](f, state, where)) for where, state in positions]
+        for (where, state, mine), hashed in zip(answers, HASHES["bag"][key], strict=True):
+            if not matches_hash(mine, hashed):
+                last = " (the next Ra tile ends the epoch)" if state.rules.ra_limit - state.ra_count == 1 else ""
+                raise Wrong(
+                    f"in {where}{last}, a bag of {sum(state.bag)} tiles, your answer {canonical(mine, 4)} is off"
+                )
+        return f"Exact for the example and {len(positions) - 1} practice positions."
 
-def _judge_odds(f: Any) -> str:
-    _example(f, _odds_answers, "odds", "P(Ra), P(disaster)")
-    for i, s in enumerate(practice_positions()):
-        got = _odds_answers(f, s, f"practice position {i + 1}")
-        if tuple(got) != (chance.p_next_ra(s), chance.p_next_disaster(s)):
-            raise Wrong(f"in practice position {i + 1} (bag of {sum(s.bag)}) your odds {got[0]}, {got[1]} are off")
-    return "Exact for the example and six practice positions."
-
-
-def _judge_tiles_before_ra(f: Any) -> str:
-    _example(f, _tiles_answer, "tiles_before_ra", "the expected tiles before the next Ra tile")
-    for i, s in enumerate(practice_positions()):
-        got = _tiles_answer(f, s, f"practice position {i + 1}")
-        if got != chance.expected_tiles_before_ra(s):
-            raise Wrong(f"in practice position {i + 1} (bag of {sum(s.bag)}) you found {got!r}; it is off")
-    return "Exact for the example and six practice positions."
-
-
-def _judge_draw_or_call(f: Any) -> str:
-    _example(f, _draw_call_answers, "draw_or_call", "(call, draw)")
-    for i, s in enumerate(practice_positions()):
-        got = _draw_call_answers(f, s, f"practice position {i + 1}")
-        d = chance.draw_or_call(s)
-        assert d.draw is not None  # a track that is not full: drawing is allowed
-        if not all_close(got, (d.call, d.draw)):
-            last = " (the next Ra tile ends the epoch)" if chance.ra_tiles_left(s) == 1 else ""
-            raise Wrong(f"in practice position {i + 1}{last} your values {canonical(got, 4)} are off")
-    return "Exact for the example and six practice positions, two of them one Ra tile from the end of an epoch."
-
-
-def _variance(law: dict[int, Fraction]) -> float:
-    m = chance.expectation(law)
-    return float(sum(p * (v - m) ** 2 for v, p in law.items()))
-
-
-def _runs(f: Any, name: str, state: State, seed: int) -> list[Any]:
-    return [call(f, name, state, TRIALS, random.Random(seed * 100 + k)) for k in range(SEEDS)]
-
-
-def _simulate_bag_on(f: Any, label: str, s: State, seed: int) -> None:
-    name = "simulate_bag"
-    runs = _runs(f, name, s, seed)
-    for got in runs:
-        if not isinstance(got, tuple | list) or len(got) != 3 or not all(is_number(v) for v in got):
-            raise Wrong(f"{name} returned {got!r:.80}; it should return three numbers")
-    ra, dis = float(chance.p_next_ra(s)), float(chance.p_next_disaster(s))
-    law = chance.tiles_before_ra(s)
-    checks = (
-        ("share of runs whose first tile is Ra", 0, ra, ra * (1 - ra)),
-        ("share of runs whose first tile is a disaster", 1, dis, dis * (1 - dis)),
-        ("mean number of tiles before the Ra tile", 2, float(chance.expectation(law)), _variance(law)),
-    )
-    for what, i, mean, var in checks:
-        simulated([r[i] for r in runs], mean, var, TRIALS, f"for {label}, your {what}")
-
-
-def _simulate_draw_on(f: Any, label: str, s: State, seed: int) -> None:
-    law = chance.lot_value_after_draw(s, s.turn_player)
-    what = f"for {label}, your simulated value of drawing"
-    simulated(_runs(f, "simulate_draw", s, seed), float(chance.expectation(law)), _variance(law), TRIALS, what)
-
-
-def _judge_simulate_bag(f: Any) -> str:
-    _simulate_bag_on(f, "the example", State.from_dict(EXAMPLE), _SEED)
-    _simulate_bag_on(f, "practice position 3", practice_positions()[2], _SEED + 1)
-    uses_its_rng(f, "simulate_bag", State.from_dict(EXAMPLE), 100)
-    return f"All three estimates agree with the exact values, and vary over {SEEDS} seeds as a simulation does."
-
-
-def _judge_simulate_draw(f: Any) -> str:
-    _simulate_draw_on(f, "the example", State.from_dict(EXAMPLE), _SEED)
-    _simulate_draw_on(f, "practice position 3", practice_positions()[2], _SEED + 1)
-    uses_its_rng(f, "simulate_draw", State.from_dict(EXAMPLE), 100)
-    return f"It agrees with the exact value and varies over {SEEDS} seeds as a simulation does."
+    return judge
 
 
 def _hidden_exact(collect: Any) -> Any:
-    def hidden(f: Any, data: dict[str, Any]) -> str:
-        states = practice_positions(len(data["keys"]), data["seed"])
-        for i, (s, key) in enumerate(zip(states, data["keys"], strict=True)):
-            if not matches_hash(collect(f, s, f"hidden position {i + 1}"), key):
+    def hidden(f: Any, data: Hidden) -> str:
+        states = practice_positions(data.cases["count"], data.cases["seed"])
+        mine = [collect(f, s, f"hidden position {i + 1}") for i, s in enumerate(states)]
+        for i, (s, answer, key) in enumerate(zip(states, mine, data.answers(), strict=True)):
+            if not matches_hash(answer, key, salt=HIDDEN):
                 raise Wrong(f"in hidden position {i + 1} (bag of {sum(s.bag)}) an answer is off")
         return f"Exact on {len(states)} hidden positions."
 
     return hidden
 
 
-def _hidden_simulation(run: Any) -> Any:
-    def hidden(f: Any, data: dict[str, Any]) -> str:
-        for i, s in enumerate(practice_positions(data["positions"], data["seed"])[-2:]):
-            run(f, f"hidden position {i + 1}", s, data["seed"] + i)
-        return "Right on two hidden positions."
-
-    return hidden
+# -- the simulations, replayed -------------------------------------------------------------------
 
 
-#: per task, what the student's function answers on a position (None: a simulation, judged by its statistics)
-COLLECTORS: dict[str, Any] = {"1": _odds_answers, "2": _tiles_answer, "3": None, "4": _draw_call_answers, "5": None}
+def _pick(bag: list[int], x: float) -> Tile:
+    """Return the tile the sheet's ``draw(bag, rng)`` takes for the number `x`, and take it out of `bag`."""
+    i = int(x * sum(bag))
+    for tile, n in zip(_TILES, bag, strict=True):
+        if i < n:
+            bag[tile] -= 1
+            return tile
+        i -= n
+    raise ValueError("the bag is empty")
+
+
+class _Stream:
+    """The numbers a function drew, read one at a time by a replay."""
+
+    def __init__(self, numbers: list[float], name: str) -> None:
+        self.numbers, self.name, self.used = numbers, name, 0
+
+    def next(self, why: str) -> float:
+        if self.used == len(self.numbers):
+            raise Wrong(f"`{self.name}` drew only {len(self.numbers):,} numbers from `rng`: {why}")
+        self.used += 1
+        return self.numbers[self.used - 1]
+
+    def done(self, why: str) -> None:
+        if self.used != len(self.numbers):
+            raise Wrong(
+                f"`{self.name}` drew {len(self.numbers):,} numbers from `rng`, {self.used:,} of them used: {why}"
+            )
+
+
+def _simulate_bag_on(f: Any, label: str, s: State, seed: int) -> None:
+    name = "simulate_bag"
+    rng = Recorder(seed)
+    got = call(f, name, s, TRIALS, rng)
+    if not isinstance(got, tuple) or len(got) != 3 or not all(is_number(v) for v in got):
+        raise Wrong(f"{name} returned {got!r:.80}; it should return three numbers")
+    stream, why = _Stream(rng.numbers(name), name), "each trial draws with `draw(bag, rng)` until a Ra tile comes out"
+    ra_first = disaster_then_ra = before = 0
+    for _ in range(TRIALS):
+        bag = list(s.bag)
+        drawn = [_pick(bag, stream.next(why))]
+        while drawn[-1] is not Tile.RA:
+            drawn.append(_pick(bag, stream.next(why)))
+        ra_first += drawn[0] is Tile.RA
+        disaster_then_ra += len(drawn) == 2 and drawn[0].is_disaster
+        before += len(drawn) - 1
+    stream.done(why)
+    checks = (
+        ("share of trials whose first tile is a Ra tile", ra_first),
+        ("share of trials whose first tile is a disaster and the second a Ra tile", disaster_then_ra),
+        ("mean number of tiles before the Ra tile", before),
+    )
+    for (what, total), mine in zip(checks, got, strict=True):
+        if not agrees(float(mine), total / TRIALS):
+            raise Wrong(
+                f"for {label}, your {what} is {float(mine):.4f}, not that of the {TRIALS} trials you drew from `rng` "
+                "(the check replays your draws with the sheet's `draw`)"
+            )
+
+
+def _draw_run(f: Any, s: State, seed: int) -> tuple[float, list[float]]:
+    """Return what `simulate_draw` answers on `s` with a `Recorder` seeded `seed`, and the numbers it drew."""
+    name = "simulate_draw"
+    rng = Recorder(seed)
+    mine = call(f, name, s, TRIALS, rng)
+    if not is_number(mine):
+        raise Wrong(f"{name} returned {mine!r:.60}; it should return a number")
+    return float(mine), rng.numbers(name, TRIALS, "one tile drawn with `draw(list(state.bag), rng)` per trial")
+
+
+def _draw_verdict(label: str, s: State, mine: float, numbers: list[float], worth: dict[int, int]) -> None:
+    """Raise `Wrong` unless `mine` is the mean value of the draws `numbers` make, each valued by `worth`."""
+    mean = sum(worth[int(_pick(list(s.bag), x))] for x in numbers) / TRIALS
+    if not agrees(mine, mean):
+        raise Wrong(
+            f"for {label}, your mean {mine:.4f} is not that of the {TRIALS} draws you made from `rng` "
+            "(the check replays them with the sheet's `draw`, valued under Task 4's model)"
+        )
+
+
+def _judge_simulate_bag(f: Any) -> str:
+    _simulate_bag_on(f, "the example", State.from_dict(EXAMPLE), _SEED)
+    _simulate_bag_on(f, "practice position 3", practice_positions()[2], _SEED + 1)
+    return "All three estimates are those of the trials you drew, on two positions."
+
+
+def _judge_simulate_draw(f: Any) -> str:
+    positions = [("the example", State.from_dict(EXAMPLE)), ("practice position 3", practice_positions()[2])]
+    runs = [_draw_run(f, s, _SEED + i) for i, (_, s) in enumerate(positions)]
+    for (label, s), (mine, numbers) in zip(positions, runs, strict=True):
+        # what the turn player gets under Task 4's model when each kind is drawn (worked out here, not kept)
+        me, lot, last = s.turn_player, [t for t in s.track if t is not None], s.rules.ra_limit - s.ra_count == 1
+        worth = {
+            int(t): (0 if last else lot_value(s, me, lot)) if t is Tile.RA else lot_value(s, me, [*lot, t])
+            for t, n in zip(_TILES, s.bag, strict=True)
+            if n
+        }
+        _draw_verdict(label, s, mine, numbers, worth)
+    return "It is the mean value of the draws you made, on two positions."
+
+
+def _hidden_simulate_bag(f: Any, data: Hidden) -> str:
+    for i, s in enumerate(practice_positions(data.cases["count"], data.cases["seed"])[-2:]):
+        _simulate_bag_on(f, f"hidden position {i + 1}", s, data.cases["seed"] + i)
+    return "Right on two hidden positions."
+
+
+def _hidden_simulate_draw(f: Any, data: Hidden) -> str:
+    states = practice_positions(data.cases["count"], data.cases["seed"])[-2:]
+    runs = [_draw_run(f, s, data.cases["seed"] + i) for i, s in enumerate(states)]
+    for i, (s, (mine, numbers), worth) in enumerate(zip(states, runs, data.answers(), strict=True)):
+        _draw_verdict(f"hidden position {i + 1}", s, mine, numbers, {int(k): v for k, v in worth})
+    return "Right on two hidden positions."
+
+
+#: per task, what the student's function answers on a position (None: a simulation, replayed)
+COLLECTORS: dict[str, Any] = {"1": _odds_answers, "2": _tiles_answers, "3": None, "4": _draw_call_answers, "5": None}
 
 _ODDS: tuple[str, ...] = (
     "ra_core.analysis.odds.p_next_ra",
@@ -245,6 +285,9 @@ _BEFORE = (
     "ra_core.analysis.odds.expected_tiles_before_ra",
     "ra_core.analysis.odds.tiles_before_ra",
     "ra_core.analysis.odds.tiles_in_next_lot",
+    "ra_core.analysis.odds.draws_until_epoch_end",
+    "ra_core.analysis.odds.expected_draws_until_epoch_end",
+    "ra_core.analysis.odds._failures_before",  # the law behind them, one call from the variance
 )
 _DRAW: tuple[str, ...] = ("ra_core.analysis.chance.draw_or_call", "ra_core.analysis.chance.lot_value_after_draw")
 _DRAW += ("ra_core.analysis.chance.expected_lot_values_after_draw",)
@@ -256,33 +299,37 @@ SHEET = Sheet(
     (
         Task(
             "1",
-            "The next tile",
+            "The next two tiles",
             4,
             "next_tile_odds",
-            _judge_odds,
+            _judge("1"),
             (
                 "Every tile in the bag is equally likely to come out next (R22), so the chance of a kind "
-                "is its share of the bag: count, then divide. `state.bag` holds a count per Tile.",
-                "Equally likely outcomes: a probability is favourable over possible, as notebook 09, section 1 "
-                "(is the next tile Ra?) counts it; the disasters are four kinds (notebook 05, 'The four disasters').",
+                "is its share of the bag. For two draws in a row, multiply: the second tile comes from a "
+                "bag with one tile fewer. `state.bag` holds a count per Tile.",
+                "Equally likely outcomes and the multiplication rule for draws without replacement: notebook 09, "
+                "section 1 (is the next tile Ra?) counts them; the disasters are four kinds (notebook 05, "
+                "'The four disasters').",
             ),
             forbidden=_ODDS,
             hidden=_hidden_exact(_odds_answers),
         ),
         Task(
             "2",
-            "Tiles before the next Ra",
+            "Tiles before the next Ra: mean and spread",
             4,
-            "expected_tiles_before_ra",
-            _judge_tiles_before_ra,
+            "tiles_before_next_ra",
+            _judge("2"),
             (
-                "Think of the bag shuffled into a row. Take one non-Ra tile: with what chance does it come "
-                "before all R Ra tiles? Then use linearity of expectation over the N non-Ra tiles.",
-                "Linearity of expectation with one indicator per non-Ra tile, and symmetry among the tiles "
-                "that compete to come first: notebook 09, section 2 (how many tiles come before the next Ra tile?).",
+                "Think of the bag shuffled into a row. Each of the N non-Ra tiles comes before all R Ra tiles "
+                "with chance 1/(R+1); the count is the sum of these N indicators. For the variance you also "
+                "need the chance that two given non-Ra tiles both come before every Ra tile.",
+                "Linearity of expectation with one indicator per non-Ra tile (notebook 09, section 2: how many "
+                "tiles come before the next Ra tile?); the variance of a sum is the sum of all covariances of "
+                "its terms, each pair counted in both orders.",
             ),
             forbidden=_BEFORE,
-            hidden=_hidden_exact(_tiles_answer),
+            hidden=_hidden_exact(_tiles_answers),
         ),
         Task(
             "3",
@@ -292,26 +339,26 @@ SHEET = Sheet(
             _judge_simulate_bag,
             (
                 "Each trial starts from a fresh copy of the bag, `bag = list(state.bag)`, and draws with "
-                "`draw(bag, rng)` until a Ra tile comes out: its first tile counts for the two shares, the "
-                "tiles before the Ra tile for the mean.",
+                "`draw(bag, rng)` until a Ra tile comes out: its first two tiles decide the two shares, the "
+                "tiles before the Ra tile count for the mean.",
                 "A Monte Carlo estimate of an expectation: independent trials, each drawing without "
                 "replacement, averaged; notebook 09, sections 1 and 2 check their exact answers this way.",
             ),
             forbidden=_ODDS + _BEFORE + ("ra_core.analysis.chance.sample_draws",),
-            hidden=_hidden_simulation(_simulate_bag_on),
+            hidden=_hidden_simulate_bag,
         ),
         Task(
             "4",
             "Draw now, or call now?",
             4,
             "draw_or_call_values",
-            _judge_draw_or_call,
+            _judge("4"),
             (
-                "Calling now wins the lot as it is. Drawing first: average over every kind in the bag, "
-                "weighted by its chance: a non-Ra tile joins the lot; a Ra tile starts the auction on the lot "
-                "as it is, unless it is the Ra tile that ends the epoch: then the lot is lost (value 0).",
+                "Average over every kind in the bag, weighted by its chance: a non-Ra tile joins the lot; a Ra "
+                "tile starts the auction on the lot as it is, unless it is the Ra tile that ends the epoch: then "
+                "the lot is lost (value 0). Drawing twice repeats this from the bag and the lot after the first tile.",
                 "The expected value of a gamble, outcome by outcome (the law of total expectation), in the "
-                "one-step stopping problem of notebook 09, section 4 (draw or call Ra?).",
+                "stopping problem of notebook 09, section 4 (draw or call Ra?); two draws condition on the first.",
             ),
             forbidden=_DRAW,
             hidden=_hidden_exact(_draw_call_answers),
@@ -323,13 +370,13 @@ SHEET = Sheet(
             "simulate_draw",
             _judge_simulate_draw,
             (
-                "Draw one tile at random, value what the turn player would then win under Task 4's model, "
-                "and average over many trials.",
-                "A Monte Carlo estimate of Task 4's expectation: one independent draw from the full bag per "
+                "Draw one tile with `draw(list(state.bag), rng)`, value what the turn player would then win "
+                "under Task 4's model (draw once, then call), and average over the trials.",
+                "A Monte Carlo estimate of Task 4's second value: one independent draw from the full bag per "
                 "trial, valued under the same model (notebook 09, section 4).",
             ),
             forbidden=_DRAW,
-            hidden=_hidden_simulation(_simulate_draw_on),
+            hidden=_hidden_simulate_draw,
         ),
     ),
 )

@@ -4,32 +4,38 @@ Task 1 and 2 check single decisions on positions of seeded games between heurist
 them a full track (no draw, R19), a lone player (the others have no sun left) and a disaster
 choice: the action must be legal, and in the clear cases it must be the sensible one (derived at
 check time with `ra_core.analysis.valuation.lot_value`). Task 3 plays whole games through the engine's one
-game loop (`ra_core.play.steps`). Task 4 and 5 are seeded tournaments
-(`ra_core.analysis.tournament.versus`): one copy of the student's bot against two copies of a reference
-bot, seats rotated, with the pass marks `RANDOM_WIN_RATE` and `HEURISTIC_WIN_RATE`.
+game loop (`ra_core.play.steps`). Task 4 and 5 are seeded tournaments, played as
+`ra_core.analysis.tournament.versus` plays them (the same games) but game by game, so that the
+kernel is checked after each (`ra_course.exercises.checking.after_game`): one copy of the
+student's bot against two copies of a reference bot, seats rotated, with the pass marks
+`RANDOM_WIN_RATE` and `HEURISTIC_WIN_RATE`. Every action is rebuilt from Python's own types
+before the engine sees it, so an object that claims to equal any action is not legal.
 
-The bot must be the student's own: the package's bots may not be called (`Task.forbidden`), and
-Tasks 3-5 ask that it decides differently from the heuristic bot in at least `OWN_SHARE` of the
-positions with a choice, so a copy of the heuristic bot earns nothing there. A copy of it
-would fail Task 5 anyway: see `HEURISTIC_WIN_RATE`.
+There is no answer to store here: a bot is judged by the rules and by its results. It must be the
+student's own: the package's bots may not be called (`Task.forbidden`), and Tasks 1 and 3-5 ask
+that it decides differently from each package bot (heuristic, greedy, random) in at least `OWN_SHARE`
+of the positions with a choice, Task 2 in `OWN_TURN_SHARE` of the turns, so a pasted copy of a
+package bot earns nothing. A copy of the heuristic bot would fail Task 5 anyway: see
+`HEURISTIC_WIN_RATE`.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from fractions import Fraction
 from typing import Any
 
-from ra_core.analysis.tournament import TournamentResult, versus
+from ra_core.analysis.tournament import TIME_LIMIT, GameResult, TournamentResult, game_seeds
 from ra_core.analysis.valuation import lot_value
-from ra_core.bots import heuristic_bot, random_bot
+from ra_core.bots import greedy_bot, heuristic_bot, random_bot
 from ra_core.engine.actions import Action, Bid, CallRa, Draw, Pass
 from ra_core.engine.errors import BotError
 from ra_core.engine.setup import new_game
 from ra_core.engine.state import Phase, State
-from ra_core.play import Policy, play, steps
+from ra_core.play import Policy, bot_name, play, play_to_end, steps
 
-from .checking import Sheet, Task, Wrong, call, guarded
+from .checking import Hidden, Sheet, Task, Wrong, after_game, call, guarded, settle
 
 __all__ = [
     "HEURISTIC_GAMES",
@@ -37,6 +43,7 @@ __all__ = [
     "HEURISTIC_WIN_RATE",
     "MAX_MS_PER_DECISION",
     "OWN_SHARE",
+    "OWN_TURN_SHARE",
     "RANDOM_GAMES",
     "RANDOM_SEED",
     "RANDOM_WIN_RATE",
@@ -47,18 +54,18 @@ __all__ = [
 
 #: Task 4: games against two random bots, the seed, and the win rate needed (the baseline is 1/3).
 RANDOM_GAMES, RANDOM_SEED, RANDOM_WIN_RATE = 60, 41, 2 / 3
-#: Task 5: games against two heuristic bots, the seed, and the win rate needed. Over the seeds 0-19
-#: of 450 games a copy of the heuristic bot wins 28-38 % (mean 32.7 %, standard deviation 2.4
-#: points; 34.4 % at the check's seed), the sheet's reference solution 41-49 % (mean 46.0 %; 43.3 %
-#: at the check's seed): the mark lies 3 standard deviations above the copy's mean.
+#: Task 5: games against two heuristic bots, the seed, and the win rate needed (see the teacher's
+#: notes in exercises/TEACHING.md for how the mark was set: between a copy of the heuristic bot and
+#: the sheet's reference solution, measured over many seeds).
 HEURISTIC_GAMES, HEURISTIC_SEED, HEURISTIC_WIN_RATE = 450, 44, 0.40
 #: Task 5's hidden test plays this many games at its own seed, with the same mark.
 HIDDEN_HEURISTIC_GAMES = 300
 #: Task 3: a bot slower than this on average would make Task 4 and 5 take too long.
 MAX_MS_PER_DECISION = 5.0
-#: Tasks 3-5: the least share of positions with a choice where the bot must decide otherwise than
-#: the heuristic bot (the reference solution: 12-21 % on the checks' seeds; a copy: 0).
-OWN_SHARE = 0.03
+#: Tasks 1 and 3-5: the least share of positions with a choice where the bot must decide otherwise
+#: than each package bot (heuristic, greedy, random); Task 2: the least share of turns (the reference
+#: solution's turn decisions are close to the heuristic bot's). A copy decides otherwise in none.
+OWN_SHARE, OWN_TURN_SHARE = 0.03, 0.01
 #: the package's bots, which the student's functions may not call
 _BOTS = (
     "ra_core.bots.HeuristicBot.__call__",  # the shared plan (PlanBot.__call__): the greedy bot plays it too
@@ -102,6 +109,7 @@ def _lowest_bid(state: State) -> int:
 
 
 def _legal(got: Any, state: State, name: str, where: str) -> Action:
+    """Return `got` (rebuilt by `call` from Python's own types) if it is legal in `state`; raise `Wrong` if not."""
     legal = state.legal_actions()
     if got not in legal:
         shown = ", ".join(map(str, legal))
@@ -120,14 +128,21 @@ def _lot(s: State) -> str:
     return " ".join(t.label for t in s.track if t is not None)
 
 
-def _judge_bid(f: Any, seed: int = 300) -> str:
-    name = "bid_decision"
+def _decide(f: Any, name: str, whole: bool) -> Any:
+    """Return ``state -> action``: the decision `f` (``f(state)``), or the whole bot `f` with a fixed generator."""
+    if whole:
+        return lambda s: call(f, name, s, random.Random(0))
+    return lambda s: call(f, name, s)
+
+
+def _bid_properties(decide: Any, name: str, seed: int) -> tuple[int, int]:
+    """Raise `Wrong` unless `decide` is legal in auctions, bids for good lots and passes on harmful ones; count them."""
     states = decision_positions(Phase.BID, seed=seed)
     for i, s in enumerate(_spread(states, 30)):
-        _legal(call(f, name, s), s, name, f"auction {i + 1}")
+        _legal(decide(s), s, name, f"auction {i + 1}")
     good = _spread([s for s in states if lot_value(s, s.to_move) >= 12], 12)
     for s in good:
-        if not isinstance(call(f, name, s), Bid):
+        if not isinstance(decide(s), Bid):
             raise Wrong(
                 f"P{s.to_move} passed on a lot worth {lot_value(s, s.to_move):+d} fame to him ({_lot(s)}) "
                 f"in epoch {s.epoch}, with sun {_lowest_bid(s)} enough to win it for now"
@@ -135,55 +150,77 @@ def _judge_bid(f: Any, seed: int = 300) -> str:
     bad = [s for s in states if Pass() in s.legal_actions() and lot_value(s, s.to_move) <= -4]
     bad = _spread([s for s in bad if _lowest_bid(s) > s.center_sun], 12)
     for s in bad:
-        got = call(f, name, s)
+        got = decide(s)
         if not isinstance(got, Pass):
             raise Wrong(
                 f"P{s.to_move} bid {got} for a lot worth {lot_value(s, s.to_move):+d} fame to him ({_lot(s)}), "
                 f"and for the center sun {s.center_sun}, lower than his bid"
             )
-    return f"Legal in 30 auctions; bids on {len(good)} lots worth 12 or more, passes on {len(bad)} harmful ones."
+    return len(good), len(bad)
 
 
-def _judge_turn(f: Any, seed: int = 300) -> str:
-    name = "turn_decision"
+def _turn_properties(decide: Any, name: str, seed: int) -> tuple[int, int]:
+    """Raise `Wrong` unless `decide` is legal on turns, draws on empty tracks, calls for no harmful lot; count them."""
     states = decision_positions(Phase.ACTION, seed=seed)
     special = special_positions(seed)
     checked = [("turn", s) for s in _spread(states, 30)]
     checked += [(kind, s) for kind in ("full track", "lone player") for s in _spread(special[kind], 5)]
     for i, (kind, s) in enumerate(checked):
-        _legal(call(f, name, s), s, name, f"{kind} {i + 1}" if kind != "turn" else f"turn {i + 1}")
+        _legal(decide(s), s, name, f"{kind} {i + 1}" if kind != "turn" else f"turn {i + 1}")
     empty = [s for s in states if all(t is None for t in s.track)]
     empty = _spread([s for s in empty if s.center_sun < min(s.players[s.to_move].suns_up)], 12)
     for s in empty:
-        if isinstance(call(f, name, s), CallRa):
+        if isinstance(decide(s), CallRa):
             raise Wrong(
                 f"P{s.to_move} called Ra on an empty track: if everybody else passes, he must then bid one of "
                 f"his suns {s.players[s.to_move].suns_up} for the center sun {s.center_sun} alone (R36, R40)"
             )
     harmful = _spread([s for s in states if Draw() in s.legal_actions() and lot_value(s, s.to_move) <= -3], 12)
     for s in harmful:
-        if isinstance(call(f, name, s), CallRa):
+        if isinstance(decide(s), CallRa):
             raise Wrong(
                 f"P{s.to_move} called Ra for a lot worth {lot_value(s, s.to_move):+d} fame to him ({_lot(s)}); "
                 "if everybody else passes he must buy it himself (R40)"
             )
+    return len(empty), len(harmful)
+
+
+def _judge_bid(f: Any, seed: int = 300) -> str:
+    good, bad = _bid_properties(_decide(f, "bid_decision", False), "bid_decision", seed)
+    _own(f, seed, Phase.BID)
     return (
-        f"Legal on 30 turns, on full tracks and for a lone player; draws on {len(empty)} empty tracks; "
-        f"no call for {len(harmful)} harmful lots."
+        f"Legal in 30 auctions; bids on {good} lots worth 12 or more, passes on {bad} lots worth -4 or "
+        "less; decisions of your own."
     )
 
 
-def _own(f: Any, seed: int) -> None:
-    """Raise `Wrong` unless the bot decides otherwise than the heuristic bot in `OWN_SHARE` of 200 positions."""
-    states = _spread(decision_positions(None, seed=seed), 200)
-    differ = sum(
-        call(f, "my_bot", s, random.Random(k)) != heuristic_bot(s, random.Random(k)) for k, s in enumerate(states)
+def _judge_turn(f: Any, seed: int = 300) -> str:
+    empty, harmful = _turn_properties(_decide(f, "turn_decision", False), "turn_decision", seed)
+    _own(f, seed, Phase.ACTION, OWN_TURN_SHARE)
+    return (
+        f"Legal on 30 turns, on full tracks and for a lone player; draws on {empty} empty tracks; "
+        f"no call for {harmful} lots worth -3 or less; decisions of your own."
     )
-    if differ < OWN_SHARE * len(states):
-        raise Wrong(
-            f"your bot decides as the heuristic bot does in {len(states) - differ} of {len(states)} positions: "
-            "these tasks are for a bot of your own, which decides differently where you think it knows better"
-        )
+
+
+def _own(f: Any, seed: int, phase: Phase | None = None, share: float = OWN_SHARE) -> None:
+    """Raise `Wrong` unless `f` decides otherwise than each package bot in `share` of 200 positions of `phase`.
+
+    `f` is a whole bot ``f(state, rng)`` (`phase` None: positions of every phase) or a decision of
+    one phase, ``f(state)``. The package bots: the heuristic bot, the greedy bot (one plan) and the
+    random bot (a bot of random legal actions is legal everywhere, but not one's own).
+    """
+    name = {Phase.BID: "bid_decision", Phase.ACTION: "turn_decision"}.get(phase, "my_bot")  # type: ignore[arg-type]
+    states = _spread(decision_positions(phase, seed=seed), 200)
+    mine = [call(f, name, s, random.Random(k)) if phase is None else call(f, name, s) for k, s in enumerate(states)]
+    for label, bot in (("heuristic", heuristic_bot), ("greedy", greedy_bot), ("random", random_bot)):
+        differ = sum(a != bot(s, random.Random(k)) for k, (a, s) in enumerate(zip(mine, states, strict=True)))
+        if differ < share * len(states):
+            what = "your bot decides" if phase is None else f"your `{name}` decides"
+            raise Wrong(
+                f"{what} as the {label} bot of the package does in {len(states) - differ} of {len(states)} "
+                "positions: these tasks are for decisions of your own, which differ where you think you know better"
+            )
 
 
 def _steps(f: Any, seat: int, seed: int) -> tuple[int, float]:
@@ -218,6 +255,8 @@ def _judge_bot(f: Any, seed: int = 500) -> str:
     for kind, states in special.items():
         for s in _spread(states, 5):
             _legal(call(f, name, s, random.Random(0)), s, name, f"a position with a {kind}")
+    _bid_properties(_decide(f, name, True), name, seed - 200)  # in its auctions and turns, as Tasks 1 and 2 ask
+    _turn_properties(_decide(f, name, True), name, seed - 200)
     decisions, spent = 0, 0.0
     for g in range(3):
         d, t = _steps(f, g, seed + g)
@@ -231,20 +270,34 @@ def _judge_bot(f: Any, seed: int = 500) -> str:
     _own(f, seed)
     tricky = sum(len(_spread(states, 5)) for states in special.values())
     return (
-        f"Three whole games against random bots, {decisions} decisions, all legal; legal in {tricky} tricky positions."
+        f"Three whole games against random bots, {decisions} decisions, all legal; legal in {tricky} tricky positions; "
+        "its bids and turns as Tasks 1 and 2 ask."
     )
 
 
 def _tournament(f: Any, opponent: Policy, games: int, seed: int) -> TournamentResult:
+    """Play `games` seeded games of `f` against two copies of `opponent`, its seat rotating (as `versus` does).
+
+    The games are played one by one so that the kernel is checked after each (`after_game`).
+    """
     call(f, "my_bot", new_game(3, suns="table"), random.Random(0))  # the stub: not attempted yet
     _own(f, seed)
-
-    try:
-        return versus(guarded(f, "my_bot"), opponent, players=3, games=games, seed=seed, progress=False)
-    except BotError as e:
-        if isinstance(e.__cause__, Wrong):
-            raise e.__cause__ from None
-        raise Wrong(f"your bot {str(e).split(') ', 1)[-1]}") from None
+    settle()  # a kernel changed before the games is found before they are played
+    bots, players = [guarded(f, "my_bot"), opponent], 3
+    results = []
+    for g, game_seed in enumerate(game_seeds(seed, games)):
+        lineup = tuple(0 if i == g % players else 1 for i in range(players))
+        try:
+            final = play_to_end([bots[b] for b in lineup], game_seed, time_limit=TIME_LIMIT)
+        except BotError as e:
+            if isinstance(e.__cause__, Wrong):
+                raise e.__cause__ from None
+            raise Wrong(f"your bot {str(e).split(') ', 1)[-1]}") from None
+        after_game("my_bot")
+        winner = final.winner()
+        assert winner is not None
+        results.append(GameResult(game_seed, lineup, final.fame, winner))
+    return TournamentResult(("my_bot", bot_name(opponent)), players, seed, tuple(results))
 
 
 def _rate(result: TournamentResult) -> str:
@@ -256,21 +309,22 @@ def _judge_random(f: Any, seed: int = RANDOM_SEED) -> str:
     result = _tournament(f, random_bot, RANDOM_GAMES, seed)
     if result.stats()[0].win_rate < RANDOM_WIN_RATE:
         raise Wrong(f"against two random bots your bot {_rate(result)}; it needs {RANDOM_WIN_RATE:.0%}")
-    return f"Against two random bots your bot {_rate(result)}."
+    mark = Fraction(RANDOM_WIN_RATE).limit_denominator(9)
+    return f"Against two random bots your bot {_rate(result)}; the mark is {mark}."
 
 
 def _judge_heuristic(f: Any, seed: int = HEURISTIC_SEED, games: int = HEURISTIC_GAMES) -> str:
     result = _tournament(f, heuristic_bot, games, seed)
     if result.stats()[0].win_rate < HEURISTIC_WIN_RATE:
         raise Wrong(f"against two heuristic bots your bot {_rate(result)}; it needs {HEURISTIC_WIN_RATE:.0%}")
-    return f"Against two heuristic bots your bot {_rate(result)}."
+    return f"Against two heuristic bots your bot {_rate(result)}; the mark is {HEURISTIC_WIN_RATE:.0%}."
 
 
 def _hidden(judge: Any, **extra: Any) -> Any:
     """Return the hidden-test judge: `judge` with the hidden test's seed (other games, other positions)."""
 
-    def hidden(f: Any, data: dict[str, Any]) -> str:
-        return str(judge(f, data["seed"], **extra))
+    def hidden(f: Any, data: Hidden) -> str:
+        return str(judge(f, data.cases["seed"], **extra))
 
     return hidden
 

@@ -1,13 +1,23 @@
 """Checks that teach: a task registry, answers checked without showing them, hints in two steps.
 
 An exercise sheet is a `Sheet`: a title and a few `Task`s. Each task names the function the
-student writes and has a *judge*, which calls that function on examples (some of them hidden)
-and compares what comes back with an expected answer that is either **derived** at check time
-(from a formula or from the engine's own analysis functions) or **hashed** (`answer_hash`),
-so the notebook never shows it.
+student writes and has a *judge*, which calls that function on examples and compares what comes
+back with what is right. Nothing in this package knows a right answer beforehand: a judge either
+**replays** a simulation (`ra_course.exercises.replay`: the statistic of the very numbers the
+function drew), checks a **property** that defines the answer (a virtual value by its identity,
+a bot's action by the rules), or compares with a **hash** (`answer_hash`) of the answer to a
+visible example. The hidden tests of a graded cell (``grade(..., hidden=True)``) take their cases
+and their hashed answers from the teacher's ``grading/`` folder, never installed for students,
+and load the answers only after the student's function has returned.
+
+Every answer is first rebuilt from Python's own types (`plain`): an int, a float, a `Fraction`, a
+string, tuples and dicts of these, or one of the engine's actions. So an object that says it
+equals anything earns nothing, and no code of the student's runs while a check compares. And a
+check makes sure it can trust the kernel (`ra_course.exercises.sound`): nothing of Python's or of
+the package's was replaced, no tracer or thread of the notebook's runs beside it.
 
 A notebook opens a sheet with ``check = ra_course.exercises.start("bag")`` and, after each task,
-runs ``check("2", expected_tiles_before_ra)``. The `Checker` then
+runs ``check("2", tiles_before_next_ra)``. The `Checker` then
 
 * prints one line and records the points when the answer is right;
 * raises `CheckFailed` when it is not: **"not attempted yet"** while the function is still the
@@ -44,46 +54,48 @@ Hint: Doubling is adding a number to itself.
 from __future__ import annotations
 
 import dataclasses
-import math
 import site
 import sys
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
+from ra_core.engine.actions import Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod
+from ra_core.engine.tiles import Tile
 from ra_core.engine.timer import DecisionTimeout, time_limit_for
 
-from .guards import student_code
+from . import sound
+from .guards import copies, resolve, student_code
 from .hashing import answer_hash, canonical, matches_hash
 
 __all__ = [
     "NOT_ATTEMPTED",
     "CheckFailed",
     "Checker",
+    "after_game",
+    "Hidden",
     "NotAttempted",
     "Sheet",
     "Task",
+    "Untrusted",
     "Wrong",
-    "all_close",
     "answer_hash",
     "call",
     "canonical",
-    "close_to",
     "grade",
     "guarded",
     "is_number",
     "matches_hash",
     "on_hidden_cases",
+    "plain",
+    "settle",
     "too_high_or_low",
-    "within",
 ]
 
 NOT_ATTEMPTED = "not attempted yet"
-#: a simulated mean passes within this many standard errors of the exact (or theoretical) value
-Z = 5.0
-_PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
+#: the folder holding ra_course (and, in a teacher's copy of the repository, grading/)
+_ROOT = __file__.replace("\\", "/").rsplit("/", 3)[0]
 
 
 class NotAttempted(Exception):
@@ -92,6 +104,10 @@ class NotAttempted(Exception):
 
 class Wrong(Exception):
     """Raised by a judge when the answer is not right; the message says what was observed, never the answer."""
+
+
+class Untrusted(Wrong):
+    """Raised when the kernel was changed so that a check cannot trust it (see `ra_course.exercises.sound`)."""
 
 
 class CheckFailed(AssertionError):
@@ -116,8 +132,8 @@ class Task:
         hints: the first hint (after a first failure) and the stronger one (after that).
         forbidden: the package functions the student's code may not call in this task (see
             `ra_course.exercises.guards`): those that compute what the task asks for.
-        hidden: the judge of the hidden tests, called with the answer and the data that the
-            hidden test cell of the source sheet holds (positions, seeds, hashed answers).
+        hidden: the judge of the hidden tests, called with the answer and a `Hidden`: the
+            cases of the teacher's ``grading/cases.py``, and their answers once the calls are done.
     """
 
     key: str
@@ -127,7 +143,7 @@ class Task:
     judge: Callable[[Any], str]
     hints: tuple[str, str]
     forbidden: tuple[str, ...] = ()
-    hidden: Callable[[Any, Any], str] | None = None
+    hidden: Callable[[Any, Hidden], str] | None = None
 
     @property
     def label(self) -> str:
@@ -156,6 +172,51 @@ class Sheet:
         return sum(t.points for t in self.tasks)
 
 
+class Hidden:
+    """A task's hidden tests: the cases (inputs only) now, their answers after the student's calls.
+
+    Both come from the teacher's ``grading/`` folder beside the package (a copy of the
+    repository): ``grading/cases.py`` and ``grading/answers.py`` each hold one literal dict,
+    sheet -> task -> data. `answers` first makes sure the kernel can still be trusted (`settle`).
+    """
+
+    def __init__(self, sheet: str, key: str) -> None:
+        self.sheet, self.key = sheet, key
+        self.cases: Any = _grading("cases")["CASES"][sheet][key]
+
+    def answers(self) -> Any:
+        """Return the hashed answers of the cases (call it only when the student's function is done)."""
+        settle()
+        return _grading("answers")["ANSWERS"][self.sheet][self.key]
+
+
+def _grading(name: str) -> dict[str, Any]:
+    """Return the names defined by the teacher's ``grading/<name>.py``: literals only, run without built-ins."""
+    loaded = [m for m in sys.modules if m == "grading" or m.startswith("grading.")]
+    if loaded:
+        raise Untrusted(
+            f"the teacher's package `{loaded[0]}` was imported in this kernel, so its hidden tests are void"
+        )
+    path = f"{_ROOT}/grading/{name}.py"
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        raise Wrong(
+            "the hidden tests need the teacher's grading/ folder beside ra_course (a copy of the repository)"
+        ) from None
+    namespace: dict[str, Any] = {"__builtins__": {"__import__": _typing_only}}
+    exec(compile(text, path, "exec", dont_inherit=True), namespace)  # the teacher's own file: literal dicts
+    return namespace
+
+
+def _typing_only(name: str, *args: Any, **kwargs: Any) -> Any:
+    """Import `name` for a data file of ``grading/``: only what its annotations need."""
+    if name not in ("__future__", "typing"):
+        raise ImportError(f"a data file of grading/ imports only typing, not {name}")
+    return __import__(name, *args, **kwargs)
+
+
 class Checker:
     """A sheet's checks in one notebook: call it with a task key and the student's answer.
 
@@ -169,27 +230,40 @@ class Checker:
         self.failures: dict[str, int] = memory.setdefault(f"{sheet.name}:failures", {})
         self.results: dict[str, str] = memory.setdefault(f"{sheet.name}:results", {})  # "passed" | "failed" | ...
 
-    def __call__(self, key: str, answer: Any, hidden: Any = None) -> None:
+    def __call__(self, key: str, answer: Any, hidden: bool = False) -> None:
         """Check `answer` for task `key`: print a line if it is right, raise `CheckFailed` if not.
 
-        With `hidden` (the data of a hidden test cell), run the task's hidden tests on it instead.
+        With ``hidden=True``, run the task's hidden tests (the teacher's cases) instead.
         """
-        global _FORBIDDEN
         task = self.sheet.task(key)
         try:
             if answer is None or answer is Ellipsis:
                 raise NotAttempted(f"`{task.answer}` is still {answer!r}; define it above")
-            _FORBIDDEN = task.forbidden
-            if hidden is None:
+            _RUN.start(task.forbidden)
+            for problem in sound.ipython_problems():  # undone now, so that this check's failure shows
+                raise Untrusted(problem)
+            for dotted in copies(task.forbidden):
+                raise Wrong(
+                    f"a copy of `{dotted}` of the package is kept in this kernel (made from its code), and this task "
+                    "asks you to work out what it computes yourself; restart the kernel without it"
+                )
+            if not hidden:
                 note = task.judge(answer)
             elif task.hidden is None:
                 raise ValueError(f"{task.label} has no hidden tests")
             else:
-                note = task.hidden(answer, hidden)
+                note = task.hidden(answer, Hidden(self.sheet.name, key))
+            settle()
         except NotAttempted as e:
             self.results[key] = NOT_ATTEMPTED
             why = f": {e}" if str(e) else f". Write `{task.answer}` in place of `raise NotImplementedError()`"
             raise CheckFailed(f"{task.label}: {NOT_ATTEMPTED}{why}; run that cell, then this check again.") from None
+        except Untrusted as e:
+            self.results[key] = "failed"
+            raise CheckFailed(
+                f"{task.label}: cannot be checked in this kernel: {e}. A check runs only on Python and the "
+                "package as they are: restart the kernel and run the notebook from the top."
+            ) from None
         except Exception as e:  # a wrong answer, or one the judge cannot even read (NaN, 10**400, a list)
             self.results[key] = "failed"
             n = self.failures[key] = self.failures.get(key, 0) + 1
@@ -199,7 +273,7 @@ class Checker:
                 lines.append(f"Stronger hint: {task.hints[1]}")
             raise CheckFailed("\n".join(lines)) from None
         finally:
-            _FORBIDDEN = ()
+            _RUN.stop()
         self.results[key] = "passed"
         print(f"✔ {task.label}: correct. {note}".rstrip())
 
@@ -224,7 +298,7 @@ class Checker:
         return f"<Checker for {self.sheet.title!r}: {len(self.sheet.tasks)} tasks, {self.sheet.points} points>"
 
 
-def grade(sheet_name: str, key: str, answer: Any, hidden: Any = None) -> None:
+def grade(sheet_name: str, key: str, answer: Any, hidden: bool = False) -> None:
     """Check task `key` of the sheet `sheet_name`, as a graded cell does; see `Checker.__call__`.
 
     The grade cells of the sheets load this module afresh before they call it (they remove
@@ -239,35 +313,76 @@ def grade(sheet_name: str, key: str, answer: Any, hidden: Any = None) -> None:
     Checker(found, memory)(key, answer, hidden)
 
 
+# -- what a check trusts ------------------------------------------------------------------------
+
+
+class _Run:
+    """The task being checked: the package functions it forbids, and what the kernel held when it began."""
+
+    def __init__(self) -> None:
+        self.forbidden: tuple[str, ...] = ()
+        self.snapshot: sound.Snapshot | None = None
+        self.called = False
+
+    def start(self, forbidden: tuple[str, ...]) -> None:
+        for dotted in forbidden:  # imported now, so that the snapshot holds their modules
+            resolve(dotted)
+        self.forbidden, self.snapshot, self.called = forbidden, sound.Snapshot(), False
+
+    def stop(self) -> None:
+        self.forbidden, self.snapshot, self.called = (), None, False
+
+    def after_call(self, name: str, replaced: bool = True) -> None:
+        """Raise `Untrusted` if the student's `name` left a tracer, a thread or (`replaced`) a replaced object."""
+        self.called = True
+        found = sound.quick_problems(timers=replaced) + (self.snapshot.changed() if self.snapshot and replaced else [])
+        if found:
+            raise Untrusted(f"after `{name}` ran, {found[0]}")
+
+
+_RUN = _Run()
+
+
+def settle() -> None:
+    """Raise `Untrusted` unless the kernel can be trusted now (see `ra_course.exercises.sound`).
+
+    A judge calls it after the student's function has returned for the last time and before it
+    computes or loads what it compares with. (Only when the student's function was called: a stub
+    costs no check.)
+    """
+    if not _RUN.called:
+        return
+    found = sound.problems() + (_RUN.snapshot.changed() if _RUN.snapshot else [])
+    if found:
+        raise Untrusted(found[0])
+
+
 # -- helpers for judges ------------------------------------------------------------------------
 
 
-def on_hidden_cases(judge: Callable[[Any, list[tuple[Any, ...]]], Any]) -> Callable[[Any, Any], str]:
-    """Return the hidden-test judge of a task: its `judge` on the cases the hidden test cell gives."""
+def on_hidden_cases(judge: Callable[[Any, list[tuple[Any, ...]]], Any]) -> Callable[[Any, Hidden], str]:
+    """Return the hidden-test judge of a task: its `judge` on the hidden cases (inputs; no answers needed)."""
 
-    def hidden(f: Any, cases: Any) -> str:
-        return str(judge(f, [tuple(case) for case in cases]))
+    def hidden(f: Any, data: Hidden) -> str:
+        return str(judge(f, [tuple(case) for case in data.cases]))
 
     return hidden
 
 
-#: the package functions that the task being checked forbids (set by `Checker` while it judges)
-_FORBIDDEN: tuple[str, ...] = ()
-
-
 def call(function: Any, name: str, *args: Any) -> Any:
-    """Return ``function(*args)``; turn the stub and any error into `NotAttempted` or `Wrong`.
+    """Return ``function(*args)`` rebuilt from Python's own types (`plain`); turn the stub and errors into messages.
 
     `name` is the function's name for messages. A function that raises `NotImplementedError`,
     or returns None or ``...``, is not attempted yet. Any other exception becomes `Wrong`,
     naming the exception and the line of the student's code where it was raised. The call may
     take `CALL_SECONDS`; the package functions that the task being checked forbids trip while it
-    runs (see `ra_course.exercises.guards`).
+    runs (see `ra_course.exercises.guards`). After the call, the kernel must be as it was (no
+    tracer, thread or replaced function left behind: `Untrusted` otherwise).
     """
     if not callable(function):
         raise Wrong(f"pass the function `{name}` itself to the check (without calling it), not {function!r:.60}")
     try:
-        with time_limit_for(CALL_SECONDS), student_code(_FORBIDDEN) as tripped:
+        with time_limit_for(CALL_SECONDS), student_code(_RUN.forbidden) as tripped:
             try:
                 result = function(*args)
             finally:
@@ -286,27 +401,40 @@ def call(function: Any, name: str, *args: Any) -> Any:
         ) from None
     except (Exception, SystemExit) as e:  # the student's code failed: say where, without a traceback
         raise Wrong(f"`{name}` raised {type(e).__name__}: {str(e)[:200]}{_where(e)}") from None
+    finally:
+        _RUN.after_call(name)
     if result is None or result is Ellipsis:
         raise NotAttempted(f"`{name}` returns {result!r}; write its body and return the answer")
-    return result
+    return plain(result, f"`{name}`")
 
 
 def guarded(function: Callable[..., Any], name: str) -> Callable[..., Any]:
     """Return `function` run with the forbidden package functions as tripwires (for a game loop that times it).
 
-    A forbidden call raises `Wrong` (a game loop reports it as the bot's failure).
+    A forbidden call raises `Wrong` (a game loop reports it as the bot's failure); the action is
+    rebuilt from Python's own types (`plain`), and the kernel checked for tracers and threads after
+    each call (the game loop compares the package's objects after each game: `after_game`).
     """
 
     def run(*args: Any) -> Any:
-        with student_code(_FORBIDDEN) as tripped:
-            try:
-                return function(*args)
-            finally:
-                if tripped:
-                    raise Wrong(f"`{name}` calls `{tripped[0]}` of the package, which this task does not allow")
+        try:
+            with student_code(_RUN.forbidden) as tripped:
+                try:
+                    result = function(*args)
+                finally:
+                    if tripped:
+                        raise Wrong(f"`{name}` calls `{tripped[0]}` of the package, which this task does not allow")
+        finally:
+            _RUN.after_call(name, replaced=False)
+        return plain(result, f"`{name}`")
 
     run.__name__ = name
     return run
+
+
+def after_game(name: str) -> None:
+    """Raise `Untrusted` if a game of the student's bot `name` replaced an object of Python's or of the package."""
+    _RUN.after_call(name)
 
 
 #: The seconds one call of a student's function may take in a check (the slowest reference: ~2 s).
@@ -315,6 +443,56 @@ CALL_SECONDS = 30.0
 
 class _Forbidden(BaseException):
     """A forbidden package function was called (a BaseException, so that `call` sees it first)."""
+
+
+# -- answers rebuilt from Python's own types -----------------------------------------------------
+
+_ACTIONS: dict[type, tuple[str, ...]] = {
+    Draw: (),
+    CallRa: (),
+    Done: (),
+    Pass: (),
+    Bid: ("sun",),
+    UseGod: ("slot",),
+    Reveal: ("tile",),
+    Discard: ("tiles",),
+}
+
+
+def plain(value: Any, what: str = "the answer") -> Any:
+    """Return `value` rebuilt from Python's own types, so that no code of the student's runs when it is compared.
+
+    Numbers become an `int`, a `float` or a `Fraction` (a subclass gives its plain value; a bool
+    stays a bool), strings a `str`, lists and tuples a tuple, dicts a dict, an engine action a
+    new action of the same kind and fields, a `Tile` the tile. Anything else raises `Wrong`:
+    an object that claims to equal everything is not an answer.
+
+    >>> plain([1, 2.5, Fraction(1, 3)]), plain({"a": (True,)})
+    ((1, 2.5, Fraction(1, 3)), {'a': (True,)})
+    """
+    kind = type(value)
+    if kind is bool or kind is int or kind is float or kind is str or kind is Fraction:
+        return value if kind is not Fraction else Fraction(value.numerator, value.denominator)
+    if kind is Tile:
+        return Tile(int.__int__(value))
+    if kind in _ACTIONS:
+        return kind(*(plain(getattr(value, field), what) for field in _ACTIONS[kind]))
+    mro = kind.__mro__
+    if int in mro and bool not in mro and Tile not in mro:
+        return int.__int__(value)
+    if float in mro:
+        return float.__float__(value)
+    if str in mro:
+        return str.__str__(value)
+    if tuple in mro or list in mro:
+        items = tuple.__iter__(value) if tuple in mro else list.__iter__(value)
+        return tuple(plain(v, what) for v in items)
+    if dict in mro:
+        return {plain(k, what): plain(v, what) for k, v in dict.items(value)}
+    raise Wrong(
+        f"{what} returned an object of type {kind.__name__!r}; an answer is built of int, float, Fraction, "
+        "str, tuples, lists and dicts, or the engine's actions"
+    )
 
 
 def _unreadable(error: Exception) -> str:
@@ -333,8 +511,8 @@ def _where(error: BaseException) -> str:
     """
     frames = traceback.extract_tb(error.__traceback__)
     cells = [f for f in frames if "ipykernel_" in f.filename or f.filename.startswith("<")]
-    libraries = (_PACKAGE_DIR, sys.prefix, sys.base_prefix, *getattr(site, "getsitepackages", list)())
-    own = cells or [f for f in frames if not f.filename.startswith(libraries)]
+    libraries = (f"{_ROOT}/ra_course", sys.prefix, sys.base_prefix, *getattr(site, "getsitepackages", list)())
+    own = cells or [f for f in frames if not f.filename.replace("\\", "/").startswith(libraries)]
     if not own:
         return ""
     f = own[-1]
@@ -342,27 +520,10 @@ def _where(error: BaseException) -> str:
     return f" (line {f.lineno}{code})"
 
 
-def close_to(value: Any, target: float | Fraction, tolerance: float) -> bool:
-    """Return whether `value` is a real number within `tolerance` of `target`."""
-    if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
-        return False
-    return abs(float(value) - target) <= tolerance
-
-
-def all_close(values: Iterable[Any], targets: Iterable[float | Fraction], tolerance: float = 1e-9) -> bool:
-    """Return whether each value is within `tolerance` of its target (same lengths)."""
-    v, t = list(values), list(targets)
-    return len(v) == len(t) and all(close_to(a, b, tolerance) for a, b in zip(v, t, strict=True))
-
-
 def is_number(value: Any) -> bool:
-    """Return whether `value` is an int, float or Fraction (not a bool)."""
-    return isinstance(value, int | float | Fraction) and not isinstance(value, bool)
-
-
-def within(value: Any, mean: float, variance: float, trials: int) -> bool:
-    """Return whether `value` is a number within `Z` standard errors of `mean` (a mean of `trials` draws)."""
-    return is_number(value) and abs(float(value) - mean) <= Z * math.sqrt(variance / trials) + 1e-12
+    """Return whether `value` (rebuilt by `plain`) is an int, a float or a Fraction, not a bool."""
+    kind = type(value)
+    return kind is int or kind is float or kind is Fraction
 
 
 def too_high_or_low(value: float, target: float) -> str:

@@ -1,4 +1,4 @@
-"""What keeps a check honest: package calls a task forbids, and simulations told from formulas.
+"""Package calls a task forbids: tripwires while the student's function runs in a check.
 
 **Forbidden calls.** A task whose point is to compute something the package also computes
 names those package functions (`Task.forbidden`, dotted names such as
@@ -18,29 +18,26 @@ p_next_ra is not allowed here
 >>> tripped
 ['ra_core.analysis.odds.p_next_ra']
 
-**Simulations.** A Monte Carlo estimate from `trials` independent draws varies from seed to
-seed with variance ``variance / trials``. `spread_ratio` measures the seed-to-seed variance of
-the student's estimates against that: near 1 for a real simulation, near 0 for a formula plus a
-little noise, far above 1 for a simulation that does fewer draws than it was asked to.
+A tripwire swaps the code of the function itself, so a copy made before the check from its code
+object (``types.FunctionType(p_next_ra.__code__, ...)``, a pasted bot) would not trip. `copies`
+finds them: nothing but the function should refer to its code, and a check whose task forbids a
+function fails while a copy of it is kept anywhere in the kernel.
+
+>>> copies(("ra_core.analysis.odds.p_next_ra",))
+[]
 """
 
 from __future__ import annotations
 
 import functools
+import gc
 import importlib
-import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from types import CodeType
 from typing import Any
 
-__all__ = ["SPREAD_RANGE", "ForbiddenCall", "resolve", "spread_ratio", "student_code", "tripped"]
-
-#: A simulation's seed-to-seed variance, as a multiple of the Monte Carlo variance, passes in this
-#: range. The ratio of a real simulation is a chi-square with k - 1 degrees of freedom over k - 1 for
-#: k seeds: with the 40 seeds the sheets use it falls outside with a chance of about 1 in 100,000
-#: (with 20 seeds it would be 1 in 500, too often for a sheet with a dozen such checks).
-SPREAD_RANGE = (0.3, 2.4)
+__all__ = ["ForbiddenCall", "copies", "resolve", "student_code", "tripped"]
 
 _TRIPPED: list[str] = []
 
@@ -106,10 +103,12 @@ def student_code(forbidden: Iterable[str]) -> Iterator[list[str]]:
             function.__code__ = code
 
 
-def spread_ratio(estimates: Sequence[float], variance: float, trials: int) -> float:
-    """Return the seed-to-seed variance of `estimates` over the Monte Carlo variance ``variance / trials``."""
-    k = len(estimates)
-    mean = math.fsum(estimates) / k
-    observed = math.fsum((e - mean) ** 2 for e in estimates) / (k - 1)
-    expected = variance / trials
-    return observed / expected if expected > 0 else (0.0 if observed == 0 else math.inf)
+def copies(forbidden: Iterable[str]) -> list[str]:
+    """Return the `forbidden` functions whose code something else than the function itself refers to: a copy."""
+    found = []
+    for dotted in forbidden:
+        function = resolve(dotted)
+        others = [r for r in gc.get_referrers(function.__code__) if r is not function and type(r).__name__ != "frame"]
+        if others:
+            found.append(dotted)
+    return found

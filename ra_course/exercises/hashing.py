@@ -1,8 +1,9 @@
 """Answers kept without showing them: the canonical text of an answer and its SHA-256.
 
 A check compares the student's answer for an example with a stored hash, so neither the
-notebook nor the check's code shows the answer; the hidden tests of the source sheets store
-their answers the same way.
+notebook nor the check's code shows the answer. The hidden tests' answers (the teacher's
+``grading/answers.py``) are hashed with the salt `HIDDEN`, so that no hidden answer's hash is ever
+that of a visible one, even when the answers are equal.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ import math
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["answer_hash", "canonical", "matches_hash"]
+__all__ = ["HIDDEN", "answer_hash", "canonical", "matches_hash"]
+
+#: the salt of the hidden tests' hashes
+HIDDEN = "hidden test: "
 
 
 def canonical(value: Any, digits: int = 9) -> str:
@@ -40,14 +44,14 @@ def canonical(value: Any, digits: int = 9) -> str:
     return str(value)  # actions: their notation
 
 
-def answer_hash(value: Any, digits: int = 9) -> str:
-    """Return the SHA-256 of the canonical text of `value` (see `canonical`), as hex."""
-    return hashlib.sha256(canonical(value, digits).encode()).hexdigest()
+def answer_hash(value: Any, digits: int = 9, salt: str = "") -> str:
+    """Return the SHA-256 of `salt` and the canonical text of `value` (see `canonical`), as hex."""
+    return hashlib.sha256((salt + canonical(value, digits)).encode()).hexdigest()
 
 
-def matches_hash(value: Any, expected: str, digits: int = 9) -> bool:
-    """Return whether `value` hashes to `expected`."""
+def matches_hash(value: Any, expected: str, digits: int = 9, salt: str = "") -> bool:
+    """Return whether `value` hashes to `expected` (with `salt`)."""
     try:
-        return answer_hash(value, digits) == expected
+        return answer_hash(value, digits, salt) == expected
     except (TypeError, ValueError, OverflowError):
         return False

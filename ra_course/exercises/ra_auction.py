@@ -1,13 +1,14 @@
 """Sheet 2, Ra's auction: what a lot is worth, what a sun costs, and the best bid by backward induction.
 
-The tasks are checked on the sheet's example positions, whose answers are stored hashed
-(`HASHES`), and on practice positions from seeded games, whose answers the checks derive from
-the scoring rules (`ra_core.analysis.valuation`, `ra_core.engine.scoring`) at check time. The endgame tasks have
-no practice positions: the package holds no solver for them. The hidden tests of the source
-sheet give other positions with their answers hashed (`hidden_positions`, `answer_hash`).
+The tasks are checked on the sheet's example positions and on practice positions from seeded
+games, whose answers are stored hashed (`ra_course.exercises.hashes`: the SHA-256 of what the
+source sheet's solutions answer, computed by ``python -m grading.keys``); the package holds no
+function that computes an answer. The hidden tests of a graded cell give other positions (the
+teacher's ``grading/cases.py``) and compare with their hashed answers (``grading/answers.py``),
+loaded only after the student's function has returned.
 
-Each task forbids the package functions that compute its answer (`Task.forbidden`): a student's
-`lot_value_now` that calls `ra_core.analysis.valuation.lot_value` earns nothing.
+Each answer is rebuilt from Python's own types before it is compared (`ra_course.exercises.checking.plain`):
+a number must be an int (or a `Fraction` where exact), an action one of the engine's.
 """
 
 from __future__ import annotations
@@ -16,16 +17,19 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-from ra_core.analysis.valuation import lot_value
 from ra_core.bots import random_bot
 from ra_core.engine.actions import Bid, Pass
-from ra_core.engine.scoring import sun_points
 from ra_core.engine.state import Phase, State
 from ra_core.play import play
 
-from .checking import Sheet, Task, Wrong, call, canonical, is_number, matches_hash
+from .checking import Hidden, Sheet, Task, Wrong, call, canonical, is_number, matches_hash
+from .hashes import HASHES
+from .hashing import HIDDEN
 
-__all__ = ["COLLECTORS", "ENDGAME", "HASHES", "LOT_EXAMPLE", "SHEET", "epoch3_positions", "hidden_positions"]
+__all__ = ["CATEGORIES", "COLLECTORS", "ENDGAME", "LOT_EXAMPLE", "SHEET", "epoch3_positions", "visible_positions"]
+
+#: Task 1: the categories of the final scoring a lot can change, the keys of the answer's dict (R63-R67, R70)
+CATEGORIES = ("god", "pharaoh", "river", "civilization", "gold", "monument")
 
 #: Task 1-3's example: epoch 3, P1 is to bid for a lot without disasters.
 LOT_EXAMPLE: dict[str, Any] = {
@@ -60,14 +64,6 @@ ENDGAME: dict[str, Any] = {
     "auction": {"trigger": "call_voluntary"},
 }  # fmt: skip
 
-#: SHA-256 of the canonical answers for the examples (see `ra_course.exercises.checking.canonical`).
-HASHES: dict[str, str] = {
-    "lot_values": "2cc4b9d4a3194b1764cf5159f5b71b9329541cf91cb4d8179fa3dc9de6738c03",
-    "winning": "f2a5503f255487fd15b8131dfd5fc7c9da61fb0413a8cd0a74943147287e9fa9",
-    "solve": "1dd8fa3457ba133b1c4bda40062acf64663d27df5106e4449237861066e8b075",
-    "best_bid": "da6269dfe9eafd95837cb2f747e76af2b5a1424ec86aeaefa2751fc20213638e",
-}
-
 
 def epoch3_positions(count: int = 6, seed: int = 11) -> list[State]:
     """Return `count` positions of seeded random games: epoch 3, an auction, a lot without disasters."""
@@ -84,25 +80,19 @@ def epoch3_positions(count: int = 6, seed: int = 11) -> list[State]:
     return out
 
 
-def hidden_positions(data: dict[str, Any]) -> list[State]:
-    """Return the positions of a hidden test: ``data["positions"]`` (saved positions) or ``data["seed"]``'s games."""
-    if "positions" in data:
-        return [State.from_dict(p, strict=False) for p in data["positions"]]
-    return epoch3_positions(len(data["keys"]), data["seed"])
+def visible_positions(key: str) -> list[tuple[str, State]]:
+    """Return the positions of a task's visible check, with their names: the example, then practice positions."""
+    if key in ("4", "5"):
+        return [("the example endgame", State.from_dict(ENDGAME, strict=False))]
+    practice = [(f"practice position {i + 1}", s) for i, s in enumerate(epoch3_positions())]
+    return [("the example", State.from_dict(LOT_EXAMPLE)), *practice]
 
 
-def _suns_after(state: State, player: int, sun: int) -> tuple[int, ...]:
-    p = state.players[player]
-    return tuple(sorted([s for s in p.suns_up if s != sun] + list(p.suns_down) + [state.center_sun]))
-
-
-# -- judges ----------------------------------------------------------------------------------
-
-
-def _int(value: Any, what: str) -> int:
-    if not is_number(value) or int(value) != value:
-        raise Wrong(f"{what} returned {value!r:.60}; a value in fame is a whole number")
-    return int(value)
+def hidden_positions(cases: dict[str, Any]) -> list[State]:
+    """Return the positions of a hidden test: ``cases["positions"]`` (saved positions) or ``cases["seed"]``'s games."""
+    if "positions" in cases:
+        return [State.from_dict(p, strict=False) for p in cases["positions"]]
+    return epoch3_positions(cases["count"], cases["seed"])
 
 
 def _bids(state: State) -> Iterator[int]:
@@ -111,31 +101,41 @@ def _bids(state: State) -> Iterator[int]:
             yield a.sun
 
 
-def _sun_change(state: State, player: int, sun: int) -> int:
-    totals = [sum(p.suns_up) + sum(p.suns_down) for p in state.players]
-    after = list(totals)
-    after[player] += state.center_sun - sun
-    penalties = state.rules.penalties_apply(3)
-    return sun_points(after, penalties)[player] - sun_points(totals, penalties)[player]
+def _lot(state: State) -> str:
+    return " ".join(t.label for t in state.track if t is not None)
 
 
-# -- what the student's function answers on one position (what the checks compare or hash) --------
+# -- what the student's function answers on one position: one answer per player or per bid ----------
 
 
-def _lot_answers(f: Any, state: State, where: str) -> tuple[int, ...]:
-    name = "lot_value_now"
-    return tuple(_int(call(f, name, state, p), f"{name}({where}, {p})") for p in range(state.num_players))
+def _int(value: Any, what: str) -> int:
+    if type(value) is not int:
+        raise Wrong(f"{what} returned {value!r:.60}; points in fame are a whole number (an int)")
+    return value
+
+
+def _lot_answers(f: Any, state: State, where: str) -> tuple[Any, ...]:
+    name, out = "lot_points", []
+    for p in range(state.num_players):
+        got = call(f, name, state, p)
+        if not isinstance(got, dict) or set(got) != set(CATEGORIES):
+            raise Wrong(
+                f"{name}({where}, {p}) returned {got!r:.80}; it should return a dict with the keys "
+                + ", ".join(repr(c) for c in CATEGORIES)
+            )
+        out.append(tuple(_int(got[c], f"{name}({where}, {p})[{c!r}]") for c in CATEGORIES))
+    return tuple(out)
 
 
 def _exchange_answers(f: Any, state: State, where: str) -> tuple[Any, ...]:
     name, me, out = "sun_exchange", state.to_move, []
     for sun in _bids(state):
         got = call(f, name, state, me, sun)
-        if not isinstance(got, tuple | list) or len(got) != 2:
+        if not isinstance(got, tuple) or len(got) != 2:
             raise Wrong(f"{name} returned {got!r:.60}; it should return a pair (cost, suns next epoch)")
         cost, suns = got
-        if not is_number(cost) or not isinstance(suns, tuple | list) or not all(is_number(x) for x in suns):
-            raise Wrong(f"in {where}, winning with sun {sun}: {name} returned {got!r:.60}, not (number, suns)")
+        if type(cost) is not int or not isinstance(suns, tuple) or not all(type(x) is int for x in suns):
+            raise Wrong(f"in {where}, winning with sun {sun}: {name} returned {got!r:.60}, not (int, tuple of ints)")
         out.append((cost, tuple(sorted(suns))))
     return tuple(out)
 
@@ -148,82 +148,67 @@ def _winning_answers(f: Any, state: State, where: str) -> tuple[int, ...]:
 def _solve_answer(f: Any, state: State, where: str) -> tuple[Any, ...]:
     value = call(f, "solve", state)
     n = state.num_players
-    if not isinstance(value, tuple | list) or len(value) != n or not all(is_number(v) for v in value):
+    if not isinstance(value, tuple) or len(value) != n or not all(is_number(v) for v in value):
         raise Wrong(f"solve({where}) returned {value!r:.60}; it should return a tuple of {n} numbers, one per player")
-    return tuple(value)
+    return value
 
 
 def _best_bid_answer(f: Any, state: State, where: str) -> str:
     got = call(f, "best_bid", state)
-    if not isinstance(got, Bid | Pass | str):
-        raise Wrong(f"best_bid({where}) returned {got!r:.60}; it should return an action such as Bid(9) or Pass()")
+    if not isinstance(got, Bid | Pass):
+        raise Wrong(f"best_bid({where}) returned {got!r:.60}; it should return an action: Bid(sun) or Pass()")
     return str(got)
 
 
-# -- judges ----------------------------------------------------------------------------------
+#: the tasks whose answer on a position has one element per player (Task 1) or per bid (2, 3), each hashed
+_ELEMENTS = ("1", "2", "3")
 
 
-def _example(f: Any, collect: Any, key: str, state: State, what: str) -> Any:
-    mine = collect(f, state, "the example")
-    if not matches_hash(mine, HASHES[key]):
-        raise Wrong(f"for the example {what} {canonical(mine, 3)}; not all are right")
-    return mine
+def _judge(key: str) -> Any:
+    """Return the visible judge of task `key`: its collector on the example and practice positions, vs hashes."""
+
+    def judge(f: Any) -> str:
+        collect, positions = COLLECTORS[key], visible_positions(key)
+        answers = [(where, state, collect(f, state, where)) for where, state in positions]
+        for (where, state, mine), keys in zip(answers, HASHES["ra_auction"][key], strict=True):
+            elements = mine if key in _ELEMENTS else (mine,)
+            for i, (element, hashed) in enumerate(zip(elements, keys, strict=True)):
+                if not matches_hash(element, hashed):
+                    raise Wrong(_off(key, where, state, i, element))
+        if key == "4":
+            exact = all(isinstance(v, int | Fraction) for v in answers[0][2])
+            return "Right for the example endgame." + ("" if exact else " (Fractions would make it exact.)")
+        if key == "5":
+            return "Right for the example endgame."
+        return f"Right for the example and for {len(positions) - 1} practice positions."
+
+    return judge
 
 
-def _judge_lot(f: Any) -> str:
-    _example(f, _lot_answers, "lot_values", State.from_dict(LOT_EXAMPLE), "your values for P0, P1, P2 are")
-    for i, state in enumerate(epoch3_positions()):
-        got = _lot_answers(f, state, f"practice position {i + 1}")
-        for p, value in enumerate(got):
-            if value != lot_value(state, p):
-                lot = " ".join(t.label for t in state.track if t is not None)
-                raise Wrong(f"in practice position {i + 1} (lot: {lot}) your value for P{p} is {value}; it is off")
-    return "Right for the example and for six practice positions."
-
-
-def _judge_sun_exchange(f: Any) -> str:
-    states = [State.from_dict(LOT_EXAMPLE), *epoch3_positions()]
-    for i, state in enumerate(states):
-        where = "the example" if i == 0 else f"practice position {i}"
-        me = state.to_move
-        for sun, (cost, suns) in zip(_bids(state), _exchange_answers(f, state, where), strict=True):
-            if cost != sun - state.center_sun:
-                raise Wrong(f"in {where}, winning with sun {sun}: your cost is {cost!r}; it is off")
-            if suns != _suns_after(state, me, sun):
-                raise Wrong(f"in {where}, winning with sun {sun}: your suns for the next epoch are {suns!r}")
-    return "Right for every bid in the example and in six practice positions."
-
-
-def _judge_winning(f: Any) -> str:
-    example = State.from_dict(LOT_EXAMPLE)
-    bids = tuple(_bids(example))
-    _example(f, _winning_answers, "winning", example, f"P{example.to_move}'s values of winning with suns {bids} are")
-    for i, state in enumerate(epoch3_positions()):
-        me = state.to_move
-        for s, got in zip(_bids(state), _winning_answers(f, state, f"practice position {i + 1}"), strict=True):
-            if got != lot_value(state, me) + _sun_change(state, me, s):
-                raise Wrong(f"in practice position {i + 1}, P{me} winning with sun {s}: your value {got} is off")
-    return "Right for every bid in the example and in six practice positions."
-
-
-def _judge_solve(f: Any) -> str:
-    mine = _example(f, _solve_answer, "solve", State.from_dict(ENDGAME, strict=False), "your final fames are")
-    exact = all(isinstance(v, int | Fraction) for v in mine)
-    return "Right for the example endgame." + ("" if exact else " (Fractions would make it exact.)")
-
-
-def _judge_best_bid(f: Any) -> str:
-    _example(f, _best_bid_answer, "best_bid", State.from_dict(ENDGAME, strict=False), "your best action is")
-    return "Right for the example endgame."
+def _off(key: str, where: str, state: State, i: int, element: Any) -> str:
+    """Return what a wrong element of an answer is (never the right value)."""
+    if key == "1":
+        points = canonical(element, 0)
+        return f"in {where} (lot: {_lot(state)}) your points for P{i} by category, {points}, are not all right"
+    if key == "2":
+        sun = list(_bids(state))[i]
+        return f"in {where}, P{state.to_move} winning with sun {sun}: your (cost, suns) {canonical(element, 0)} is off"
+    if key == "3":
+        sun = list(_bids(state))[i]
+        return f"in {where}, P{state.to_move} winning with sun {sun}: your value {element} is off"
+    if key == "4":
+        return f"for {where} your final fames are {canonical(element, 3)}; not all are right"
+    return f"for {where} your best action is {element}"
 
 
 def _hidden(collect: Any) -> Any:
-    """Return the hidden-test judge: `collect` on each hidden position, compared with its hashed answer."""
+    """Return the hidden-test judge: `collect` on each hidden position, then compared with the hashed answers."""
 
-    def hidden(f: Any, data: dict[str, Any]) -> str:
-        states = hidden_positions(data)
-        for i, (state, key) in enumerate(zip(states, data["keys"], strict=True)):
-            if not matches_hash(collect(f, state, f"hidden position {i + 1}"), key):
+    def hidden(f: Any, data: Hidden) -> str:
+        states = hidden_positions(data.cases)
+        mine = [collect(f, state, f"hidden position {i + 1}") for i, state in enumerate(states)]
+        for i, (state, answer, key) in enumerate(zip(states, mine, data.answers(), strict=True)):
+            if not matches_hash(answer, key, salt=HIDDEN):
                 raise Wrong(
                     f"in hidden position {i + 1} (epoch {state.epoch}, P{state.to_move} to bid) an answer is off"
                 )
@@ -257,17 +242,18 @@ SHEET = Sheet(
     (
         Task(
             "1",
-            "What the lot is worth",
+            "What the lot is worth, category by category",
             4,
-            "lot_value_now",
-            _judge_lot,
+            "lot_points",
+            _judge("1"),
             (
-                "A lot's value is a difference: what the player's display scores with the lot, minus "
-                "what it scores without it. In epoch 3 the final scoring counts gods, pharaohs, the river, "
-                "civilizations, gold and monuments (R63-R67, R70).",
-                "A marginal value: score the display twice, category by category, as notebook 06 does "
+                "Each category's change is a difference: what the player's display scores in it with the lot, "
+                "minus what it scores without it. In epoch 3 the final scoring counts gods, pharaohs, the "
+                "river, civilizations, gold and monuments (R63-R67, R70).",
+                "A marginal value, category by category: score the display twice, as notebook 06 does "
                 "(sections 'Every epoch: five categories' and 'After epoch 3 only'). Pharaohs are scored "
-                "against the other players' counts (R64).",
+                "against the other players' counts (R64), so a player's lot can change his pharaoh points "
+                "without a pharaoh in it.",
             ),
             forbidden=_VALUERS,
             hidden=_hidden(_lot_answers),
@@ -277,7 +263,7 @@ SHEET = Sheet(
             "The sun you give, the sun you get",
             4,
             "sun_exchange",
-            _judge_sun_exchange,
+            _judge("2"),
             (
                 "The winner gives his winning sun to the center and takes the center sun face down (R46); "
                 "he can bid it only in the next epoch, when all suns turn face up again (R49).",
@@ -291,10 +277,10 @@ SHEET = Sheet(
             "The net value of winning",
             4,
             "value_of_winning",
-            _judge_winning,
+            _judge("3"),
             (
                 "In epoch 3 the suns count too: the highest sun total gets +5, the lowest -5 (R71). Winning "
-                "changes your total by the center sun minus your sun.",
+                "changes your total by the center sun minus your sun; the lot adds the sum of Task 1's changes.",
                 "Again a difference, now of the sun points of R71 before and after the swap: notebook 06, "
                 "'After epoch 3 only: monuments and suns'. The sun points compare every player's total.",
             ),
@@ -306,7 +292,7 @@ SHEET = Sheet(
             "Backward induction",
             4,
             "solve",
-            _judge_solve,
+            _judge("4"),
             (
                 "Work backwards from the end: at the end of the game the values are the fames; at a chance "
                 "node, the average over the tiles weighted by their probabilities; at a decision, the child "
@@ -322,7 +308,7 @@ SHEET = Sheet(
             "The best bid",
             4,
             "best_bid",
-            _judge_best_bid,
+            _judge("5"),
             (
                 "Compare the bidder's own final fame after each of his legal actions; the best action is "
                 "the one with the highest, and a bid can be best because it is high enough that the players "

@@ -4,58 +4,55 @@ The setting (notebook 10, section 3): `n` bidders whose private values in [0, 1]
 with a distribution function `F` and density `f`; a second-price auction with reserve `r` sells
 to the highest bidder when his value is at least `r`, at the larger of the second-highest value
 and `r`. The laws of the checks are polynomials on [0, 1], given by their coefficients (`law`),
-so that `F` and `f` of a `Fraction` are exact `Fraction`s.
+so that `F` and `f` of a `Fraction` are exact `Fraction`s. None of them is a law the sheet's text
+works through (uniform, v², 2v − v²).
 
 How each task is judged, with no answer of a task in this module:
 
 * virtual values (Task 1) by their defining identity ``(psi - v) * f(v) = -(1 - F(v))``, exactly;
 * the optimal reserve (Task 2) by the sign of the virtual value just below and just above it;
 * the exact revenue for power laws ``F(v) = v**a`` (Task 3) by SHA-256 hashes of the reference
-  answers (`HASHES` for the examples; the hidden tests of the source sheet hold their own);
-* the simulations (Tasks 4 and 5, uniform values) by their mean and their spread over `SEEDS`
-  seeds (`ra_course.exercises.sampling.simulated`), from the moments of the price in `_price_moments`
-  and `_gain_moments`, which a formula plus a little noise does not reproduce.
+  answers (`ra_course.exercises.hashes` for the visible cases; the hidden ones in ``grading/``);
+* the simulations (Tasks 4 and 5, uniform values) by replaying the numbers the function drew
+  (`ra_course.exercises.replay`): the answer must be the mean price of its own auctions, and the
+  gain and the unsold share of its own auctions, priced twice.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
 from .checking import Sheet, Task, Wrong, call, canonical, is_number, matches_hash, on_hidden_cases
-from .sampling import simulated, uses_its_rng
+from .hashes import HASHES
+from .hashing import HIDDEN
+from .replay import Recorder, agrees, layouts
 
-__all__ = ["AUCTIONS", "CASES", "HASHES", "LAWS", "SEEDS", "SHEET", "law"]
+__all__ = ["AUCTIONS", "CASES", "LAWS", "POINTS", "SHEET", "law"]
 
-#: auctions per simulated estimate in the checks, and how many seeds (estimates) a check compares
-AUCTIONS, SEEDS = 500, 40
+#: auctions per call in the checks of Tasks 4 and 5
+AUCTIONS = 500
 #: Task 2: a reserve passes when the virtual value changes sign within this distance of it
 STEP = Fraction(1, 10**8)
+#: Task 5: the reserve (the optimal one for uniform values)
+RESERVE = Fraction(1, 2)
 
-#: the laws of the sheet's examples: coefficients of F(v) = c0 + c1 v + c2 v^2 + ... on [0, 1]
+#: the laws of the visible checks: coefficients of F(v) = c0 + c1 v + c2 v^2 + ... on [0, 1]
 LAWS: dict[str, list[str]] = {
-    "uniform": ["0", "1"],
-    "v^2": ["0", "0", "1"],
-    "1-(1-v)^2": ["0", "2", "-1"],
+    "v^4": ["0", "0", "0", "0", "1"],
+    "(v+3v^2)/4": ["0", "1/4", "3/4"],
+    "1-(1-v)^4": ["0", "4", "-6", "4", "-1"],
 }
-#: Task 3's examples (n, r, a): n bidders, reserve r, values with F(v) = v**a
+#: Task 1's values of the visible checks
+POINTS = ("1/3", "1/2", "4/5")
+#: Task 3's visible cases (n, r, a): n bidders, reserve r, values with F(v) = v**a
 CASES: list[tuple[int, Fraction, int]] = [
-    (2, Fraction(1, 2), 1),
-    (3, Fraction(1, 2), 2),
-    (2, Fraction(2, 3), 3),
-    (4, Fraction(0), 2),
+    (3, Fraction(2, 5), 1),
+    (2, Fraction(1, 3), 2),
+    (4, Fraction(3, 4), 3),
+    (5, Fraction(0), 2),
 ]
-#: SHA-256 of the canonical exact revenue of each of `CASES` (see `ra_course.exercises.checking.canonical`)
-HASHES: dict[str, list[str]] = {
-    "revenue": [
-        "e72356b48ff8fed2a50c0399dfe18871c6da3ea44aa4f804c74f0783d451b396",
-        "4cc1a4734489d1594d184b17090654180f9bac0caa3ef5959af501592ed7df39",
-        "f254df03f4212d264fe95f1bc6cb818e22fb4991e603a80372aae8e900900e21",
-        "87790bed36f429403ef25a9e026780d88769a82edd50fc14300b8a8910c28a3a",
-    ]
-}
 
 Function = Callable[[Any], Any]
 
@@ -106,7 +103,7 @@ def _exact(value: Any, what: str) -> Fraction:
 # -- Task 1: virtual values ------------------------------------------------------------------
 
 
-def _virtual_value(psi: Any, laws: Sequence[Any] = tuple(LAWS), points: Sequence[Any] = ("1/4", "1/2", "3/4")) -> str:
+def _virtual_value(psi: Any, laws: Sequence[Any] = tuple(LAWS), points: Sequence[Any] = POINTS) -> str:
     name = "virtual_value"
     for text, coefficients in _laws(laws):
         F, f = law(coefficients)
@@ -151,7 +148,7 @@ def _reserve(find: Any, laws: Sequence[Any] = tuple(LAWS)) -> str:
 
 def _revenue(revenue: Any, cases: Sequence[Any] = CASES, keys: Sequence[str] | None = None) -> str:
     name = "revenue_with_reserve"
-    keys = HASHES["revenue"] if keys is None else keys
+    keys = HASHES["reserve"]["3"] if keys is None else keys
     for (n, r, a), key in zip(cases, keys, strict=True):
         r = Fraction(r)
         what = f"{name}({n}, {r}, {a})"
@@ -163,53 +160,87 @@ def _revenue(revenue: Any, cases: Sequence[Any] = CASES, keys: Sequence[str] | N
     return f"Exact revenues for {len(cases)} cases."
 
 
-def _hidden_revenue(revenue: Any, data: Any) -> str:
-    return _revenue(revenue, [tuple(c) for c in data["cases"]], data["keys"])
+def _hidden_revenue(revenue: Any, hidden: Any) -> str:
+    cases = [tuple(c) for c in hidden.cases]
+    name = "revenue_with_reserve"
+    answers = [_exact(call(revenue, name, n, Fraction(r), a), f"{name}({n}, {r}, {a})") for n, r, a in cases]
+    for (n, r, a), got, key in zip(cases, answers, hidden.answers(), strict=True):
+        if not matches_hash(got, key, salt=HIDDEN):
+            raise Wrong(f"{name}({n}, {r}, {a}) returned {canonical(got, 4)}, which is not the expected revenue")
+    return f"Exact revenues for {len(cases)} hidden cases."
 
 
-# -- Tasks 4 and 5: simulation, uniform values --------------------------------------------------
+# -- Tasks 4 and 5: simulation, uniform values, replayed ----------------------------------------
 
 
-def _price_moments(n: int, r: float) -> tuple[float, float]:
-    """Return the mean and variance of the price of a second-price auction with reserve r, n uniform values."""
-    raw = [
-        r**k * n * r ** (n - 1) * (1 - r)
-        + n * (n - 1) * ((1 - r ** (n - 1 + k)) / (n - 1 + k) - (1 - r ** (n + k)) / (n + k))
-        for k in (1, 2)
-    ]
-    return raw[0], raw[1] - raw[0] ** 2
+def _number(value: Any, what: str) -> float:
+    if not is_number(value):
+        raise Wrong(f"{what} returned {value!r:.60}; it should return a number")
+    x = float(value)
+    if not -1e300 < x < 1e300:
+        raise Wrong(f"{what} returned {x}; it should return a finite number")
+    return x
 
 
-def _gain_moments(n: int, r: float) -> tuple[float, float]:
-    """Return the mean and variance of the price with reserve r minus the price without, on the same auction."""
-    mean = (1 - r) * r**n - (n - 1) * r ** (n + 1) / (n + 1)
-    second = 2 * (1 - r) * r ** (n + 1) / (n + 1) + n * (n - 1) * r ** (n + 2) / ((n + 1) * (n + 2))
-    return mean, second - mean**2
+# What a judge computes from the drawn auctions stays inside it: no function of this module takes
+# values and gives a price.
 
 
-def _simulation(f: Any, cases: Sequence[Any] = ((2, 0.5, 2024), (3, 0.3, 2025), (5, 0.6, 2026))) -> str:
+def _simulation(f: Any, cases: Sequence[Any] = ((2, 0.4, 2024), (3, 0.3, 2025), (5, 0.6, 2026))) -> str:
     name = "simulate_revenue"
+
+    def _price(values: Sequence[float], r: float) -> float:
+        top = sorted(values)
+        return 0.0 if top[-1] < r else max(top[-2], r)
+
     for n, r, seed in cases:
-        mean, var = _price_moments(n, r)
-        estimates = [call(f, name, n, r, AUCTIONS, random.Random(seed * 100 + k)) for k in range(SEEDS)]
-        simulated(estimates, mean, var, AUCTIONS, f"with {n} bidders and reserve {r:g}")
-    uses_its_rng(f, name, 2, 0.5, 100)
-    return f"Mean revenues and their spread over {SEEDS} seeds as theory says, for {len(cases)} cases."
+        rng = Recorder(seed)
+        answer = _number(call(f, name, n, r, AUCTIONS, rng), f"`{name}`")
+        orders = layouts(rng.numbers(name, AUCTIONS * n), auctions=AUCTIONS, bidders=n).values()
+        if any(agrees(answer, sum(_price(v, r) for v in values) / AUCTIONS) for values in orders):
+            continue
+        if any(agrees(answer, sum(_price(v, 0.0) for v in values) / AUCTIONS) for values in orders):
+            raise Wrong(f"with {n} bidders and reserve {r:g} your mean price is that of the auctions without a reserve")
+        raise Wrong(
+            f"with {n} bidders and reserve {r:g} `{name}` returned {answer:.6f}, which is not the mean price of the "
+            f"{AUCTIONS} auctions it drew from `rng` (each auction's values one after another, or each bidder's): "
+            "the check replays your own draws, so it must be exactly their mean, counting 0 when nothing sells"
+        )
+    return f"Your mean revenues are those of the auctions you drew, for {len(cases)} cases."
 
 
-def _tradeoff(f: Any, cases: Sequence[Any] = ((2, 2024), (3, 2025))) -> str:
+def _tradeoff(f: Any, cases: Sequence[Any] = ((3, 2024), (4, 2025))) -> str:
     name = "reserve_tradeoff"
+    r = float(RESERVE)
+
+    def _price(values: Sequence[float], r: float) -> float:
+        top = sorted(values)
+        return 0.0 if top[-1] < r else max(top[-2], r)
+
     for n, seed in cases:
-        pairs = [call(f, name, n, AUCTIONS, random.Random(seed * 100 + k)) for k in range(SEEDS)]
-        for pair in pairs:
-            if not isinstance(pair, tuple | list) or len(pair) != 2:
-                raise Wrong(f"{name}({n}, ...) returned {pair!r:.80}; it should return a pair (gain, unsold)")
-        gain, unsold = _gain_moments(n, 0.5), 0.5**n
-        simulated([p[0] for p in pairs], gain[0], gain[1], AUCTIONS, f"with {n} bidders, the gain (first of the pair)")
-        what = f"with {n} bidders, the share unsold (second of the pair)"
-        simulated([p[1] for p in pairs], unsold, unsold * (1 - unsold), AUCTIONS, what)
-    uses_its_rng(f, name, 2, 100)
-    return "The gain of the reserve and the share of auctions that sell nothing, mean and spread as theory says."
+        rng = Recorder(seed)
+        pair = call(f, name, n, AUCTIONS, rng)
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise Wrong(f"{name}({n}, ...) returned {pair!r:.80}; it should return a pair (gain, unsold)")
+        gain, unsold = (_number(x, f"`{name}`") for x in pair)
+        orders = layouts(rng.numbers(name, AUCTIONS * n), auctions=AUCTIONS, bidders=n).values()
+        gains = [sum(_price(v, r) - _price(v, 0.0) for v in values) / AUCTIONS for values in orders]
+        shares = [sum(max(v) < r for v in values) / AUCTIONS for values in orders]
+        if any(agrees(gain, g) and agrees(unsold, u) for g, u in zip(gains, shares, strict=True)):
+            continue
+        if any(agrees(unsold, g) and agrees(gain, u) for g, u in zip(gains, shares, strict=True)):
+            raise Wrong(f"with {n} bidders your pair is in the wrong order: the gain first, then the share unsold")
+        if not any(agrees(unsold, u) for u in shares):
+            raise Wrong(
+                f"with {n} bidders your share unsold {unsold:.4f} is not that of the {AUCTIONS} auctions you drew "
+                "from `rng`: the auctions in which no value reaches the reserve"
+            )
+        raise Wrong(
+            f"with {n} bidders your gain {gain:.6f} is not the mean difference of the two prices of the "
+            f"{AUCTIONS} auctions you drew from `rng`: price each auction twice, with the reserve and "
+            "without one, on the same values"
+        )
+    return "The gain of the reserve and the share of auctions that sell nothing, on the very auctions you drew."
 
 
 SHEET = Sheet(
@@ -228,7 +259,7 @@ SHEET = Sheet(
                 "Myerson's virtual value is defined in notebook 10, section 3 (the seller's side); for "
                 "uniform values it is 2v - 1. Use the distribution function and the density you are given.",
             ),
-            hidden=lambda psi, data: _virtual_value(psi, data["laws"], data["points"]),
+            hidden=lambda psi, hidden: _virtual_value(psi, hidden.cases["laws"], hidden.cases["points"]),
         ),
         Task(
             "2",
@@ -242,7 +273,7 @@ SHEET = Sheet(
                 "Myerson's reserve solves psi(r) = 0 (notebook 10, section 3); a root of an increasing "
                 "function is found by bisection. Stop when the interval is shorter than a billionth.",
             ),
-            hidden=lambda find, data: _reserve(find, data["laws"]),
+            hidden=lambda find, hidden: _reserve(find, hidden.cases["laws"]),
         ),
         Task(
             "3",
