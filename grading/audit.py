@@ -70,6 +70,7 @@ ATTRIBUTES = {
     "set_custom_exc": "IPython's handling of a failed check",
     "showtraceback": "IPython's handling of a failed check",
     "events": "IPython's hooks around a cell",
+    "displayhook": "a result shown as the check cell's own (nbgrader reads a cell's first number as its points)",
 }
 #: names whose call is a finding
 CALLS = {

@@ -26,7 +26,7 @@ from ra_core import Bid, Pass, State, Tile
 from ra_core.analysis.chance import draw_or_call
 from ra_core.bots import HeuristicBot, random_bot
 from ra_course.exercises import SHEETS, auctions, bag, bidder, checking, guards, ra_auction, sheet, start
-from ra_course.exercises.checking import NOT_ATTEMPTED, Checker, CheckFailed, answer_hash, canonical
+from ra_course.exercises.checking import NOT_ATTEMPTED, Checker, CheckFailed, NotAttemptedYet, answer_hash, canonical
 
 ROOT = Path(__file__).parent.parent
 SOURCES = sorted((ROOT / "exercises" / "source").glob("*.ipynb"))
@@ -90,9 +90,15 @@ def test_wrong_answer_gives_the_first_hint_then_the_stronger_one() -> None:
 @pytest.mark.parametrize("answer", [stub, None, ..., lambda x: None])
 def test_the_stub_is_not_attempted_yet_and_gives_no_hint(answer: Any) -> None:
     check = _toy_checker()
-    message = fail(check, "1", answer)
-    assert NOT_ATTEMPTED in message and "Hint" not in message
+    note = check("1", answer)
+    assert isinstance(note, NotAttemptedYet), "a note, not an error: nothing is wrong yet"
+    assert NOT_ATTEMPTED in note.message and "Hint" not in note.message
     assert check.failures == {} and check.results == {"1": NOT_ATTEMPTED}
+    # nbgrader reads the cell's value as partial credit: its text must be the number 0, and the
+    # notebook shows the note itself, in a plain box
+    bundle = note._repr_mimebundle_()
+    assert bundle["text/plain"] == "0" and float(bundle["text/plain"]) == 0
+    assert NOT_ATTEMPTED in bundle["text/html"] and "error" not in bundle["text/html"]
 
 
 def test_an_error_in_the_students_code_is_named_without_a_traceback() -> None:
@@ -158,9 +164,10 @@ def test_second_hints_name_the_idea_and_where_it_was_taught_not_code() -> None:
 def test_every_task_of_every_sheet_reports_the_stub_as_not_attempted(name: str) -> None:
     check = Checker(sheet(name))
     for task in check.sheet.tasks:
-        message = fail(check, task.key, stub)
-        assert message.startswith(f"{task.label}: {NOT_ATTEMPTED}")
-        assert f"Write `{task.answer}`" in message
+        note = check(task.key, stub)
+        assert isinstance(note, NotAttemptedYet)
+        assert note.message.startswith(f"{task.label}: {NOT_ATTEMPTED}")
+        assert f"Write `{task.answer}`" in note.message
 
 
 def test_the_answer_keys_are_up_to_date() -> None:
@@ -536,14 +543,12 @@ def test_every_check_is_not_attempted_in_the_release(path: Path) -> None:
     nb = json.loads(path.read_text())
     grade_cells = 0
     for cell in nb["cells"]:
-        errors = _outputs(cell, "error")
+        assert not _outputs(cell, "error"), "not attempted yet is a note, not an error: " + "".join(cell["source"])
         if _grading(cell).get("grade"):
             grade_cells += 1
-            assert len(errors) == 1 and errors[0]["ename"] == "CheckFailed"
-            assert f": {NOT_ATTEMPTED}" in errors[0]["evalue"]
-            assert errors[0]["traceback"] == errors[0]["evalue"].splitlines(), "a message, not a traceback"
-        else:
-            assert not errors, "".join(cell["source"])
+            (value,) = _outputs(cell, "execute_result")  # what nbgrader scores: partial credit 0
+            assert "".join(value["data"]["text/plain"]) == "0"
+            assert f": {NOT_ATTEMPTED}" in "".join(value["data"]["text/html"])
         assert "BEGIN SOLUTION" not in "".join(cell["source"])
     assert grade_cells >= 3
     assert "0 of 20 points" in "".join(_outputs(nb["cells"][-1], "stream")[0]["text"])

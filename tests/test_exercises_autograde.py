@@ -377,6 +377,13 @@ CHEATS: dict[str, dict[str, dict[str, str]]] = {
             "virtual_value = lambda v, F, f: Fraction(0)",
         },
     },
+    "spoof": {  # the function shows a number as the check cell's result before the check fails
+        S1: {
+            "task-1-answer": "import sys\n\ndef second_price_revenue(n, auctions, rng):\n"
+            "    sys.displayhook(4)\n    return 0.5"
+        },
+        S3: {"task-3-answer": "def simulate_bag(*args):\n    get_ipython().displayhook(4.0)\n    return None"},
+    },
     "transformer": {
         S1: {
             "task-1-answer": "def _no_checks(lines):\n"
@@ -404,9 +411,22 @@ CONCERNED: dict[str, dict[str, str]] = {
     "thread": {S3: "12345"},
     "ipython": {S5: "12345"},
     "transformer": {S1: "12345"},
+    "spoof": {S1: "1", S3: "3"},
 }
 #: the students whose code reaches into the kernel: the scan of their submissions must find it
-REACHES_IN = ("rebind", "prober", "engine", "frames", "abs", "fraction", "stats", "tracer", "thread", "ipython")
+REACHES_IN = (
+    "rebind",
+    "prober",
+    "engine",
+    "frames",
+    "abs",
+    "fraction",
+    "stats",
+    "tracer",
+    "thread",
+    "ipython",
+    "spoof",
+)
 
 
 def _wait(*processes: subprocess.Popen[str]) -> None:
@@ -439,6 +459,9 @@ def _course(root: Path) -> Path:
         f"c.CourseDirectory.root = {str(root)!r}\n"
         f"c.CourseDirectory.db_url = 'sqlite:///{root / 'gradebook.db'}'\n"
         "c.Execute.timeout = 300\n"  # sheet 4's tournaments on a busy machine
+        f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
+        "from grading.scoring import autograde_steps\n"
+        "c.Autograde.autograde_preprocessors = autograde_steps()\n"  # as the course's config (make course)
     )
     source = root / "source" / ASSIGNMENT
     source.mkdir(parents=True)

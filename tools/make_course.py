@@ -43,8 +43,13 @@ NAMED_REGEXP = r".*[/\\](?P<student_id>[^/\\_]+)_(?:[^/\\]*_)?(?P<file_id>0[1-5]
 CONFIG = '''\
 """nbgrader's settings for this course, written by tools/make_course.py (edit freely)."""
 
+import sys
+
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
 from nbgrader.preprocessors import ClearHiddenTests, GetGrades
+
+sys.path.insert(0, {repository!r})  # the clone: its grading/ folder (never installed)
+from grading.scoring import autograde_steps  # noqa: E402
 
 c = get_config()  # noqa: F821 (nbgrader defines it)
 
@@ -62,6 +67,11 @@ c.Execute.timeout = 300
 # notebook, hidden tests included (by design, jupyter/nbgrader#917); nbgrader's own
 # ClearHiddenTests step removes them, as generate_assignment does for the release.
 c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, CSSHTMLHeaderPreprocessor]
+
+# Points come from each check's own verdict: nbgrader reads a check cell's first number or error,
+# and a student's function could print a number of its own before the check fails; this step keeps
+# the check's failure first, or only the check's own result (grading/scoring.py).
+c.Autograde.autograde_preprocessors = autograde_steps()
 
 # zip_collect: how the file names of a learning platform's download name the student and the sheet.
 # Here: the student id, an underscore, anything, then the sheet's own file name, e.g.
@@ -112,6 +122,7 @@ def make_course(course: Path, course_id: str = COURSE_ID) -> None:
             root=str(course),
             exchange=str(course / "exchange"),
             named_regexp=NAMED_REGEXP,
+            repository=str(ROOT),
         ),
         encoding="utf-8",
     )

@@ -20,9 +20,11 @@ A notebook opens a sheet with ``check = ra_course.exercises.start("bag")`` and, 
 runs ``check("2", tiles_before_next_ra)``. The `Checker` then
 
 * prints one line and records the points when the answer is right;
-* raises `CheckFailed` when it is not: **"not attempted yet"** while the function is still the
-  stub (it raises `NotImplementedError`, returns None, or is None or ``...``); otherwise what
-  went wrong and a hint, a stronger hint from the second failure of the same task on.
+* returns a `NotAttemptedYet` note while the function is still the stub (it raises
+  `NotImplementedError`, returns None, or is None or ``...``): a notebook shows it as a plain
+  note, not as an error, and nbgrader reads it as 0 points (it shows nbgrader the number 0);
+* raises `CheckFailed` when the answer is not right: what went wrong and a hint, a stronger hint
+  from the second failure of the same task on.
 
 `CheckFailed` is an `AssertionError` (so nbgrader counts the check cell as failed) that shows
 itself in a notebook as its message only, without a traceback: IPython calls its
@@ -39,9 +41,7 @@ itself in a notebook as its message only, without a traceback: IPython calls its
 >>> def double(x):
 ...     raise NotImplementedError()
 >>> check("1", double)
-Traceback (most recent call last):
-...
-ra_course.exercises.checking.CheckFailed: Task 1 · Doubling: not attempted yet. Write `double` in place of ...
+· Task 1 · Doubling: not attempted yet. Write `double` in place of `raise NotImplementedError()`; ...
 >>> check("1", lambda x: x + 1)
 Traceback (most recent call last):
 ...
@@ -59,6 +59,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from fractions import Fraction
+from html import escape
 from typing import Any
 
 from ra_core.engine.actions import Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod
@@ -71,6 +72,7 @@ from .hashing import answer_hash, canonical, matches_hash
 
 __all__ = [
     "NOT_ATTEMPTED",
+    "NotAttemptedYet",
     "CheckFailed",
     "Checker",
     "after_game",
@@ -230,10 +232,11 @@ class Checker:
         self.failures: dict[str, int] = memory.setdefault(f"{sheet.name}:failures", {})
         self.results: dict[str, str] = memory.setdefault(f"{sheet.name}:results", {})  # "passed" | "failed" | ...
 
-    def __call__(self, key: str, answer: Any, hidden: bool = False) -> None:
+    def __call__(self, key: str, answer: Any, hidden: bool = False) -> NotAttemptedYet | None:
         """Check `answer` for task `key`: print a line if it is right, raise `CheckFailed` if not.
 
-        With ``hidden=True``, run the task's hidden tests (the teacher's cases) instead.
+        A task not attempted yet returns a `NotAttemptedYet` note (0 points). With
+        ``hidden=True``, run the task's hidden tests (the teacher's cases) instead.
         """
         task = self.sheet.task(key)
         try:
@@ -257,7 +260,7 @@ class Checker:
         except NotAttempted as e:
             self.results[key] = NOT_ATTEMPTED
             why = f": {e}" if str(e) else f". Write `{task.answer}` in place of `raise NotImplementedError()`"
-            raise CheckFailed(f"{task.label}: {NOT_ATTEMPTED}{why}; run that cell, then this check again.") from None
+            return NotAttemptedYet(f"{task.label}: {NOT_ATTEMPTED}{why}; run that cell, then this check again.")
         except Untrusted as e:
             self.results[key] = "failed"
             raise CheckFailed(
@@ -276,6 +279,7 @@ class Checker:
             _RUN.stop()
         self.results[key] = "passed"
         print(f"✔ {task.label}: correct. {note}".rstrip())
+        return None
 
     def summary(self) -> None:
         """Print each task's state and the points so far."""
@@ -298,7 +302,7 @@ class Checker:
         return f"<Checker for {self.sheet.title!r}: {len(self.sheet.tasks)} tasks, {self.sheet.points} points>"
 
 
-def grade(sheet_name: str, key: str, answer: Any, hidden: bool = False) -> None:
+def grade(sheet_name: str, key: str, answer: Any, hidden: bool = False) -> NotAttemptedYet | None:
     """Check task `key` of the sheet `sheet_name`, as a graded cell does; see `Checker.__call__`.
 
     The grade cells of the sheets load this module afresh before they call it (they remove
@@ -310,7 +314,30 @@ def grade(sheet_name: str, key: str, answer: Any, hidden: bool = False) -> None:
     package = import_module("ra_course.exercises")
     memory: dict[str, dict[str, Any]] = package.SESSION
     found: Sheet = import_module(f"ra_course.exercises.{package.SHEETS[sheet_name]}").SHEET
-    Checker(found, memory)(key, answer, hidden)
+    return Checker(found, memory)(key, answer, hidden)
+
+
+class NotAttemptedYet:
+    """What a check returns for a task not attempted yet: a note for the student, 0 points for nbgrader.
+
+    A notebook shows it as a plain note (not in an error's red box: nothing is wrong yet). The
+    check cell's value is what nbgrader scores: its text is the number 0, which nbgrader reads as
+    partial credit of 0 points, so a task left as the stub earns nothing, as a failed check does.
+    """
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"· {self.message}"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        """Return the note as HTML for the notebook, and 0 (the points) as its text for nbgrader."""
+        box = (
+            '<div class="ra-not-attempted" style="border-left:4px solid #7A7A7A;padding:4px 10px;'
+            f'margin:2px 0">· {escape(self.message)}</div>'
+        )
+        return {"text/plain": "0", "text/html": box}
 
 
 # -- what a check trusts ------------------------------------------------------------------------
