@@ -62,9 +62,32 @@ def seed_problem(seed: object) -> str:
         return f"a seed is an integer from -2**63 to 2**63 or a short text; this integer has {seed.bit_length()} bits"
     if type(seed) is str and len(seed) > SEED_TEXT_MAX:
         return f"a seed text has at most {SEED_TEXT_MAX} characters, not {len(seed)}"
+    if type(seed) is str and _unencodable(seed):
+        return f"a seed text must be valid Unicode, not hold the lone surrogate {_unencodable(seed)}"
     if type(seed) not in (int, str):
         return f"a seed is an integer or a short text, not {type(seed).__name__}"
     return ""
+
+
+def _unencodable(text: str) -> str:
+    """Return the first character of `text` that UTF-8 cannot encode (a lone surrogate), or ""."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        return ascii(text[e.start])
+    return ""
+
+
+def next_seed(seed: Seed) -> Seed:
+    """Return the seed of the game after one played with `seed`: the next integer, or the text
+    with "+1" after it; both stay seeds (`seed_problem`), wrapping round at the ends of the range.
+
+    >>> next_seed(7), next_seed("class"), next_seed(2**63)
+    (8, 'class+1', -9223372036854775808)
+    """
+    if type(seed) is int:
+        return seed + 1 if seed < MAX_INT else -MAX_INT
+    return f"{seed[: SEED_TEXT_MAX - 2]}+1"
 
 
 def fresh_seed() -> int:
@@ -351,6 +374,7 @@ __all__ = [
     "play",
     "play_to_end",
     "sample_chance",
+    "next_seed",
     "seed_problem",
     "steps",
 ]

@@ -31,13 +31,14 @@ from ra_core.widgets.board import Answer, BoardClicks
 from .strategies import ALL_RULES, make_rules, seeds
 
 TOO_BIG = (2**63 + 1, -(2**63) - 1, 10**100, "x" * 101)
+NOT_SEEDS = (*TOO_BIG, "\ud800", "a\udfffb")  # beyond the record's range, or text UTF-8 cannot encode
 
 steps = st.one_of(
     st.tuples(st.just("piece"), st.integers(0, 50)),
     st.tuples(st.just("piece"), st.integers(0, 50)),
     st.tuples(st.just("piece"), st.integers(0, 50)),
     st.tuples(st.just("undo"), st.none()),
-    st.tuples(st.just("new"), st.one_of(seeds, st.text(max_size=8), st.sampled_from(TOO_BIG), st.none())),
+    st.tuples(st.just("new"), st.one_of(seeds, st.text(max_size=8), st.sampled_from(NOT_SEEDS), st.none())),
     st.tuples(st.just("load"), st.integers(0, 50)),
     st.tuples(st.just("load cut"), st.integers(0, 1)),
     st.tuples(st.just("force"), st.sampled_from(list(Tile))),
@@ -142,7 +143,7 @@ def test_every_step_of_a_table_session_saves_and_loads_back(
             if c.new_game(arg, reply=reply):
                 assert arg is None or not seed_problem(arg)
             else:  # a seed whose record could not load back is refused, and nothing changes
-                assert seed_problem(arg if arg is not None else c.seed + 1 if isinstance(c.seed, int) else "")
+                assert arg is not None and seed_problem(arg)
                 assert c.message.startswith("Not a seed") and (c.seed, c.states) == before
         elif step == "load":
             assert c.load(saves[arg % len(saves)], reply=reply), c.message
@@ -173,7 +174,7 @@ def test_every_step_of_a_table_session_saves_and_loads_back(
         saves.append(assert_loads_back(c))
 
 
-@pytest.mark.parametrize("seed", TOO_BIG)
+@pytest.mark.parametrize("seed", NOT_SEEDS)
 def test_a_seed_beyond_the_records_range_is_refused_when_the_game_starts(seed: int | str) -> None:
     """The table, the driver and the record refuse a seed that a saved game could not load back."""
     with pytest.raises(ValueError, match="seed: a seed"):
@@ -183,7 +184,16 @@ def test_a_seed_beyond_the_records_range_is_refused_when_the_game_starts(seed: i
     c = PlayController(3, you=0, seed=1)
     before = c.save()
     assert not c.new_game(seed) and c.message.startswith("Not a seed: a seed") and c.save() == before
-    assert PlayController(3, you=0, seed=2**63).new_game() is False  # the next seed would be beyond it
+
+
+
+@pytest.mark.parametrize("seed", [2**63, -(2**63), 0, "x" * 100, "class"])
+def test_new_game_without_a_seed_always_starts_the_next_one(seed: int | str) -> None:
+    """"New game" after a seed at the end of the range wraps round instead of refusing (the student typed nothing)."""
+    c = PlayController(3, you=0, seed=seed)
+    assert c.new_game(), c.message
+    assert not seed_problem(c.seed) and c.seed != seed
+    assert same_seats(c).load(c.save())
 
 
 def test_the_reported_saves_load_back() -> None:
@@ -249,3 +259,12 @@ def test_long_bot_names_are_cut_so_that_the_record_loads() -> None:
     c = PlayController(3, you=0, bots=bot, seed=3)
     assert len(c.names[1]) == 16 and c.names[1].endswith("\u2026")
     assert_loads_back(c)
+
+
+@pytest.mark.parametrize("seed", ["\ud800", "a\udfffb"])
+def test_the_engine_refuses_a_seed_text_that_cannot_be_kept(seed: str) -> None:
+    """A lone surrogate (which a JSON escape can make) cannot be encoded, so no stream can be seeded from it."""
+    from ra_core import new_game
+
+    with pytest.raises(ValueError, match="valid Unicode"):
+        new_game(3, seed=seed)

@@ -69,6 +69,8 @@ def new_game(
     else:
         if seed is not None and type(seed) not in (int, str):
             raise TypeError(f"seed: expected an integer or a text, got {type(seed).__name__}")
+        if type(seed) is str and not _encodable(seed):
+            raise ValueError(f"seed: a seed text must be valid Unicode (no lone surrogate), got {ascii(seed):.40}")
         groups = deal(rules, random.Random(seed if seed is not None else random.SystemRandom().random()))
     seats = tuple([Player(g, (), EMPTY, STARTING_FAME) for g in groups])  # suns up, none down, no tiles (R10, R13)
     first = highest_sun_holder(seats)
@@ -88,3 +90,12 @@ def new_game(
         box=EMPTY,
         scores=(),
     )
+
+
+def _encodable(text: str) -> bool:
+    """Whether UTF-8 can encode `text`: a lone surrogate (which a JSON escape can make) cannot seed a stream."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -40,6 +40,7 @@ from ..play import (
     chance_stream,
     decide,
     fresh_seed,
+    next_seed,
     sample_chance,
     seed_problem,
 )
@@ -274,7 +275,7 @@ class PlayController:
         """
         self.message = ""
         if seed is None:
-            seed = self.seed + 1 if isinstance(self.seed, int) else f"{self.seed}+1"
+            seed = next_seed(self.seed)
         if seed_problem(seed):
             self.message = f"Not a seed: {seed_problem(seed)}. Nothing changed."
             return False
