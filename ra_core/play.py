@@ -79,13 +79,15 @@ def _unencodable(text: str) -> str:
 
 
 def next_seed(seed: Seed) -> Seed:
-    """Return the seed of the game after one played with `seed`: the next integer, or the text
-    with "+1" after it; both stay seeds (`seed_problem`), wrapping round at the ends of the range.
+    """Return the seed of the game after one played with `seed`.
+
+    That is the next integer, or the text with "+1" after it; both stay seeds (`seed_problem`),
+    wrapping round at the ends of the range.
 
     >>> next_seed(7), next_seed("class"), next_seed(2**63)
     (8, 'class+1', -9223372036854775808)
     """
-    if type(seed) is int:
+    if isinstance(seed, int):
         return seed + 1 if seed < MAX_INT else -MAX_INT
     return f"{seed[: SEED_TEXT_MAX - 2]}+1"
 

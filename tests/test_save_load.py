@@ -186,10 +186,9 @@ def test_a_seed_beyond_the_records_range_is_refused_when_the_game_starts(seed: i
     assert not c.new_game(seed) and c.message.startswith("Not a seed: a seed") and c.save() == before
 
 
-
 @pytest.mark.parametrize("seed", [2**63, -(2**63), 0, "x" * 100, "class"])
 def test_new_game_without_a_seed_always_starts_the_next_one(seed: int | str) -> None:
-    """"New game" after a seed at the end of the range wraps round instead of refusing (the student typed nothing)."""
+    """The "New game" button after the last seed of the range wraps round: the student typed no seed to refuse."""
     c = PlayController(3, you=0, seed=seed)
     assert c.new_game(), c.message
     assert not seed_problem(c.seed) and c.seed != seed
