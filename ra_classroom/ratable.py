@@ -26,14 +26,8 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from ra_core import (
-    Bid,
-    CallRa,
-    Discard,
-    Done,
-    Draw,
     IllegalActionError,
     InvalidActionError,
-    Pass,
     State,
     Tile,
     UseGod,
@@ -43,7 +37,7 @@ from ra_core import (
 
 from .ra_bridge import Controls, facts, heuristic_bot, narrate, sample_chance, scores_text, status_lines, svg
 
-__all__ = ["CHANCE_SEAT", "Selection", "TableGame", "hint", "select"]
+__all__ = ["CHANCE_SEAT", "Selection", "TableGame", "select"]
 
 CHANCE_SEAT = -1  #: the seat recorded for a chance move (a tile drawn from the bag)
 _RECENT = 6  # moves told in words beside the board
@@ -185,7 +179,7 @@ class TableGame:
         elif not live:
             status = "The teacher has closed the round: the game stops here."
         elif mine:
-            status = "Your turn. " + hint(controls)
+            status = "Your turn. " + controls.hint()
         else:
             status = f"Waiting for P{s.to_move} ({names[s.to_move]})."
         return {
@@ -202,29 +196,6 @@ class TableGame:
             "fame": list(s.fame),
             "sel": {"god": sel.god, "picked": [t.label for t in sel.picked]},
         }
-
-
-def hint(controls: Controls) -> str:
-    """Return where to click for the legal actions, in one sentence."""
-    kinds = {type(a) for a in controls.actions}
-    ways = []
-    if Draw in kinds:
-        ways.append("the bag to draw a tile")
-    if CallRa in kinds:
-        ways.append("the Ra statue to call Ra")
-    if UseGod in kinds:
-        ways.append("a tile on the auction track" if controls.god else "your god tile, then a tile on the track")
-    if Bid in kinds:
-        ways.append("one of your framed suns to bid it")
-    if Pass in kinds:
-        ways.append("Pass")
-    if Done in kinds:
-        ways.append("Done to end your turn")
-    if Discard in kinds:
-        ways.append("Confirm" if controls.chosen() else "the tiles you choose to lose, then Confirm")
-    if not ways:
-        return ""
-    return "Click " + (", ".join(ways[:-1]) + ", or " + ways[-1] if len(ways) > 1 else ways[0]) + "."
 
 
 def select(state: State, sel: Selection, ui: str) -> tuple[Selection, str]:
@@ -245,7 +216,7 @@ def select(state: State, sel: Selection, ui: str) -> tuple[Selection, str]:
         rest = list(sel.picked)
         rest.remove(tile)
         return dataclasses.replace(sel, picked=tuple(rest)), ""
-    return sel, f"Nothing to do there now. {hint(controls)}".strip()
+    return sel, f"Nothing to do there now. {controls.hint()}".strip()
 
 
 def _tile(text: str) -> Tile | None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import NamedTuple
 
-from ..engine.actions import Action, Discard
+from ..engine.actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod
 from ..engine.tiles import CIVILIZATIONS, MONUMENTS, Tile
 from .icons import WORD_TILES, icon_svg
 from .theme import INK, MARKED, PANEL, ROOT, STYLE, classed
@@ -315,6 +315,31 @@ class Controls(NamedTuple):
     def chosen(self) -> Discard | None:
         """Return the discard that the picked tiles make, if it is a legal one."""
         return next((a for a in self.actions if isinstance(a, Discard) and a.tiles == self.picked), None)
+
+    def hint(self) -> str:
+        """Return where to click for each of the legal actions, as one sentence ("" if none).
+
+        The notebook's board and the classroom's page say it in the same words.
+        """
+        kinds = {type(a) for a in self.actions}
+        ways = []
+        if Draw in kinds:
+            ways.append("the bag to draw a tile")
+        if CallRa in kinds:
+            ways.append("the Ra statue to call Ra")
+        if UseGod in kinds:
+            ways.append("a tile on the auction track to take it" if self.god else "your god tile, then a slot")
+        if Bid in kinds:
+            ways.append("one of your framed suns to bid it")
+        if Pass in kinds:
+            ways.append("Pass")
+        if Done in kinds:
+            ways.append("Done to end your turn")
+        if Discard in kinds:
+            ways.append("Confirm" if self.chosen() else "the tiles you choose to lose, then Confirm")
+        if not ways:
+            return ""
+        return "Click " + (", ".join(ways[:-1]) + ", or " + ways[-1] if len(ways) > 1 else ways[0]) + "."
 
 
 def ring(cx: float, cy: float, r: float) -> str:

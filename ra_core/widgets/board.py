@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from ..engine.actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod, parse_action
+from ..engine.actions import Action, UseGod, parse_action
 from ..engine.tiles import Tile
 from ..pictures.pieces import Controls
 from ..pictures.svg import svg
@@ -35,30 +35,7 @@ from .controllers import PlayController, Reply
 from .inputs import describe_value
 from .overlay import scores_overlay
 
-__all__ = ["Answer", "BoardClicks", "hint"]
-
-
-def hint(controls: Controls) -> str:
-    """Return where to click for each of the legal actions, as one sentence."""
-    kinds = {type(a) for a in controls.actions}
-    ways = []
-    if Draw in kinds:
-        ways.append("the bag to draw a tile")
-    if CallRa in kinds:
-        ways.append("the Ra statue to call Ra")
-    if UseGod in kinds:
-        ways.append("a tile on the auction track to take it" if controls.god else "your god tile, then a slot")
-    if Bid in kinds:
-        ways.append("one of your framed suns to bid it")
-    if Pass in kinds:
-        ways.append("Pass")
-    if Done in kinds:
-        ways.append("Done to end your turn")
-    if Discard in kinds:
-        ways.append("Confirm" if controls.chosen() else "the tiles you choose to lose, then Confirm")
-    if not ways:
-        return ""
-    return "Click " + (", ".join(ways[:-1]) + ", or " + ways[-1] if len(ways) > 1 else ways[0]) + "."
+__all__ = ["Answer", "BoardClicks"]
 
 
 class Answer(NamedTuple):
@@ -227,7 +204,7 @@ class BoardClicks:
     @staticmethod
     def _refusal(controls: Controls, step: str, tile: Tile | None, label: str) -> str:
         """Return why a click did nothing, and where to click instead."""
-        where = hint(controls)
+        where = controls.hint()
         if step == "god":
             return f"You have no god to use now. {where}"
         if step == "pick" and tile is not None:
