@@ -297,8 +297,10 @@ def _discard(data: Any, n_players: int) -> PendingDiscard:
     pairs = []
     for i, item in enumerate(owed):
         field = f"discard.owed[{i}]"
-        if not isinstance(item, list) or len(item) != 2 or type(item[1]) is not int:
+        if not isinstance(item, list) or len(item) != 2:
             raise _fail(field, f"expected [disaster, n], got {describe(item)}")
+        if type(item[1]) is not int:
+            raise _fail(f"{field}[1]", f"expected a whole number of tiles to lose, got {describe(item[1])}")
         pairs.append((_tile(item[0], field), item[1]))
     return PendingDiscard(seat, tuple(pairs), Resume(d["after"]))
 
