@@ -120,9 +120,9 @@ def test_positions_no_game_can_reach_are_refused() -> None:
     for owed in (0, 1, 3, -2, 10):
         wrong = {**mine, "discard": {"player": 0, "owed": [["unrest", owed]], "after": "gods"}}
         assert refused(wrong).field == "discard.owed[0]", owed
-    for owed in (2.0, True, "2", None):  # a count of tiles is a whole number, named as the field at fault
-        wrong = {**mine, "discard": {"player": 0, "owed": [["unrest", owed]], "after": "gods"}}
-        assert refused(wrong).field == "discard.owed[0][1]", owed
+    for count in (2.0, True, "2", None):  # a count of tiles is a whole number, named as the field at fault
+        wrong = {**mine, "discard": {"player": 0, "owed": [["unrest", count]], "after": "gods"}}
+        assert refused(wrong).field == "discard.owed[0][1]", count
     # Scores that do not fit the epoch, or do not add up to the fame.
     data = saved(steps=150)
     assert data["epoch"] >= 2 and data["scores"]

@@ -11,37 +11,19 @@ Without chromium the tests fail under CI (``CI`` set) and are skipped elsewhere.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_play_in_browser import CHROMIUM, FLAGS, _need_browser  # type: ignore[import-not-found]
 
 from ra_classroom import ControlRoom
 from ra_classroom.ratable import TableGame
 from ra_classroom.server import ServerProcess
 from ra_classroom.tokens import new_secret
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
 NAMES = ["Ann", "<b>Eve</b>", "Bo & Co"]  # a name with markup must show as text, never as markup
-
-
-def _need_browser() -> None:
-    missing = []
-    if not CHROMIUM.exists():
-        missing.append(f"{CHROMIUM} (apt-get install -y chromium)")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        missing.append("the playwright package (pip install playwright)")
-    if missing:
-        why = "browser test needs " + " and ".join(missing)
-        if os.environ.get("CI"):
-            pytest.fail(why)
-        pytest.skip(why)
 
 
 @pytest.fixture
