@@ -11,14 +11,18 @@ Shared by tests/test_student_files.py (the student bundle) and tests/browser/tes
 * every line of every hidden test (``### BEGIN HIDDEN TESTS`` .. ``### END HIDDEN TESTS``), and
   every hashed answer key (64 hex digits) in them or in the teacher's ``grading/`` folder;
 * the markers themselves, and the teacher's ``grading`` package (a folder or a wheel's top level).
+
+`without_grading` runs a block as a student's kernel would: without the teacher's package.
 """
 
 from __future__ import annotations
 
+import contextlib
 import html
 import io
 import json
 import re
+import sys
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -174,3 +178,15 @@ def _contains(code: tuple[str, ...], region: tuple[str, ...]) -> bool:
 def wheel_packages(files: Iterator[tuple[str, bytes]]) -> set[str]:
     """Return the top-level names inside every wheel among `files`."""
     return {name.rsplit(".whl!", 1)[1].split("/")[0] for name, _ in files if ".whl!" in name}
+
+
+@contextlib.contextmanager
+def without_grading() -> Iterator[None]:
+    """Run the block with the teacher's package out of `sys.modules`, as in a student's kernel."""
+    saved = {n: m for n, m in sys.modules.items() if n == "grading" or n.startswith("grading.")}
+    for name in saved:
+        del sys.modules[name]
+    try:
+        yield
+    finally:
+        sys.modules.update(saved)

@@ -8,9 +8,6 @@ in `tests/test_exercises_autograde.py` with the other sheets.
 from __future__ import annotations
 
 import random
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
@@ -19,6 +16,8 @@ import pytest
 from ra_course.exercises import reserve
 from ra_course.exercises.checking import Checker, CheckFailed
 
+from .student_files import without_grading
+
 
 @pytest.fixture(scope="module")
 def solution() -> dict[str, Any]:
@@ -26,18 +25,6 @@ def solution() -> dict[str, Any]:
     from grading import keys
 
     return keys.reference("reserve")
-
-
-@contextmanager
-def without_grading() -> Iterator[None]:
-    """Run the block with the teacher's package out of `sys.modules`, as in a student's kernel."""
-    saved = {name: module for name, module in sys.modules.items() if name == "grading" or name.startswith("grading.")}
-    for name in saved:
-        del sys.modules[name]
-    try:
-        yield
-    finally:
-        sys.modules.update(saved)
 
 
 def _fails(key: str, answer: Any, hidden: bool = False) -> str:

@@ -26,7 +26,6 @@ import io
 import itertools
 import pkgutil
 import random
-import sys
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -45,6 +44,8 @@ from ra_course.exercises import bag, bidder, ra_auction, reserve, sheet
 from ra_course.exercises.checking import Checker, CheckFailed
 from ra_course.exercises.hashing import canonical
 from ra_course.exercises.replay import Recorder
+
+from .student_files import without_grading
 
 #: a time limit can interrupt the garbage collector's callbacks inside a call it stops: harmless here
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -210,18 +211,6 @@ def _arithmetic(a: Found, numbers: list[Found]) -> Iterator[tuple[str, Any, Call
         if y:
             yield f"{a.how} / {b.how}", x / y, lambda *s, f=a.make, g=b.make: f(*s) / g(*s)
             yield f"{a.how} / {b.how} - 1", x / y - 1, lambda *s, f=a.make, g=b.make: f(*s) / g(*s) - 1
-
-
-@contextlib.contextmanager
-def without_grading() -> Iterator[None]:
-    """Run the block with the teacher's package out of `sys.modules`, as in a student's kernel."""
-    saved = {n: m for n, m in sys.modules.items() if n == "grading" or n.startswith("grading.")}
-    for name in saved:
-        del sys.modules[name]
-    try:
-        yield
-    finally:
-        sys.modules.update(saved)
 
 
 def passes_hidden(sheet_name: str, key: str, function: Callable[..., Any]) -> bool:
