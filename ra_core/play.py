@@ -31,7 +31,7 @@ from .engine.errors import BotError, IllegalActionError, InvalidActionError, Inv
 from .engine.history import AuctionResult, auctions
 from .engine.rules import Rules
 from .engine.safejson import MAX_INT, check_shape, load_json
-from .engine.setup import new_game
+from .engine.setup import lone_surrogate, new_game
 from .engine.state import CHANCE, TERMINAL, Phase, State
 from .engine.timer import DecisionTimeout, time_limit_for
 from .engine.turns import REVEALS_BY_INDEX
@@ -62,19 +62,10 @@ def seed_problem(seed: object) -> str:
         return f"a seed is an integer from -2**63 to 2**63 or a short text; this integer has {seed.bit_length()} bits"
     if type(seed) is str and len(seed) > SEED_TEXT_MAX:
         return f"a seed text has at most {SEED_TEXT_MAX} characters, not {len(seed)}"
-    if type(seed) is str and _unencodable(seed):
-        return f"a seed text must be valid Unicode, not hold the lone surrogate {_unencodable(seed)}"
+    if type(seed) is str and lone_surrogate(seed):
+        return f"a seed text must be valid Unicode, not hold the lone surrogate {lone_surrogate(seed)}"
     if type(seed) not in (int, str):
         return f"a seed is an integer or a short text, not {type(seed).__name__}"
-    return ""
-
-
-def _unencodable(text: str) -> str:
-    """Return the first character of `text` that UTF-8 cannot encode (a lone surrogate), or ""."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as e:
-        return ascii(text[e.start])
     return ""
 
 

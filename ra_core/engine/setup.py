@@ -19,7 +19,7 @@ from .tiles import EMPTY, FULL_BAG
 from .transitions import EMPTY_TRACK
 from .turns import highest_sun_holder
 
-__all__ = ["deal", "new_game"]
+__all__ = ["deal", "lone_surrogate", "new_game"]
 
 _DEFAULT_RULES = MappingProxyType({n: Rules.default(n) for n in range(2, 6)})  # immutable, so shared by all games
 
@@ -69,8 +69,9 @@ def new_game(
     else:
         if seed is not None and type(seed) not in (int, str):
             raise TypeError(f"seed: expected an integer or a text, got {type(seed).__name__}")
-        if type(seed) is str and not _encodable(seed):
-            raise ValueError(f"seed: a seed text must be valid Unicode (no lone surrogate), got {ascii(seed):.40}")
+        if type(seed) is str and lone_surrogate(seed):
+            bad = lone_surrogate(seed)
+            raise ValueError(f"seed: a seed text must be valid Unicode, not hold the lone surrogate {bad}")
         groups = deal(rules, random.Random(seed if seed is not None else random.SystemRandom().random()))
     seats = tuple([Player(g, (), EMPTY, STARTING_FAME) for g in groups])  # suns up, none down, no tiles (R10, R13)
     first = highest_sun_holder(seats)
@@ -92,10 +93,13 @@ def new_game(
     )
 
 
-def _encodable(text: str) -> bool:
-    """Whether UTF-8 can encode `text`: a lone surrogate (which a JSON escape can make) cannot seed a stream."""
+def lone_surrogate(text: str) -> str:
+    """Return the first character of `text` that UTF-8 cannot encode, as Python writes it, or "".
+
+    That is a lone surrogate, which a JSON escape can make: such a text cannot seed a stream.
+    """
     try:
         text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+    except UnicodeEncodeError as e:
+        return ascii(text[e.start])
+    return ""
