@@ -153,7 +153,8 @@ def test_narrate_the_example_from_the_issue() -> None:
         }
     )
     s = s.apply("ra").apply("pass").apply("pass")
-    assert narrate(s, "bid 9", s.apply("bid 9")) == "P2 bid 9 and won gold, Nile and a funeral; lost 2 pharaohs."
+    won = "P2 bid 9 and won gold, Nile, a funeral and the center sun 1; lost 2 pharaohs."
+    assert narrate(s, "bid 9", s.apply("bid 9")) == won  # every tile and the sun taken are named
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -10,7 +10,7 @@
 'P0 bid 8.'
 >>> s, after = after, after.apply("pass").apply("pass")
 >>> narrate(s.apply("pass"), "pass", after)
-'P2 passed; P0 won gold, Nile and a funeral with sun 8; lost 2 pharaohs.'
+'P2 passed; P0 won gold, Nile, a funeral and the center sun 1 with sun 8; lost 2 pharaohs.'
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def _auction_result(before: State, winner: int, sun: int, *, say_sun: bool = Tru
             return "nobody bid, so the 8 tiles go to the box"
         return "nobody bid, so the tiles stay on the track" if lot else "nobody bid"
     player, disasters = win(before.players[winner], sun, before.center_sun, before.track)
-    won = join(_in_order(lot)) if lot else f"the center sun {before.center_sun}"
+    won = join([*_in_order(lot), f"the center sun {before.center_sun}"])  # every tile and the sun taken (R44)
     text = f"won {won}" + (f" with sun {sun}" if say_sun else "")
     text += _losses(player.display, disasters)
     return text

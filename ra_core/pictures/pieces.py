@@ -316,6 +316,32 @@ class Controls(NamedTuple):
         """Return the discard that the picked tiles make, if it is a legal one."""
         return next((a for a in self.actions if isinstance(a, Discard) and a.tiles == self.picked), None)
 
+    def prompt(self) -> str:
+        """Return what the deciding player may do now, naming only the legal choices and the step in progress.
+
+        The status line of the notebook's table says it after "Your move: ": a god chosen waits
+        for its slot, tiles picked to lose wait for Confirm, and "or pass" appears only when
+        passing is legal (the Ra caller must bid when everybody else has passed, R40).
+        """
+        kinds = {type(a) for a in self.actions}
+        if self.god:
+            return "take a tile from the auction track with your god (or click your god tile again to cancel)"
+        if Discard in kinds:
+            if not self.picked:
+                return "choose which tiles to lose"
+            chosen = ", ".join(tile_name(t) for t in self.picked)
+            return f"lose {chosen}: click Confirm" if self.chosen() else f"lose {chosen} and more: choose the rest"
+        ways = [w for kind, w in ((Draw, "draw a tile"), (CallRa, "call Ra"), (UseGod, "use a god"),
+                                  (Bid, "bid one of your face-up suns"), (Pass, "pass"),
+                                  (Done, "be done")) if kind in kinds]  # fmt: skip
+        if UseGod in kinds and Done in kinds:
+            ways = ["use another god", "be done"]
+        if Bid in kinds and Pass not in kinds:
+            return "bid one of your face-up suns (you called Ra and everybody passed: you must bid)"
+        if len(ways) > 2:
+            return ", ".join(ways[:-1]) + ", or " + ways[-1]
+        return " or ".join(ways)
+
     def hint(self) -> str:
         """Return where to click for each of the legal actions, as one sentence ("" if none).
 

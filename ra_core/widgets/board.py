@@ -90,6 +90,9 @@ class BoardClicks:
         """Return the status line: the controller's, or what to do with the scores shown."""
         c = self.controller
         if not self.scores_due():
+            controls = self.controls()
+            if controls.actions and (controls.god or controls.picked):  # a choice in progress: say its next step
+                return c.status().split(": ", 1)[0] + f": {controls.prompt()}."
             return c.status()
         if c.state.is_terminal():
             return f"{c.status()} Click Close to see the final board."
