@@ -186,3 +186,19 @@ def test_every_position_of_whole_games_renders(players: int) -> None:
             assert sum(1 for line in lines if re.match(r"P\d( \(you\))?: fame", line)) == players
             assert html(s).count("<li>") == len(lines)
     assert {Phase.ACTION, Phase.REVEAL, Phase.BID, Phase.GAME_OVER} <= phases
+
+
+def test_since_last_move_tells_your_last_decision_and_everything_after_it() -> None:
+    """At each of your decisions: your previous decision, then every move since, a draw and its tile as one line."""
+    from ra_core.pictures.narrate import since_last_move
+
+    record = play([random_bot] * 3, seed=4)
+    states, actions = list(record.states()), list(record.actions)
+    mine = [k for k in range(len(actions)) if states[k].to_move == 0]
+    for before, now in zip(mine, mine[1:], strict=False):
+        lines = since_last_move(states[: now + 1], actions[:now], 0, most=1000)
+        told = [k for k in range(before, now) if not (actions[k] == "draw" and actions[k + 1].startswith("reveal"))]
+        assert lines == [narrate(states[k], actions[k], states[k + 1], you=(0,)) for k in told]
+        assert lines[0].startswith("P0 (you)")
+        short = since_last_move(states[: now + 1], actions[:now], 0, most=3)
+        assert short == lines if len(lines) <= 3 else short[1:] == lines[-2:] and "earlier moves" in short[0]

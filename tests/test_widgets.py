@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from html import escape
 from typing import Any
 from xml.etree import ElementTree
 
@@ -17,6 +18,7 @@ import pytest
 from ra_core import Rules, State, Tile
 from ra_core.bots import random_bot
 from ra_core.pictures import svg as board_svg
+from ra_core.pictures.narrate import since_last_move
 from ra_core.pictures.words import signed
 from ra_core.play import GameRecord, play
 from ra_core.widgets import (
@@ -363,7 +365,9 @@ def test_a_whole_game_by_clicking_the_board_only() -> None:
         assert (view.table.board, c.version) != before and view.table.message == "", view.table.message
         kinds[_kind(value)] += 1
         assert view.table.status == view.clicks.status() and view.log.value
-        assert view.table.recent.count("<li>") == min(5, len(c.log)) and c.log[-1].split()[0] in view.table.recent
+        since = since_last_move(c.states, c.actions, c.you, names=c._bot_names())  # beside the board
+        assert view.table.recent.count("<li>") >= len(since[-5:]) and all(escape(x) in view.table.recent for x in since)
+        assert since[-1] == c.log[-1] and since[0].startswith(("P0 (you)", "(", "P"))
     assert {"draw", "ra", "bid", "pass"} <= set(kinds), kinds
     assert "Game over" in view.table.status and "<table" in view.scores.value
     view.undo_button.click()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ra_core.bots import heuristic_bot
-from ra_core.pictures.narrate import narrate
+from ra_core.pictures.narrate import narrate, since_last_move
 from ra_core.pictures.pieces import Controls
 from ra_core.pictures.svg import svg
 from ra_core.pictures.words import facts, scores_text, status_lines
@@ -27,6 +27,7 @@ __all__ = [
     "plot_style",
     "sample_chance",
     "scores_text",
+    "since_last_move",
     "status_lines",
     "svg",
 ]

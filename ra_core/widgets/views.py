@@ -17,6 +17,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from ..pictures.narrate import since_last_move
 from .board import Answer, BoardClicks
 from .controllers import PlayController
 from .replay import ReplayController
@@ -256,6 +257,19 @@ class PlayView(View):
 
     # -- rendering --------------------------------------------------------------------------
 
+    def _since(self) -> str:
+        """Return what happened since your last decision (`since_last_move`), as the list beside the board.
+
+        Before your first decision of a game the list starts with the log's first line (the new
+        game, its seed, who starts).
+        """
+        c = self.controller
+        lines = since_last_move(c.states, c.actions, c.you, names=c._bot_names())
+        if not any(s.to_move in c.you for s in c.states[:-1]) and c.log:
+            lines = [c.log[0], *lines]
+        items = "".join(f"<li>{escape(line)}</li>" for line in lines[-6:])
+        return f'<p class="ra-since">Since your last move</p><ol>{items}</ol>'
+
     def refresh(self) -> None:
         """Show the controller's state: the board with its controls, status, message, log and scores."""
         c = self.controller
@@ -264,7 +278,7 @@ class PlayView(View):
             self.table.board = self.clicks.svg()
             self.table.status = self.clicks.status()
             self.table.message = c.message
-            self.table.recent = "<ol>" + "".join(f"<li>{escape(line)}</li>" for line in c.log_lines(5)) + "</ol>"
+            self.table.recent = self._since()
             self.table.facts = lines
             self.table.version = c.version
             self.table.busy = c.bots_pending()
