@@ -362,7 +362,7 @@ def test_no_word_of_the_fame_plot_is_cut_off() -> None:
     """Every title, axis label, tick label and legend entry of the fame plot lies inside the figure."""
     for players, names in ((3, ["ann", "ben", "cleo"]), (5, None)):
         fig = plot_fame(play([random_bot] * players, seed=2, names=names))
-        renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]  # type: ignore[no-untyped-call]
+        renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
         inside = fig.bbox
         words = [t for t in fig.findobj(matplotlib.text.Text) if t.get_visible() and t.get_text().strip()]
         assert len(words) > 30
@@ -373,11 +373,9 @@ def test_no_word_of_the_fame_plot_is_cut_off() -> None:
 
 
 def test_the_epoch_ends_are_named_above_the_fame_axes(record: GameRecord) -> None:
-    """ "epoch k scored" sits above the axes, so it never covers a line or the final markers."""
+    """The words "epoch k scored" sit above the axes, so they never cover a line or the final markers."""
     fig = plot_fame(record)
     ax = panels(fig)[0]
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
     renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
     top = ax.get_window_extent(renderer).y1
     labels = [t for child in ax.child_axes for t in child.get_xticklabels() if t.get_text()]
