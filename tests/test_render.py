@@ -106,12 +106,31 @@ def test_facts_are_the_text_twin() -> None:
 
 
 def test_html_holds_picture_and_words() -> None:
-    """`html` and `State._repr_html_` give the SVG and the list of facts."""
+    """`html` gives the SVG and the list of facts."""
     s = _auction_position()
-    out = s._repr_html_()
-    assert out == html(s)
+    out = html(s)
     assert out.count("<svg") == 1 and "<details" in out and "The board in words" in out
     assert out.count("<li>") == len(facts(s))
+
+
+def test_a_position_shows_as_a_picture_even_untrusted() -> None:
+    """A notebook shows a `State` as its SVG, a PNG of it (shown where the notebook is not trusted) and its facts.
+
+    No HTML: JupyterLab would prefer it, cleaned of its SVG, in an untrusted notebook.
+    """
+    import base64
+
+    s = _auction_position()
+    bundle = s._repr_mimebundle_()
+    assert set(bundle) == {"image/svg+xml", "image/png", "text/plain"}
+    assert bundle["image/svg+xml"] == str(svg(s)) and bundle["text/plain"] == "\n".join(facts(s))
+    png = base64.b64decode(bundle["image/png"])
+    assert png.startswith(b"\x89PNG") and int.from_bytes(png[16:20], "big") == 760  # drawn at the board's width
+    from ra_core.pictures.svg import picture
+
+    shown = picture(s, caption=["Your move: " + "a long caption " * 12])["image/svg+xml"]
+    ET.fromstring(shown)  # one well-formed picture: the caption wrapped over lines, the board under it
+    assert shown.count("<svg") == 2 and shown.count("Your move:") == 1
 
 
 def test_game_over_and_scores() -> None:

@@ -11,19 +11,21 @@ from __future__ import annotations
 
 import asyncio
 import base64
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
 import ipywidgets as w
 
 from ..pictures.narrate import since_last_move
+from ..pictures.raster import picture_bundle
+from ..pictures.svg import captioned, svg
 from .board import Answer, BoardClicks
 from .controllers import PlayController
 from .replay import ReplayController
 from .table import TableWidget
 
-__all__ = ["PlayView", "ReplayView", "View"]
+__all__ = ["SAVED_NOTE", "PlayView", "ReplayView", "View", "saved_board"]
 
 _WRAP = w.Layout(flex_flow="row wrap")
 _NUMBER = w.Layout(width="5.5em")
@@ -37,10 +39,18 @@ def _message_html(text: str) -> str:
     return f'<div class="ra-message" role="alert" style="{style}">{escape(text)}</div>'
 
 
+#: The line under the saved picture of a widget: how to bring it to life.
+SAVED_NOTE = "A picture of the widget as saved: run the cell to use it."
+
+
 def _saved(body: str) -> str:
     """Return `body` as the saved picture of a widget, with a line that says how to bring it to life."""
-    note = '<p class="ra-saved-note"><i>A picture of the widget as saved: run the cell to use it.</i></p>'
-    return f'<div class="ra-saved">{body}{note}</div>'
+    return f'<div class="ra-saved">{body}<p class="ra-saved-note"><i>{SAVED_NOTE}</i></p></div>'
+
+
+def saved_board(board: str, caption: Sequence[str]) -> str:
+    """Return the saved picture of a widget that shows a board: its SVG under `caption`, `SAVED_NOTE` under it."""
+    return str(captioned(board, caption, SAVED_NOTE))
 
 
 class View:
@@ -57,11 +67,21 @@ class View:
         (JupyterLab says "Error displaying widget: model not found" without one), so the
         notebooks are committed with the picture and the text only (``tools/execute_notebooks.py``
         drops the saved view): opened without running, they show the board; run, the widget.
+        A view that shows a board saves it as an SVG with a PNG of it (`board_picture`), which
+        shows in an untrusted notebook too; the others save HTML (`picture`).
         """
         data = self.widget._repr_mimebundle_(**kwargs) or {}
-        data["text/html"] = self.picture()
-        data["text/plain"] = self.text()
+        board = self.board_picture()
+        if board:  # a picture, not HTML, so that an untrusted notebook shows it too (ra_core.pictures.raster)
+            data.update(picture_bundle(board, self.text()))
+        else:
+            data["text/html"] = self.picture()
+            data["text/plain"] = self.text()
         return data
+
+    def board_picture(self) -> str:
+        """Return what the widget shows as one SVG picture (a board under a caption), or "" if it shows no board."""
+        return ""
 
     def text(self) -> str:
         """Return what the widget shows, as plain text."""
@@ -161,10 +181,9 @@ class PlayView(View):
     def _alarm(self, text: str) -> None:
         self.table.message = text
 
-    def picture(self) -> str:
-        """Return the game table as HTML that needs no kernel: the status line and the board as drawn now."""
-        status = f"<p><b>{escape(self.clicks.status())}</b></p>"
-        return _saved(status + self.clicks.svg())
+    def board_picture(self) -> str:
+        """Return the game table as a picture that needs no kernel: the status line over the board as drawn now."""
+        return saved_board(self.clicks.svg(), [self.clicks.status()])
 
     # -- actions ------------------------------------------------------------------------------
 
@@ -315,9 +334,10 @@ class ReplayView(View):
         self.widget = w.VBox([w.HBox(buttons, layout=_WRAP), self.message, self.decision, self.board])
         self.refresh()
 
-    def picture(self) -> str:
-        """Return the stepper as HTML that needs no kernel: the decision and the board shown now."""
-        return _saved(f"<p>{escape(self.controller.decision())}</p>{self.controller.board_html()}")
+    def board_picture(self) -> str:
+        """Return the stepper as a picture that needs no kernel: the decision over the board shown now."""
+        c = self.controller
+        return saved_board(svg(c.state, names=c.names), [c.decision()])
 
     def _slid(self, change: dict[str, Any]) -> None:
         """Go to the step the slider was moved to (not when `refresh` itself moves the slider)."""
