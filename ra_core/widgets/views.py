@@ -165,6 +165,7 @@ class PlayView(View):
         self.load_button.on_click(self._guard(lambda _: self.load(self.record_box.value)))
         self.speed.observe(self._guard(lambda change: self.set_step_by_step(change["new"])), names="value")
         self.upload.observe(self._guard(self._uploaded), names="value")
+        self.table.observe(self._guard(lambda _: self.refresh()), names="layout")  # a narrow output: the phone board
         files = w.VBox([w.HBox([self.save_button, self.load_button, self.upload, self.download]), self.record_box])
         self.widget = w.VBox(
             [
@@ -294,7 +295,7 @@ class PlayView(View):
         c = self.controller
         lines = "".join(f"<li>{escape(line)}</li>" for line in c.facts())
         with self.table.hold_sync():
-            self.table.board = self.clicks.svg()
+            self.table.board = self.clicks.svg(portrait=self.table.layout == "portrait")
             self.table.status = self.clicks.status()
             self.table.message = c.message
             self.table.recent = self._since()
