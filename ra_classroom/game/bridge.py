@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ra_core.bots import heuristic_bot
 from ra_core.pictures.narrate import narrate, since_last_move
 from ra_core.pictures.pieces import Controls
+from ra_core.pictures.portrait import portrait_svg
 from ra_core.pictures.svg import svg
 from ra_core.pictures.words import facts, scores_text, status_lines
 from ra_core.play import sample_chance
@@ -25,6 +26,7 @@ __all__ = [
     "heuristic_bot",
     "narrate",
     "plot_style",
+    "portrait_svg",
     "sample_chance",
     "scores_text",
     "since_last_move",

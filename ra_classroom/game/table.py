@@ -39,11 +39,11 @@ from .bridge import (
     Controls,
     facts,
     heuristic_bot,
+    portrait_svg,
     sample_chance,
     scores_text,
     since_last_move,
     status_lines,
-    svg,
 )
 
 __all__ = ["CHANCE_SEAT", "Selection", "TableGame", "select"]
@@ -194,7 +194,7 @@ class TableGame:
             status = f"Waiting for P{s.to_move} ({names[s.to_move]})."
         return {
             "ply": self.ply,
-            "svg": str(svg(s, you=seat, names=names, controls=controls)),
+            "svg": str(portrait_svg(s, you=seat, names=names, controls=controls)),  # a phone's board, every width
             "status": status,
             "lines": status_lines(s, table=True),
             "recent": self.recent(seat, names),
