@@ -55,7 +55,7 @@ def check(board: BoardClicks) -> float:
     height, boxes = frames(phone)
     for what, x, y, w, h in boxes:
         assert w >= SMALLEST and h >= SMALLEST, (what, w, h)
-        assert 0 <= x and x + w <= WIDTH and 0 <= y and y + h <= height, (what, x, y, w, h)
+        assert x >= 0 and x + w <= WIDTH and y >= 0 and y + h <= height, (what, x, y, w, h)
     return height
 
 

@@ -21,6 +21,7 @@ from .words import tile_name
 
 __all__ = [
     "COUNT_FONT",
+    "LOST",
     "MARK",
     "TILE_STYLES",
     "VERMILLION",
@@ -492,6 +493,10 @@ def button_svg(x: float, y: float, width: float, text: str, fill: str = "#ffffff
         x + width / 2, y + 18, text, 13, "bold", "middle", cls=INK if plain else ""
     )
 
+
+#: How much of a pile chosen to lose entirely still shows (its "−n" mark says why): faint, yet its label keeps
+#: 3:1 against the tile in the dark theme too (at 0.35 a label fell to 2.3:1 on the dark paper).
+LOST = 0.55
 
 #: How a piece that is not a choice now is drawn (the bag, the Ra statue): its outline only, dashed,
 #: in the theme's second ink (`ra_core.pictures.theme.FADED`), no fill; its words in the theme's ink.

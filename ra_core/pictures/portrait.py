@@ -30,6 +30,7 @@ from ..engine.records import Phase
 from ..engine.rules import EPOCHS
 from ..engine.tiles import Tile
 from .pieces import (
+    LOST,
     VERMILLION,
     Controls,
     Svg,
@@ -358,7 +359,7 @@ def _my_pile(t: Tile, count: int, x: float, y: float, own: Controls | None) -> s
         return target(pile, label, ui="god", pressed=own.god, mark=mark)
     lost = own.picked.count(t)
     left = count - lost
-    pile = tile_svg(t, x, y, size) if left else f'<g opacity="0.35">{tile_svg(t, x, y, size)}</g>'
+    pile = tile_svg(t, x, y, size) if left else f'<g opacity="{LOST}">{tile_svg(t, x, y, size)}</g>'
     pile += _count(left, x + size, y)
     keep = f"Keep one {name} after all ({lost} chosen to lose)"
     if lost:

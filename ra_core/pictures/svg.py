@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ..engine.state import State
 from .pieces import (
     KEY_ROW,
+    LOST,
     TILE_STYLES,
     VERMILLION,
     Controls,
@@ -274,7 +275,7 @@ def _display_tile(t: Tile, count: int, x: float, y: float, controls: Controls | 
     elif lost < count:
         pile = tile_svg(t, x, y, 34, count - lost, fewest=1)
     else:
-        pile = f'<g opacity="0.35">{tile_svg(t, x, y, 34)}</g>'
+        pile = f'<g opacity="{LOST}">{tile_svg(t, x, y, 34)}</g>'
     keep = f"Keep one {name} after all ({lost} chosen to lose)"
     if lost:
         pile += target(loss_badge(x, y, lost), keep, ui=f"unpick {t.label}")
