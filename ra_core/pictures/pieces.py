@@ -16,6 +16,7 @@ from typing import NamedTuple
 from ..engine.actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod
 from ..engine.tiles import CIVILIZATIONS, MONUMENTS, Tile
 from .icons import LABELS, WORD_TILES, icon_svg
+from .narrate import join, tiles_words
 from .theme import FADE, INK, MARKED, PANEL, ROOT, STYLE, classed
 from .words import tile_name
 
@@ -355,7 +356,7 @@ class Controls(NamedTuple):
         if Discard in kinds:
             if not self.picked:
                 return "choose which tiles to lose"
-            chosen = ", ".join(tile_name(t) for t in self.picked)
+            chosen = join(tiles_words(self.picked))
             return f"lose {chosen}: click Confirm" if self.chosen() else f"lose {chosen} and more: choose the rest"
         ways = [w for kind, w in ((Draw, "draw a tile"), (CallRa, "call Ra"), (UseGod, "use a god"),
                                   (Bid, "bid one of your face-up suns"), (Pass, "pass"),
