@@ -135,6 +135,7 @@ def _check_marks(pg: Any) -> None:
             return window.raContrast(getComputedStyle(n).stroke, n, box.left + 1, box.top + box.height / 2);
         })"""
     )
+    print(f"faded bag and statue: contrast {min(faded):.2f} to {max(faded):.2f}")
     assert len(faded) >= 2 and min(faded) >= 3.0, faded  # the bag and the statue when no choice: 3:1 too
 
 
