@@ -35,7 +35,7 @@ from ra_core import (
     parse_action,
 )
 
-from .ra_bridge import Controls, facts, heuristic_bot, narrate, sample_chance, scores_text, status_lines, svg
+from .bridge import Controls, facts, heuristic_bot, narrate, sample_chance, scores_text, status_lines, svg
 
 __all__ = ["CHANCE_SEAT", "Selection", "TableGame", "select"]
 
