@@ -30,10 +30,22 @@ Standard library only, like the rest of `ra_course`.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from typing import NamedTuple
 
-__all__ = ["Estimate", "clustered_mean", "clustered_ratio", "slope_through_origin", "t_cdf", "t_quantile"]
+__all__ = [
+    "Estimate",
+    "clustered_mean",
+    "clustered_ratio",
+    "clustered_share",
+    "f_sf",
+    "overlap_ratio",
+    "overlap_share",
+    "slope_through_origin",
+    "t_cdf",
+    "t_quantile",
+    "wilson",
+]
 
 
 class Estimate(NamedTuple):
@@ -203,6 +215,171 @@ def clustered_ratio(
     variance = groups / (groups - 1) * math.fsum(s * s for s in sums.values()) / total**2 if groups > 1 else 0.0
     naive = n / (n - 1) * math.fsum(p * p for p in parts) / total**2 if n > 1 else 0.0
     return _interval(ratio, variance, naive, n, groups, confidence)
+
+
+def overlap_ratio(
+    nums: Sequence[float],
+    dens: Sequence[float],
+    members: Sequence[Collection[Hashable]],
+    confidence: float = 0.95,
+) -> Estimate:
+    """Return ``sum(nums) / sum(dens)`` over observations that depend on each other when they share a member.
+
+    The groups of a class are formed afresh every round, so no group recurs, yet two groups that
+    share a student may be alike (his style is in both), and groups that share nobody are
+    independent. The variance adds, over every pair of observations that share a member (each
+    observation with itself included), the product of their parts ``num - R * den``: the estimate
+    used for dyadic data, where two pairs of countries may share a country (Aronow, Samii and
+    Assenova 2015). Centring the parts on the estimated R biases that sum down by the share w of
+    the weight ``den_i * den_j`` that sharing pairs carry, ``sum(den)**2`` in all; so it is divided
+    by 1 - w, which for independent observations of equal weight is the usual G/(G-1). In a class
+    whose students sit in many groups w is large (0.4-0.5 for 24 students in groups of 4 over
+    4-8 rounds): seeded simulations of such classes cover the true mean 91-96 % of the time at
+    95 %, and about 99 % when the groups are in fact independent. The variance is never taken
+    below that of independent observations (a negative sum of cross products says the sample
+    cannot show the dependence, not that it helps). Student's t with G - 1 degrees of freedom.
+
+    Hand-computed: ratios of 1, 3 and 2 (dens 1) with members {a, b}, {b, c}, {d}: mean 2, parts
+    -1, 1, 0; the first two share b, so the sum is 1 + 1 + 0 + 2 * (-1 * 1) = 0, below the
+    independent observations' 2 * 3/2 = 3: the variance is 3 / 9 = 1/3.
+
+    >>> e = overlap_ratio([1.0, 3.0, 2.0], [1.0, 1.0, 1.0], [{"a", "b"}, {"b", "c"}, {"d"}])
+    >>> e.value, round(e.se**2, 12), e.dof
+    (2.0, 0.333333333333, 2)
+    """
+    n = len(nums)
+    if len(dens) != n or len(members) != n:
+        raise ValueError(f"{n} numerators, {len(dens)} denominators and {len(members)} member sets: one each")
+    if n < 2:
+        raise ValueError(f"an interval needs at least 2 observations (here {n})")
+    total = math.fsum(dens)
+    if total == 0:
+        raise ValueError("the denominators add up to 0: the ratio is not defined")
+    ratio = math.fsum(nums) / total
+    parts = [a - ratio * b for a, b in zip(nums, dens, strict=True)]
+    sets = [frozenset(m) for m in members]
+    own = math.fsum(p * p for p in parts)
+    sharing = [(i, j) for i in range(n) for j in range(i + 1, n) if not sets[i].isdisjoint(sets[j])]
+    cross = math.fsum(parts[i] * parts[j] for i, j in sharing)
+    weight = (math.fsum(d * d for d in dens) + 2 * math.fsum(dens[i] * dens[j] for i, j in sharing)) / total**2
+    independent = own * n / (n - 1)
+    dependent = (own + 2 * cross) / (1 - weight) if weight < 1 else math.inf
+    return _interval(ratio, max(independent, dependent) / total**2, independent / total**2, n, n, confidence)
+
+
+def wilson(p: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
+    """Return Wilson's interval for a share `p` observed in `n` independent trials (`n` may be an effective size).
+
+    Unlike p plus or minus z standard errors it stays inside [0, 1] and does not shrink to a point
+    at 0 or 1: 24 of 24 gives [0.862, 1], not [1, 1].
+
+    >>> [round(x, 3) for x in wilson(1.0, 24)], [round(x, 3) for x in wilson(0.5, 100)]
+    ([0.862, 1.0], [0.404, 0.596])
+    """
+    if n <= 0:
+        raise ValueError(f"a share needs at least one trial, got n={n}")
+    z = _normal_quantile(0.5 + confidence / 2)
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _normal_quantile(q: float) -> float:
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(q)
+
+
+def _share(e: Estimate, worst: float, confidence: float) -> Estimate:
+    """Return `e` (a share) with Wilson's interval at the effective size n / design effect.
+
+    The design effect is the estimate's own (at least 1); at a share of 0 or 1 the data show no
+    spread to estimate it from, so `worst` (the design effect if every dependent pair were alike)
+    stands in.
+    """
+    p = e.value
+    deff = max(1.0, e.design_effect) if 0 < p < 1 and math.isfinite(e.design_effect) else worst
+    low, high = wilson(p, e.n / deff, confidence)
+    return e._replace(low=low, high=high, design_effect=deff)
+
+
+def clustered_share(
+    hits: Sequence[float], clusters: Sequence[Hashable] | None = None, confidence: float = 0.95
+) -> Estimate:
+    """Return the share of `hits` (0s and 1s) with a Wilson interval at the clusters' effective sample size.
+
+    The cluster-robust variance of `clustered_mean` gives the design effect (at least 1), and the
+    interval is Wilson's at n / design effect trials. At a share of 0 or 1 the effective size is
+    the number of clusters (as if each cluster were one trial). Without clusters, Wilson's interval.
+
+    >>> e = clustered_share([1.0] * 6, clusters=["a", "a", "a", "b", "b", "b"])
+    >>> e.value, [round(x, 3) for x in (e.low, e.high)] == [round(x, 3) for x in wilson(1.0, 2)]
+    (1.0, True)
+    """
+    e = clustered_mean(hits, clusters, confidence)
+    return _share(e, e.n / e.clusters, confidence)
+
+
+def overlap_share(hits: Sequence[float], members: Sequence[Collection[Hashable]], confidence: float = 0.95) -> Estimate:
+    """Return the share of `hits` over observations dependent when they share a member (`overlap_ratio`), Wilson's way.
+
+    At a share of 0 or 1 the design effect is that of observations which are the average of
+    their members' independent parts: two that share k of their n members are correlated k/n, so
+    it is 1 + 2 * (the sum of k/n over such pairs) / (the observations).
+
+    >>> e = overlap_share([1.0, 1.0, 1.0], [{"a", "b"}, {"b", "c"}, {"d", "e"}])
+    >>> e.design_effect  # one pair shares 1 of 2 members: 1 + 2 * 0.5 / 3
+    1.3333333333333333
+    """
+    e = overlap_ratio(hits, [1.0] * len(hits), members, confidence)
+    sets = [frozenset(m) for m in members]
+    shared = math.fsum(
+        len(sets[i] & sets[j]) / max(len(sets[i]), len(sets[j]))
+        for i in range(len(sets))
+        for j in range(i + 1, len(sets))
+    )
+    return _share(e, 1 + 2 * shared / e.n, confidence)
+
+
+def f_sf(f: float, d1: int, d2: int) -> float:
+    """Return P(F > f) for Fisher's F with `d1` and `d2` degrees of freedom (through the incomplete beta function).
+
+    >>> round(f_sf(3.3258, 5, 10), 4), round(f_sf(4.0, 1, 12), 6) == round(2 * (1 - t_cdf(2.0, 12)), 6)
+    (0.05, True)
+    """
+    if d1 < 1 or d2 < 1:
+        raise ValueError(f"degrees of freedom must be positive, got {d1} and {d2}")
+    if f <= 0:
+        return 1.0
+    return _beta_regularized(d2 / (d2 + d1 * f), d2 / 2, d1 / 2)
+
+
+def _beta_regularized(x: float, a: float, b: float) -> float:
+    """Return the regularised incomplete beta function I_x(a, b), by its continued fraction (modified Lentz)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    if x > (a + 1) / (a + b + 2):  # the fraction converges fast below its mean; use the symmetry above it
+        return 1 - _beta_regularized(1 - x, b, a)
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)) / a
+    tiny = 1e-300
+    c, d = 1.0, 1 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    value = d
+    for m in range(1, 500):
+        for numerator in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
+            d = 1 + numerator * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            value *= c * d
+        if abs(c * d - 1) < 1e-15:
+            break
+    return front * value
 
 
 def slope_through_origin(

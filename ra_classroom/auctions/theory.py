@@ -5,7 +5,7 @@ equilibria), n bidders per group:
 
 * second price: bid your value, b(v) = v (weakly dominant, whatever your attitude to risk);
 * first price: b(v) = E[Y | Y < v], Y the highest of the other n - 1 values: (n-1)/n * v for
-  values uniform on [0, H]; with utility x**r (r < 1: risk-averse) (n-1)/(n-1+r) * v;
+  values uniform on [0, H]; with utility x**rho (rho < 1: risk-averse) (n-1)/(n-1+rho) * v;
 * all-pay: b(v) = G(v) * E[Y | Y < v], G(v) = F(v)**(n-1): (n-1)/n * v**n / H**(n-1) on [0, H];
 * revenue: the same in all three (revenue equivalence), the mean second-highest value,
   (n-1)/(n+1) * H on [0, H].
@@ -40,35 +40,36 @@ __all__ = [
     "equilibrium_bid",
     "expected_revenue",
     "first_price_revenue",
-    "implied_r",
+    "implied_rho",
     "shading",
 ]
 
 
-def shading(n: int, law: Law, r: float = 1.0) -> float:
-    """Return the first-price bid's share of the value above the law's bottom: (n-1)/(n-1+r) when uniform.
+def shading(n: int, law: Law, rho: float = 1.0) -> float:
+    """Return the first-price bid's share of the value above the law's bottom: (n-1)/(n-1+rho) when uniform.
 
     Args:
         n: bidders in the group.
         law: the values' law.
-        r: the bidders' utility is money ** r; 1 is risk-neutral, below 1 risk-averse.
+        rho: the bidders' utility is money ** rho (constant relative risk aversion, the exponent
+            notebook 11 calls rho); 1 is risk-neutral, below 1 risk-averse, above 1 risk-loving.
     """
-    if n < 2 or not 0 < r <= 1:
-        raise ValueError(f"need n >= 2 and 0 < r <= 1, got n={n}, r={r}")
+    if n < 2 or not 0 < rho <= 20:
+        raise ValueError(f"need n >= 2 and 0 < rho <= 20, got n={n}, rho={rho}")
     a = law.alpha if isinstance(law, Power) else 1.0
-    return (n - 1) * a / ((n - 1) * a + r)
+    return (n - 1) * a / ((n - 1) * a + rho)
 
 
-def implied_r(slope: float, n: int, law: Law) -> float:
-    """Return the CRRA exponent r at which the first-price equilibrium bids the share `slope` (`shading` inverted).
+def implied_rho(slope: float, n: int, law: Law) -> float:
+    """Return the CRRA exponent rho at which the first-price equilibrium bids the share `slope` (`shading` inverted).
 
-    From slope = (n-1)a / ((n-1)a + r) (a = 1 for uniform values): r = (n-1) a (1/slope - 1). The
-    reading assumes what the formula assumes: utility money**r (constant relative risk aversion),
-    values drawn from `law`, known to all, and everyone bidding the symmetric equilibrium. r = 1
-    is risk-neutral, r < 1 risk-averse, r > 1 risk-loving. A slope of 1 or more (bidding one's
+    From slope = (n-1)a / ((n-1)a + rho) (a = 1 for uniform values): rho = (n-1) a (1/slope - 1). The
+    reading assumes what the formula assumes: utility money**rho (constant relative risk aversion),
+    values drawn from `law`, known to all, and everyone bidding the symmetric equilibrium. rho = 1
+    is risk-neutral, rho < 1 risk-averse, rho > 1 risk-loving. A slope of 1 or more (bidding one's
     whole value or more) fits no such bidder: NaN; a slope of 0 or less gives infinity.
 
-    >>> round(implied_r(6 / 7, 4, Uniform(0, 100)), 12), round(implied_r(0.75, 4, Uniform(0, 100)), 12)
+    >>> round(implied_rho(6 / 7, 4, Uniform(0, 100)), 12), round(implied_rho(0.75, 4, Uniform(0, 100)), 12)
     (0.5, 1.0)
     """
     if n < 2:
@@ -81,7 +82,7 @@ def implied_r(slope: float, n: int, law: Law) -> float:
     return (n - 1) * a * (1 / slope - 1)
 
 
-def equilibrium_bid(kind: str, value: float, n: int, law: Law, r: float = 1.0) -> float:
+def equilibrium_bid(kind: str, value: float, n: int, law: Law, rho: float = 1.0) -> float:
     """Return the symmetric equilibrium bid of a bidder with `value` in a group of `n`.
 
     Args:
@@ -89,15 +90,15 @@ def equilibrium_bid(kind: str, value: float, n: int, law: Law, r: float = 1.0) -
         value: the bidder's private value.
         n: bidders in the group.
         law: the values' law.
-        r: risk attitude (utility money ** r), first price only; 1 is risk-neutral.
+        rho: risk attitude (utility money ** rho), first price only; 1 is risk-neutral.
     """
     if kind == "second":
         return float(value)
     if kind == "first":
-        return law.low + shading(n, law, r) * (value - law.low)
+        return law.low + shading(n, law, rho) * (value - law.low)
     if kind == "allpay":
-        if r != 1:
-            raise ValueError("the all-pay bid is given for risk-neutral bidders only (r = 1)")
+        if rho != 1:
+            raise ValueError("the all-pay bid is given for risk-neutral bidders only (rho = 1)")
         return law.cdf(value) ** (n - 1) * (law.low + shading(n, law) * (value - law.low))
     raise ValueError(f"kind must be 'first', 'second' or 'allpay', got {kind!r}")
 
@@ -115,15 +116,15 @@ def expected_revenue(n: int, law: Law) -> float:
     return law.high * n * (n - 1) * a * a / (((n - 1) * a + 1) * (n * a + 1))
 
 
-def first_price_revenue(n: int, law: Law, r: float = 1.0) -> float:
-    """Return the seller's expected first-price revenue per group when every bidder has utility money**r.
+def first_price_revenue(n: int, law: Law, rho: float = 1.0) -> float:
+    """Return the seller's expected first-price revenue per group when every bidder has utility money**rho.
 
-    The winner bids ``low + shading(n, law, r) * (v - low)`` with v the group's highest value, so
+    The winner bids ``low + shading(n, law, rho) * (v - low)`` with v the group's highest value, so
     the revenue is that at the mean highest value: (n/(n+1)) of the range above ``low`` for uniform
-    values, ``n a / (n a + 1)`` of `high` for `Power`. With r = 1 it is `expected_revenue`; with
-    r < 1 more (risk-averse bidders shade less), while second price stays at `expected_revenue`.
+    values, ``n a / (n a + 1)`` of `high` for `Power`. With rho = 1 it is `expected_revenue`; with
+    rho < 1 more (risk-averse bidders shade less), while second price stays at `expected_revenue`.
 
-    >>> round(first_price_revenue(4, Uniform(0, 100)), 2), round(first_price_revenue(4, Uniform(0, 100), r=0.5), 2)
+    >>> round(first_price_revenue(4, Uniform(0, 100)), 2), round(first_price_revenue(4, Uniform(0, 100), rho=0.5), 2)
     (60.0, 68.57)
     """
     if n < 2:
@@ -132,7 +133,7 @@ def first_price_revenue(n: int, law: Law, r: float = 1.0) -> float:
         top = law.low + n / (n + 1) * (law.high - law.low)
     else:
         top = law.high * n * law.alpha / (n * law.alpha + 1)
-    return law.low + shading(n, law, r) * (top - law.low)
+    return law.low + shading(n, law, rho) * (top - law.low)
 
 
 def common_value_break_even(signal: float, n: int, noise: float) -> float:
@@ -160,8 +161,10 @@ def common_value_worth(signal: float, n: int, noise: float, law: Law) -> float:
     if n < 2 or noise <= 0:
         raise ValueError(f"need n >= 2 and noise > 0, got n={n}, noise={noise}")
     lo, hi = max(law.low, signal - noise), min(law.top, signal + noise)
-    if lo >= hi:
+    if lo > hi + 1e-9 * max(1.0, abs(hi)):
         raise ValueError(f"no worth in the law's range gives the signal {signal:g} with noise {noise:g}")
+    if lo >= hi:  # a signal at an end of its range, low - noise or top + noise: one worth gives it
+        return lo
     if isinstance(law, Uniform):  # u = x + noise - V runs from u_lo to u_hi; E[u] = n/(n+1) (u^(n+1)) / (u^n)
         u_lo, u_hi = signal + noise - hi, signal + noise - lo
         mean_u = n / (n + 1) * (u_hi ** (n + 1) - u_lo ** (n + 1)) / (u_hi**n - u_lo**n)

@@ -21,7 +21,7 @@ from ra_classroom.auctions.theory import (
     equilibrium_bid,
     expected_revenue,
     first_price_revenue,
-    implied_r,
+    implied_rho,
     shading,
 )
 
@@ -65,7 +65,7 @@ def test_risk_averse_bidders_bid_more_and_that_is_their_best_reply(r: float) -> 
         return float(max(0.0, value - b) ** r * min(1.0, b / (s * 100)) ** (n - 1))
 
     assert max(grid, key=utility) == pytest.approx(s * value, abs=0.5)
-    assert equilibrium_bid("first", value, n, law, r=r) > equilibrium_bid("first", value, n, law)
+    assert equilibrium_bid("first", value, n, law, rho=r) > equilibrium_bid("first", value, n, law)
     assert shading(n, law) == pytest.approx((n - 1) / n)
 
 
@@ -147,14 +147,14 @@ def test_the_common_value_equilibrium_is_a_best_reply_in_both_of_its_regions() -
 def test_first_price_revenue_with_risk_aversion_and_the_r_a_slope_implies(law: Uniform | Power) -> None:
     rng, n, draws, r = random.Random(5), 4, 20_000, 0.5
     paid = [
-        equilibrium_bid("first", max(law.quantile(rng.random()) for _ in range(n)), n, law, r=r) for _ in range(draws)
+        equilibrium_bid("first", max(law.quantile(rng.random()) for _ in range(n)), n, law, rho=r) for _ in range(draws)
     ]
     se = statistics.stdev(paid) / math.sqrt(draws)
     assert abs(statistics.fmean(paid) - first_price_revenue(n, law, r)) < 4 * se
     assert first_price_revenue(n, law) == pytest.approx(expected_revenue(n, law))
-    for r in (0.3, 1.0, 2.0):
-        assert implied_r(shading(n, law, min(r, 1.0)), n, law) == pytest.approx(min(r, 1.0))
-    assert math.isnan(implied_r(1.0, n, law)) and implied_r(0.0, n, law) == math.inf
+    for rho in (0.3, 1.0, 2.0):  # rho above 1: a risk-loving bidder, who shades more
+        assert implied_rho(shading(n, law, rho), n, law) == pytest.approx(rho)
+    assert math.isnan(implied_rho(1.0, n, law)) and implied_rho(0.0, n, law) == math.inf
 
 
 def test_second_price_is_truthful_and_bad_arguments_are_named() -> None:
@@ -162,7 +162,7 @@ def test_second_price_is_truthful_and_bad_arguments_are_named() -> None:
     with pytest.raises(ValueError, match="kind must be"):
         equilibrium_bid("dutch", 1, 2, Uniform())
     with pytest.raises(ValueError, match="risk-neutral"):
-        equilibrium_bid("allpay", 1, 2, Uniform(), r=0.5)
+        equilibrium_bid("allpay", 1, 2, Uniform(), rho=0.5)
     with pytest.raises(ValueError, match="at least 2"):
         expected_revenue(1, Uniform())
 
