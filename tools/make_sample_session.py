@@ -7,8 +7,9 @@ play the session plan of notebook 14 in groups of 4, values uniform on [0, 100]:
 (first price), then eight private-value rounds in a counterbalanced order, first, second, all-pay,
 first, first, all-pay, second, first (each format's rounds sit on average in the middle of the
 eight, so that experience does not favour one format), then three common-value rounds (first
-price) with signals +/- 10. Their behaviour is stated in each file's first line, so the data are
-never mistaken for a real class's. Seeded: the same files every time.
+price) with signals +/- 10. Their behaviour is stated in each file's first line, in words (and in
+its second, as the `Behaviour`'s fields), so the data are never mistaken for a real class's.
+Seeded: the same files every time.
 
 * ``sample_session.csv``: every student the same, CRRA rho = 0.5 (the textbook's risk-averse bidder).
 * ``sample_session_mixed.csv``: each student his own rho, uniform in [0.25, 0.95], and half of them
@@ -19,6 +20,8 @@ never mistaken for a real class's. Seeded: the same files every time.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from pathlib import Path
 
 from ra_classroom import Behaviour, ControlRoom
@@ -55,6 +58,7 @@ def main() -> None:
         out.parent.mkdir(parents=True, exist_ok=True)
         with out.open("w", encoding="utf-8") as f:
             f.write(f"# NOT A CLASS: {behaviour.describe()}; made by tools/make_sample_session.py\n")
+            f.write(f"# behaviour: {json.dumps(dataclasses.asdict(behaviour))}\n")
             df.to_csv(f, index=False, lineterminator="\n")
         print(f"wrote {out} ({len(df)} rows)")
         if behaviour.rho_spread or behaviour.learners < 1:

@@ -47,6 +47,7 @@ __all__ = [
     "learning",
     "overbidding",
     "revenue",
+    "shading_changes",
     "student_slopes",
     "students_differ",
     "winners_curse",
@@ -436,12 +437,28 @@ def learning(df: pd.DataFrame, practice: bool = False, confidence: float = 0.95)
         e = clustered_mean(list(part["shading"]), confidence=confidence)
         rows.append({"round": rnd, "bids": len(part), "shading": e.value, **_interval(e),
                      "break_even": float(part["needed"].mean())})  # fmt: skip
-    rounds = sorted(data["round"].unique())
-    if len(rounds) >= 2:
-        wide = data.pivot_table(index="student", columns="round", values="shading")
-        change = (wide[rounds[-1]] - wide[rounds[0]]).dropna()
-        if len(change) >= 2:
-            e = clustered_mean(list(change), confidence=confidence)
-            rows.append({"round": "change", "bids": len(change), "shading": e.value, **_interval(e),
-                         "break_even": math.nan})  # fmt: skip
+    change = shading_changes(df, practice)["change"]
+    if len(change) >= 2:
+        e = clustered_mean(list(change), confidence=confidence)
+        rows.append({"round": "change", "bids": len(change), "shading": e.value, **_interval(e),
+                     "break_even": math.nan})  # fmt: skip
     return pd.DataFrame(rows, columns=["round", "bids", "shading", "low", "high", "break_even"])
+
+
+def shading_changes(df: pd.DataFrame, practice: bool = False) -> pd.DataFrame:
+    """Return each student's shading (signal - bid) in the first and the last common-value round, and the change.
+
+    Students who did not bid in both are left out. Columns: student, name, first, last, change.
+    """
+    import pandas as pd
+
+    data = _common(df, practice)
+    data["shading"] = data["value"] - data["bid"]
+    rounds = sorted(data["round"].unique())
+    columns = ["student", "name", "first", "last", "change"]
+    if len(rounds) < 2:
+        return pd.DataFrame(columns=columns)
+    wide = data.pivot_table(index=["student", "name"], columns="round", values="shading")
+    out = pd.DataFrame({"first": wide[rounds[0]], "last": wide[rounds[-1]]}).dropna().reset_index()
+    out["change"] = out["last"] - out["first"]
+    return out[columns]
