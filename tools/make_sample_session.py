@@ -12,10 +12,10 @@ its second, as the `Behaviour`'s fields), so the data are never mistaken for a r
 Seeded: the same files every time.
 
 * ``sample_session.csv``: every student the same, CRRA rho = 0.5 (the textbook's risk-averse bidder).
-* ``sample_session_mixed.csv``: each student his own rho, uniform in [0.25, 0.95], and half of them
-  learning to shade in the common-value rounds; ``sample_session_mixed_students.csv`` lists what
-  was programmed for each (his rho, whether he learns), kept apart from the data so that the
-  notebook can check that the analysis recovers it.
+* ``sample_session_mixed.csv``: each student his own rho, uniform in [0.25, 0.95], and each a
+  learner with chance one half (11 of the 24 are), shading more in each common-value round;
+  ``sample_session_mixed_students.csv`` lists what was programmed for each (his rho, whether he
+  learns), kept apart from the data so that the notebook can check that the analysis recovers it.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Simulated students: scripted participants who join over the real websocket and bid or play by a stated rule.
 
 They are oTree's "bots" for this classroom: the load benchmark, the tests, the control room's
-rehearsal and the sample session of notebook 14 all use them. Their behaviour is stated
+rehearsal and the sample sessions of notebook 14 all use them. Their behaviour is stated
 (`Behaviour.describe`), so data they make are labelled as what they are: simulated, not a class.
 
 Each simulated student has his own random stream, derived from the seed and his name, and
