@@ -3,9 +3,10 @@
     python tools/execute_notebooks.py notebooks/*.ipynb
 
 Widget state and the cells' run times are stripped from the metadata afterwards: nbval ignores them,
-and they would change a committed file whose outputs did not. An output that holds a widget view and a picture of it (an SVG with its PNG, or HTML) keeps the
-picture only: a saved view shows only with its kernel ("Error displaying widget: model not found"
-without one), and nbval does not compare views; run, the cell shows the widget again.
+and they would change a committed file whose outputs did not. An output that holds a widget view
+and a picture of it (an SVG with its PNG, or HTML) keeps the picture only: a saved view shows only
+with its kernel ("Error displaying widget: model not found" without one), and nbval does not
+compare views; run, the cell shows the widget again.
 """
 
 from __future__ import annotations
