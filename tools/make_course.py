@@ -59,18 +59,20 @@ c.CourseDirectory.root = {root!r}
 # nbgrader's file exchange, inside the course folder: its default (/srv/nbgrader/exchange) needs root.
 c.Exchange.root = {exchange!r}
 
-# Seconds a cell may run when nbgrader runs a sheet (autograde, validate): sheet 4 plays 450
-# games in one check and 300 more in its hidden test, 10-20 s on an idle machine.
+# Seconds a cell may run: when nbgrader runs a sheet (validate), and in the judge's sandbox (autograde).
+# Sheet 4 plays 450 games in one check and 300 more in its hidden test, 10-20 s on an idle machine.
 c.Execute.timeout = 300
+c.Judge.timeout = 300
 
 # Feedback without the hidden tests: generate_feedback copies every cell of the autograded
 # notebook, hidden tests included (by design, jupyter/nbgrader#917); nbgrader's own
 # ClearHiddenTests step removes them, as generate_assignment does for the release.
 c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, CSSHTMLHeaderPreprocessor]
 
-# Points come from each check's own verdict: nbgrader reads a check cell's first number or error,
-# and a student's function could print a number of its own before the check fails; this step keeps
-# the check's failure first, or only the check's own result (grading/scoring.py).
+# The points come from the teacher's judge, never from the student's code: autograde runs each
+# submission in a sandbox (bubblewrap: no course folder, no gradebook, no network, limits, nothing
+# left running) and writes each check cell's outputs from the judge's verdict (grading/scoring.py).
+# Without a sandbox it refuses, unless you pass --Judge.unsafe_without_sandbox=True.
 c.Autograde.autograde_preprocessors = autograde_steps()
 
 # zip_collect: how the file names of a learning platform's download name the student and the sheet.

@@ -33,9 +33,9 @@ from ra_core.engine.actions import Action, Bid, CallRa, Draw, Pass
 from ra_core.engine.errors import BotError
 from ra_core.engine.setup import new_game
 from ra_core.engine.state import Phase, State
-from ra_core.play import Policy, bot_name, play, play_to_end, steps
+from ra_core.play import Policy, bot_name, play, steps
 
-from .checking import Hidden, Sheet, Task, Wrong, after_game, call, guarded, settle
+from .checking import Delegated, Hidden, NotAttempted, Player, Sheet, Task, Wrong, after_game, call, guarded, settle
 
 __all__ = [
     "HEURISTIC_GAMES",
@@ -223,25 +223,41 @@ def _own(f: Any, seed: int, phase: Phase | None = None, share: float = OWN_SHARE
             )
 
 
+def _play(players: list[Any], seed: int, time_limit: float | None = None) -> State:
+    """Play the game `seed` to its end, seat i moved by ``players[i]``; tell each `Player` every action (`saw`).
+
+    The engine's one game loop (`ra_core.play.steps`), as `play_to_end` plays it: the same games.
+    """
+    start = new_game(len(players), seed=seed)
+    final, watching = start, list({id(p): p for p in players if isinstance(p, Player)}.values())
+    for _, action, after in steps(start, players, seed, time_limit=time_limit):
+        for player in watching:
+            player.saw(action)
+        final = after
+    return final
+
+
 def _steps(f: Any, seat: int, seed: int) -> tuple[int, float]:
     """Play a game of `f` in `seat` against random bots (the engine's game loop); return its decisions, seconds."""
     timing = [0, 0.0]
+    bot = guarded(f, "my_bot")
 
     def mine(state: State, rng: random.Random) -> Any:
         start = time.perf_counter()
-        action = call(f, "my_bot", state, rng)
+        action = bot(state, rng)
         timing[0] += 1
         timing[1] += time.perf_counter() - start
         return action
 
-    policies: list[Policy] = [random_bot] * 3
-    policies[seat] = mine
+    watched = Player(mine)
+    watched.saw = bot.saw  # type: ignore[method-assign]
+    players: list[Any] = [random_bot] * 3
+    players[seat] = watched
     try:
-        for _ in steps(new_game(3, seed=seed), policies, seed):
-            pass
+        _play(players, seed)
     except BotError as e:
         cause = e.__cause__
-        if isinstance(cause, Wrong):
+        if isinstance(cause, Wrong | NotAttempted):
             raise cause from None
         raise Wrong(f"in game {seat + 1} your bot {str(e).split(') ', 1)[-1]}") from None
     return int(timing[0]), timing[1]
@@ -249,7 +265,7 @@ def _steps(f: Any, seat: int, seed: int) -> tuple[int, float]:
 
 def _judge_bot(f: Any, seed: int = 500) -> str:
     name = "my_bot"
-    if not callable(f):
+    if not callable(f) and not isinstance(f, Delegated):
         raise Wrong(f"pass the function `{name}` itself to the check, not {f!r:.60}")
     special = special_positions(seed - 200)
     for kind, states in special.items():
@@ -283,14 +299,14 @@ def _tournament(f: Any, opponent: Policy, games: int, seed: int) -> TournamentRe
     call(f, "my_bot", new_game(3, suns="table"), random.Random(0))  # the stub: not attempted yet
     _own(f, seed)
     settle()  # a kernel changed before the games is found before they are played
-    bots, players = [guarded(f, "my_bot"), opponent], 3
-    results = []
+    players, results = 3, []
     for g, game_seed in enumerate(game_seeds(seed, games)):
         lineup = tuple(0 if i == g % players else 1 for i in range(players))
+        bots = [guarded(f, "my_bot"), opponent]  # a player per game: it follows that game's actions
         try:
-            final = play_to_end([bots[b] for b in lineup], game_seed, time_limit=TIME_LIMIT)
+            final = _play([bots[b] for b in lineup], game_seed, time_limit=TIME_LIMIT)
         except BotError as e:
-            if isinstance(e.__cause__, Wrong):
+            if isinstance(e.__cause__, Wrong | NotAttempted):
                 raise e.__cause__ from None
             raise Wrong(f"your bot {str(e).split(') ', 1)[-1]}") from None
         after_game("my_bot")
