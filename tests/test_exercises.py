@@ -501,11 +501,12 @@ def test_source_cells_carry_nbgrader_metadata_matching_the_sheet(path: Path) -> 
             assert meta["schema_version"] == 3 and meta["grade_id"]
         if meta.get("grade"):
             visible = source.split("### BEGIN HIDDEN TESTS")[0]
-            key = re.search(rf'^grade\("{s.name}", "(\w+)", (\w+)\)$', visible, re.MULTILINE)
-            assert key, f"a grade cell ends with its grade call: {source!r}"
-            assert "del sys.modules[_module]" in visible, "a grade cell loads the checks afresh"
+            key = re.search(r'^check\("(\w+)", (\w+)\)$', visible, re.MULTILINE)
+            assert key, f"a grade cell ends with its check: {source!r}"
+            assert meta["grade_id"] == f"task-{key.group(1)}-check", "the judge finds the task by the cell's id"
+            assert "sys.modules" not in visible, "a check cell shows the student no housekeeping"
             assert s.task(key.group(1)).answer == key.group(2)
-            hidden = re.search(rf'^grade\("{s.name}", "{key.group(1)}", {key.group(2)}, hidden=.*\)$', source, re.M)
+            hidden = re.search(rf'^check\("{key.group(1)}", {key.group(2)}, hidden=.*\)$', source, re.M)
             assert hidden, f"every grade cell has hidden tests: {source!r}"
             checks[key.group(1)] = meta["points"]
             assert meta["locked"] and "raises-exception" in cell["metadata"].get("tags", [])
