@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,7 @@ from ra_course.exercises.wire import decode, encode
 
 from .answers import ANSWERS
 from .cases import CASES
+from .games import Game, play_in_step
 from .sandbox import Limits, Sandbox, SandboxError
 
 __all__ = ["NOTEBOOKS", "Options", "Remote", "Session", "TaskResult", "judge_cells", "sheet_of"]
@@ -94,12 +96,12 @@ class Options:
 class Session:
     """A submission's code in a sandbox: its cells run in order, its functions called on the judge's inputs.
 
-    The sandbox is started on first use with the sheet's forbidden package functions disabled, and
+    The sandbox is started on first use with the sheet's forbidden package functions made tripwires, and
     started again (the cells that ran so far run again first) after it died or was killed.
     """
 
-    def __init__(self, forbidden: Iterable[str], options: Options) -> None:
-        self.forbidden, self.options = list(forbidden), options
+    def __init__(self, forbidden: Iterable[str], options: Options, lasting: bool = True) -> None:
+        self.forbidden, self.options, self.lasting = list(forbidden), options, lasting
         self.cells: list[str] = []
         self.box: Sandbox | None = None
 
@@ -107,7 +109,8 @@ class Session:
         if self.box is None or not self.box.alive:
             self.close()
             self.box = Sandbox(self.options.limits, unsafe=self.options.unsafe, hidden=self.options.hidden)
-            self.box.request({"op": "start", "forbidden": self.forbidden, "seconds": CALL_SECONDS}, 120)
+            start = {"op": "start", "forbidden": self.forbidden, "lasting": self.lasting, "seconds": CALL_SECONDS}
+            self.box.request(start, 120)
             for source in self.cells:
                 self.box.request({"op": "cell", "source": source}, self.options.cell_seconds)
         return self.box
@@ -125,6 +128,16 @@ class Session:
         """Send `message` to the sandbox and return its reply; raise `SandboxError` if none comes."""
         return self._sandbox().request(message, timeout)
 
+    def send(self, message: dict[str, Any]) -> int:
+        """Send `message` to the sandbox without waiting; return its number for `receive`."""
+        return self._sandbox().send(message)
+
+    def receive(self, number: int, timeout: float) -> dict[str, Any]:
+        """Return the sandbox's reply to the request `number`; raise `SandboxError` if none comes."""
+        if self.box is None:
+            raise SandboxError("the process ended")
+        return self.box.receive(number, timeout)
+
     def close(self) -> None:
         """End the sandbox and everything it started."""
         if self.box is not None:
@@ -139,25 +152,58 @@ def _stopped(why: str, options: Options) -> str:
 
 
 class Remote(Delegated):
-    """The student's function `name` in the sandbox of `session`: the judges call it as their `call` does."""
+    """The student's function `name` in the sandbox of `session`: the judges call it as their `call` does.
 
-    def __init__(self, session: Session, name: str) -> None:
-        self.session, self.name = session, name
+    It also plays the student's bot: one game at a time (`policy`), or many in step (`play`). Every
+    request must be answered before `deadline` (a `time.monotonic` time: the check cell's time).
+    """
+
+    def __init__(self, session: Session, name: str, deadline: float | None = None) -> None:
+        self.session, self.name, self.deadline = session, name, deadline
+        self._pending = 0
 
     def answer(self, name: str, args: tuple[Any, ...]) -> Any:
         """Return the student's ``name(*args)`` from the sandbox, as plain data; raise `NotAttempted` or `Wrong`."""
         recorders = [a for a in args if type(a) is Recorder]
         message = {"op": "call", "name": self.name, "args": [encode(a) for a in args]}
-        return self.result(name, self._ask(name, message, CALL_SECONDS + MARGIN), recorders)
+        number = self._send(name, message)
+        return self.result(name, self._receive(name, number, CALL_SECONDS + MARGIN), recorders)
 
     def policy(self, name: str) -> Player:
         """Return the student's bot as the player of one game, deciding in the sandbox."""
         return _RemotePlayer(self, name)
 
-    def _ask(self, name: str, message: dict[str, Any], timeout: float) -> dict[str, Any]:
+    def play(self, name: str, games: list[tuple[int, list[Any]]], time_limit: float) -> list[Any]:
+        """Play each game (seed, players; None: the student's bot) to its end, all in step; return the final states."""
+        runs = [Game(seed, [self if p is None else p for p in players], time_limit) for seed, players in games]
+        return play_in_step(runs, time_limit, self.deadline)
+
+    def send_moves(self, moves: list[dict[str, Any]], seconds: float, fresh: bool) -> None:
+        """Ask the sandbox for the bot's decision in each game of `moves` (see `grading.games`), without waiting."""
+        message = {"op": "moves", "name": self.name, "moves": moves, "seconds": seconds, "fresh": fresh}
+        self._pending = self._send(self.name, message)
+
+    def receive_moves(self, count: int, seconds: float) -> list[Any]:
+        """Return the bot's `count` decisions asked by `send_moves`, as actions; raise `Wrong` for a failure."""
+        replies = self._receive(self.name, self._pending, seconds).get("replies")
+        if type(replies) is not list or len(replies) != count or not all(type(r) is dict for r in replies):
+            raise Wrong(f"the process that runs `{self.name}` did not give its {count} decisions")
+        return [self.result(self.name, reply, []) for reply in replies]
+
+    def _send(self, name: str, message: dict[str, Any]) -> int:
         try:
-            return self.session.request(message, timeout)
+            return self.session.send(message)
         except SandboxError as e:
+            raise Wrong(f"`{name}` stopped the Python process that runs it: {e}") from None
+
+    def _receive(self, name: str, number: int, timeout: float) -> dict[str, Any]:
+        if self.deadline is not None:
+            timeout = min(timeout, self.deadline - time.monotonic())
+        try:
+            return self.session.receive(number, max(timeout, 0.0))
+        except SandboxError as e:
+            if str(e) == "timeout" and self.deadline is not None and time.monotonic() >= self.deadline:
+                raise Wrong(f"the check of `{name}` took longer than this cell may run") from None
             if str(e) == "timeout":
                 raise Wrong(f"`{name}` did not return within {timeout - MARGIN:g} seconds") from None
             raise Wrong(f"`{name}` stopped the Python process that runs it: {e}") from None
@@ -188,7 +234,9 @@ class Remote(Delegated):
         if reply.get("stub"):
             raise NotAttempted()
         if "timeout" in reply:
-            raise Wrong(f"`{name}` did not return within {CALL_SECONDS:g} seconds: is there a loop that never ends?")
+            raise Wrong(
+                f"`{name}` did not return within {reply['timeout']!s:.10} seconds: is there a loop that never ends?"
+            )
         if "raised" in reply:
             kind, message, where = (str(reply.get(k, ""))[:200] for k in ("raised", "message", "where"))
             raise Wrong(f"`{name}` raised {kind}: {message}{where}")
@@ -209,26 +257,24 @@ class Remote(Delegated):
 
 
 class _RemotePlayer(Player):
-    """The student's bot in one game: asked for its decisions in the sandbox, told the game's actions between."""
+    """The student's bot in one game: asked for each decision in the sandbox, told the game's actions between."""
 
     _games = itertools.count()
 
     def __init__(self, remote: Remote, name: str) -> None:
         super().__init__(self._decide)
         self.remote, self.name, self.__name__ = remote, name, name
-        self.game, self.started = f"game-{next(self._games)}", False
+        self.game, self.started = f"player-{next(self._games)}", False
         self.pending: list[str] = []
 
     def _decide(self, state: Any, rng: Any) -> Any:
-        message: dict[str, Any] = {"op": "move", "name": self.remote.name, "game": self.game}
-        if self.started:
-            message["actions"] = self.pending
-        else:
-            message |= {"start": encode(state), "rng": encode(rng), "actions": []}
-            self.started = True
-        self.pending = []
-        reply = self.remote._ask(self.name, message, TIME_LIMIT + MARGIN)
-        return self.remote.result(self.name, reply, [])
+        move: dict[str, Any] = {"game": self.game, "actions": self.pending}
+        if not self.started:
+            move = {"game": self.game, "start": encode(state), "rng": encode(rng)}
+        self.started, self.pending = True, []
+        self.remote.send_moves([move], TIME_LIMIT, fresh=False)
+        (action,) = self.remote.receive_moves(1, TIME_LIMIT + MARGIN)
+        return action
 
     def saw(self, action: Any) -> None:
         """Take note of an action of the game, for the sandbox's copy of it."""
@@ -253,9 +299,12 @@ class TaskResult:
         return self.hidden or self.visible
 
 
-def judge_task(task: Task, sheet_name: str, session: Session) -> TaskResult:
-    """Return the judge's verdict on `task`: its visible checks, then its hidden tests, on the sandbox's function."""
-    remote = Remote(session, task.answer)
+def judge_task(task: Task, sheet_name: str, session: Session, seconds: float = 300.0) -> TaskResult:
+    """Return the judge's verdict on `task`: its visible checks, then its hidden tests, on the sandbox's function.
+
+    Both within `seconds`, the time nbgrader gives the check cell that runs them.
+    """
+    remote = Remote(session, task.answer, deadline=time.monotonic() + seconds)
     visible = verdict(task, lambda: task.judge(remote))
     if not visible.passed or task.hidden is None:
         return TaskResult(visible, None)
@@ -273,7 +322,7 @@ def judge_cells(cells: list[dict[str, Any]], notebook: str, options: Options) ->
     cell, the points of every task. Markdown cells get none.
     """
     found = sheet_of(notebook)
-    session = Session(found.forbidden, options)
+    session = Session(found.forbidden, options, found.lasting_tripwires)
     results: dict[str, TaskResult] = {}
     out: list[list[dict[str, Any]]] = []
     try:
@@ -287,7 +336,7 @@ def judge_cells(cells: list[dict[str, Any]], notebook: str, options: Options) ->
                 if task is None:
                     out.append([_error("NotACheck", f"{meta.get('grade_id')!r} is not a check of {found.title}")])
                     continue
-                results[key] = judge_task(task, found.name, session)
+                results[key] = judge_task(task, found.name, session, options.cell_seconds)
                 out.append(_verdict_outputs(results[key]))
             elif meta.get("grade_id") == "summary":
                 out.append([_stream(_summary(found, results))])

@@ -243,15 +243,27 @@ class Sandbox:
 
         After a `SandboxError` the process is killed: the next request needs a new sandbox.
         """
+        return self.receive(self.send(message), timeout)
+
+    def send(self, message: dict[str, Any]) -> int:
+        """Send `message` without waiting for its reply; return its number, for `receive`."""
         self._next += 1
-        message = {**message, "id": self._next}
         try:
             assert self._process.stdin is not None
-            self._process.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+            self._process.stdin.write(json.dumps({**message, "id": self._next}, separators=(",", ":")).encode() + b"\n")
             self._process.stdin.flush()
+        except OSError as e:  # the process is gone
+            self.close()
+            raise SandboxError(f"the process ended{self._why()} ({type(e).__name__})") from None
+        return self._next
+
+    def receive(self, number: int, timeout: float) -> dict[str, Any]:
+        """Return the reply to the request `number`, within `timeout` seconds; raise `SandboxError` if none comes."""
+        try:
+            deadline = time.monotonic() + timeout
             while True:
-                reply = json.loads(self._line(time.monotonic() + timeout))
-                if type(reply) is dict and reply.get("id") == self._next:
+                reply = json.loads(self._line(deadline))
+                if type(reply) is dict and reply.get("id") == number:
                     return reply
         except SandboxError:
             self.close()
@@ -283,10 +295,12 @@ class Sandbox:
 
     def _why(self) -> str:
         code = self._process.poll()
-        if code is not None and code < 0:
-            name = signal.Signals(-code).name if -code in signal.valid_signals() else str(-code)
-            return f" (killed by {name}: a limit of memory or time?)"
-        return f" (exit status {code})" if code is not None else ""
+        if code is None:
+            return ""
+        number = -code if code < 0 else code - 128 if not self.unsafe and code > 128 else 0  # bubblewrap: 128 + n
+        if number and number in signal.valid_signals():
+            return f" (killed by {signal.Signals(number).name}: a limit of CPU time or memory?)"
+        return f" (exit status {code})"
 
     def errors(self) -> str:
         """Return the last lines the process wrote to its standard error (for the teacher's log)."""

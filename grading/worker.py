@@ -4,16 +4,18 @@ This runs inside the sandbox (`grading.sandbox`), handed over as text (``python 
 only code of the teacher's there, next to the student's, and it decides nothing. It reads one
 request a line (JSON) and writes one reply a line:
 
-* ``start``: make the package functions the sheet forbids tripwires for good
-  (`ra_course.exercises.guards.disable`), before any cell of the student's runs;
+* ``start``: make the package functions the sheet forbids tripwires: for good
+  (`ra_course.exercises.guards.disable`), before any cell of the student's runs, or (where a tool the
+  sheet allows needs one of them) while his functions are called;
 * ``cell``: run a code cell as a notebook would (IPython: magics and ``!`` lines too), and reply
   with what it printed and the error it raised, as text;
 * ``call``: call the student's function by its name on the inputs given
   (`ra_course.exercises.wire`), within a time limit, and reply with the answer as plain data, or
   with what went wrong (the stub, an exception and its line, an answer of no plain type), the
   numbers each simulation's generator gave out, and the forbidden functions it called;
-* ``move``: the same for one decision of a bot in a game this process follows: the game's start,
-  then the actions taken since the bot's last decision (the chance stream stays with the judge).
+* ``moves``: the same for a bot's next decision in each of many games this process follows: a
+  game's start, then the actions taken since the bot's last decision there (`grading.games`; the
+  tiles to come stay with the judge).
 
 Everything the student's code can do here ends at the reply: the judge reads it as data, checks it
 against what it worked out itself, and decides the points.
@@ -56,6 +58,7 @@ class Worker:
 
     def __init__(self) -> None:
         self.seconds = 30.0
+        self.forbidden: list[str] = []  # tripwires while the student's functions are called
         self.shell: Any = None
         self.namespace: dict[str, Any] = {"__name__": "__main__"}
         self.games: dict[str, Any] = {}
@@ -64,22 +67,25 @@ class Worker:
         """Return the reply to one request."""
         op = request["op"]
         if op == "start":
-            return self.start(request["forbidden"], float(request["seconds"]))
+            return self.start(request["forbidden"], bool(request["lasting"]), float(request["seconds"]))
         if op == "cell":
             return self.cell(request["source"])
         if op == "call":
             from ra_course.exercises.wire import decode
 
             return self.call(request["name"], [decode(a, inputs=True) for a in request["args"]])
-        if op == "move":
-            return self.move(request)
+        if op == "moves":
+            return self.moves(request)
         raise ValueError(f"no request {op!r}")
 
-    def start(self, forbidden: list[str], seconds: float) -> dict[str, Any]:
-        """Disable the forbidden package functions; make the shell that runs the cells."""
+    def start(self, forbidden: list[str], lasting: bool, seconds: float) -> dict[str, Any]:
+        """Make the forbidden package functions tripwires (for good if `lasting`); make the shell that runs cells."""
         from ra_course.exercises.guards import disable
 
-        disable(forbidden)
+        if lasting:
+            disable(forbidden)
+        else:
+            self.forbidden = list(forbidden)
         self.seconds = seconds
         try:
             from IPython.core.interactiveshell import InteractiveShell
@@ -111,7 +117,7 @@ class Worker:
         """Call the student's function `name` on `args`; return the answer or what went wrong."""
         from ra_core.engine.timer import DecisionTimeout, time_limit_for
         from ra_course.exercises.checking import Wrong, _where, plain
-        from ra_course.exercises.guards import take_tripped
+        from ra_course.exercises.guards import student_code, take_tripped
         from ra_course.exercises.replay import Recorder
         from ra_course.exercises.wire import encode
 
@@ -122,7 +128,7 @@ class Worker:
         take_tripped()
         reply: dict[str, Any]
         try:
-            with time_limit_for(self.seconds), contextlib.redirect_stdout(io.StringIO()):
+            with time_limit_for(self.seconds), contextlib.redirect_stdout(io.StringIO()), student_code(self.forbidden):
                 result = function(*args)
         except NotImplementedError:
             reply = {"stub": True}
@@ -142,17 +148,26 @@ class Worker:
         reply["tripped"] = take_tripped()
         return reply
 
-    def move(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Follow a game to the bot's next decision and ask the bot for it."""
+    def moves(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Follow each game named to the bot's next decision there, and ask the bot for it."""
         from ra_core.engine.actions import parse_action
         from ra_course.exercises.wire import decode
 
-        if "start" in request:
-            self.games = {request["game"]: [decode(request["start"], True), decode(request["rng"], True)]}
-        game = self.games[request["game"]]
-        for action in request["actions"]:
-            game[0] = game[0].apply(parse_action(action))
-        return self.call(request["name"], game)
+        if request.get("fresh"):
+            self.games.clear()
+        seconds, self.seconds = self.seconds, float(request["seconds"])
+        replies = []
+        try:
+            for move in request["moves"]:
+                if "start" in move:
+                    self.games[move["game"]] = [decode(move["start"], True), decode(move["rng"], True)]
+                game = self.games[move["game"]]
+                for action in move.get("actions", ()):
+                    game[0] = game[0].apply(parse_action(action))
+                replies.append(self.call(request["name"], game))
+        finally:
+            self.seconds = seconds
+        return {"replies": replies}
 
 
 def _exec(source: str, namespace: dict[str, Any]) -> BaseException | None:

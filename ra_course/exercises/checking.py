@@ -165,11 +165,18 @@ class Task:
 
 @dataclasses.dataclass(frozen=True)
 class Sheet:
-    """An exercise sheet: its name for `ra_course.exercises.start`, its title and its tasks."""
+    """An exercise sheet: its name for `ra_course.exercises.start`, its title and its tasks.
+
+    `lasting_tripwires`: whether the teacher's sandbox makes the package functions the sheet
+    forbids tripwires for good, before the student's first cell runs (no copy of their code can be
+    taken then), or only while his functions are called, as a check does: where a package tool
+    the sheet allows calls one of them (sheet 4's `explain` asks the heuristic bot).
+    """
 
     name: str
     title: str
     tasks: tuple[Task, ...]
+    lasting_tripwires: bool = True
 
     def task(self, key: str) -> Task:
         """Return the task with `key`; raise KeyError naming the keys there are."""
@@ -398,6 +405,14 @@ class Delegated(abc.ABC):
     @abc.abstractmethod
     def policy(self, name: str) -> Player:
         """Return the student's bot `name` as a player of one game (see `guarded`)."""
+
+    @abc.abstractmethod
+    def play(self, name: str, games: list[tuple[int, list[Any]]], time_limit: float) -> list[Any]:
+        """Play each game (its seed, its players: None for the student's bot `name`) to its end; return its last state.
+
+        The games are the engine's (`ra_core.play.steps`), and may be played at once. A failure of
+        the student's bot raises `Wrong`; one of another bot, the engine's `BotError`.
+        """
 
 
 class Player:
