@@ -31,9 +31,9 @@ __all__ = ["Asker", "Game", "play_in_step"]
 
 
 class Asker(Protocol):
-    """A bot in a sandbox, as `play_in_step` asks it: its name, and one request for many decisions."""
+    """A bot in a sandbox, as `play_in_step` asks it: its name in messages, and one request for many decisions."""
 
-    name: str
+    label: str
 
     def send_moves(self, moves: list[dict[str, Any]], seconds: float, fresh: bool) -> None:
         """Send the decisions to make (one per game), without waiting; `fresh`: the games before are over."""
@@ -137,6 +137,6 @@ def play_in_step(games: list[Game], time_limit: float, deadline: float | None = 
                 try:
                     game.decided(seat, action)
                 except Wrong as e:
-                    raise Wrong(f"`{asker.name}` {e}") from None
+                    raise Wrong(f"{asker.label} {e}") from None
         waiting = [g for g in waiting if not g.over]
     return [g.state for g in games]

@@ -53,7 +53,7 @@ from .cases import CASES
 from .games import Game, play_in_step
 from .sandbox import Limits, Sandbox, SandboxError
 
-__all__ = ["NOTEBOOKS", "Options", "Remote", "Session", "TaskResult", "judge_cells", "sheet_of"]
+__all__ = ["NOTEBOOKS", "Options", "Remote", "Session", "TaskResult", "judge_cells", "sheet_of", "student_sources"]
 
 #: the sheets by the name of their notebook (nbgrader's notebook id)
 NOTEBOOKS = {
@@ -158,8 +158,9 @@ class Remote(Delegated):
     request must be answered before `deadline` (a `time.monotonic` time: the check cell's time).
     """
 
-    def __init__(self, session: Session, name: str, deadline: float | None = None) -> None:
+    def __init__(self, session: Session, name: str, deadline: float | None = None, label: str = "") -> None:
         self.session, self.name, self.deadline = session, name, deadline
+        self.label = label or f"`{name}`"  # the bot, in a message about a game
         self._pending = 0
 
     def answer(self, name: str, args: tuple[Any, ...]) -> Any:
@@ -188,7 +189,7 @@ class Remote(Delegated):
         replies = self._receive(self.name, self._pending, seconds).get("replies")
         if type(replies) is not list or len(replies) != count or not all(type(r) is dict for r in replies):
             raise Wrong(f"the process that runs `{self.name}` did not give its {count} decisions")
-        return [self.result(self.name, reply, []) for reply in replies]
+        return [self.result(self.label.strip("`"), reply, []) for reply in replies]
 
     def _send(self, name: str, message: dict[str, Any]) -> int:
         try:
@@ -345,6 +346,16 @@ def judge_cells(cells: list[dict[str, Any]], notebook: str, options: Options) ->
     finally:
         session.close()
     return out
+
+
+def _is_check(cell: dict[str, Any]) -> bool:
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    return bool(meta.get("grade")) or meta.get("grade_id") == "summary"
+
+
+def student_sources(cells: list[dict[str, Any]]) -> list[str]:
+    """Return the code of a submission's cells that run in the sandbox: all but the check and summary cells."""
+    return ["".join(c.get("source", "")) for c in cells if c.get("cell_type") == "code" and not _is_check(c)]
 
 
 def _stream(text: str) -> dict[str, Any]:
