@@ -22,9 +22,9 @@ where the kernel allows user namespaces. Where it is missing or cannot run, `pro
 the judge refuses to grade unless the teacher asks for it plainly (``unsafe=True``: the student's
 code then runs as the teacher, in a plain process with the same limits but no walls).
 
-The process runs ``grading/worker.py`` (handed over as text: nothing of ``grading/`` is readable
-inside) and speaks JSON lines with it: `Sandbox.request` sends one request and waits, within its
-time, for the one reply.
+The process runs a copy of ``grading/worker.py`` (the one file of ``grading/`` it can read) and
+speaks JSON lines with it: `Sandbox.request` sends one request and waits, within its time, for the
+one reply.
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ from typing import Any
 __all__ = ["Limits", "Sandbox", "SandboxError", "command", "problem"]
 
 WORKER = Path(__file__).with_name("worker.py")
+#: where the sandbox shows its copy of the worker
+INSIDE = "/opt/ra-grading/worker.py"
 #: the unprivileged user and group the student's code runs as when the judge runs as root
 NOBODY = 65534
 #: the longest reply the judge reads (a line of JSON)
@@ -172,13 +174,18 @@ def _folders(paths: Iterable[Path], hidden: Iterable[Path]) -> list[str]:
 
 
 def command(
-    program: list[str], *, python: bool = True, hidden: Iterable[Path] = (), scratch: int = 256 * 2**20
+    program: list[str],
+    *,
+    python: bool = True,
+    hidden: Iterable[Path] = (),
+    files: dict[str, Path] | None = None,
+    scratch: int = 256 * 2**20,
 ) -> list[str]:
     """Return the command that runs `program` (this Python's arguments if `python`) in a sandbox.
 
     `hidden`: files and folders that must stay unreadable even where they lie inside a folder the
     sandbox shows (the course folder, ``grading/``, the gradebook): an empty folder or file is put
-    over each.
+    over each. `files`: single files shown read-only inside, by the path they have there.
     """
     bwrap = _bwrap() or "bwrap"
     as_root = os.geteuid() == 0
@@ -187,6 +194,9 @@ def command(
         args += ["--unshare-user", "--cap-drop", "ALL"]
     args += ["--die-with-parent", "--new-session", *_system()]
     args += _folders(readable_paths() if python else [], [Path(p).resolve() for p in hidden])
+    for inside, outside in (files or {}).items():
+        args += [x for parent in reversed(Path(inside).parents[:-1]) for x in ("--perms", "0755", "--dir", str(parent))]
+        args += ["--ro-bind", str(outside), inside]
     args += ["--proc", "/proc", "--dev", "/dev"]
     args += ["--perms", "1777", "--size", str(scratch), "--tmpfs", "/tmp", "--chdir", "/tmp"]
     env = {"HOME": "/tmp", "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "USER": "student"}
@@ -210,12 +220,13 @@ class Sandbox:
     def __init__(self, limits: Limits | None = None, *, unsafe: bool = False, hidden: Iterable[Path] = ()) -> None:
         self.limits = limits or Limits()
         self.unsafe = unsafe
-        worker = ["-c", WORKER.read_text(encoding="utf-8")]
         self._scratch = tempfile.TemporaryDirectory(prefix="ra-sandbox-")
+        worker = Path(self._scratch.name) / "worker.py"  # a copy: the sandbox shows this one file of grading/
+        worker.write_text(WORKER.read_text(encoding="utf-8"), encoding="utf-8")
         if unsafe:
-            argv = [sys.executable, "-I", *worker]
+            argv = [sys.executable, "-I", str(worker)]
         else:
-            argv = command(worker, hidden=hidden, scratch=self.limits.scratch)
+            argv = command([INSIDE], hidden=hidden, files={INSIDE: worker}, scratch=self.limits.scratch)
         self._log = open(Path(self._scratch.name) / "stderr", "w+b")  # noqa: SIM115 (closed in close())
         as_root = os.geteuid() == 0
         self._process = subprocess.Popen(

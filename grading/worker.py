@@ -1,7 +1,7 @@
 """The sandbox's side of grading: runs a submission's cells, and calls its functions on the judge's inputs.
 
-This runs inside the sandbox (`grading.sandbox`), handed over as text (``python -I -c``): it is the
-only code of the teacher's there, next to the student's, and it decides nothing. It reads one
+This runs inside the sandbox (`grading.sandbox`), a copy of this file the only one of ``grading/``
+there: it is the only code of the teacher's beside the student's, and it decides nothing. It reads one
 request a line (JSON) and writes one reply a line:
 
 * ``start``: make the package functions the sheet forbids tripwires: for good

@@ -559,7 +559,7 @@ def detached_writer(gradebook: Path) -> str:
     )
     return (
         f"open('/tmp/after_grading.py', 'w').write({script!r})\n"
-        "!setsid --fork python3 /tmp/after_grading.py > /dev/null 2>&1\n"
+        "!nohup setsid --fork python3 /tmp/after_grading.py > /dev/null 2>&1\n"
     )
 
 
@@ -616,7 +616,7 @@ for _what, _try in _tries.items():
     except Exception as _e:
         print(_what, "REFUSED", type(_e).__name__)
 print("uid", os.getuid())
-!setsid --fork sleep {LEFT_BEHIND} > /dev/null 2>&1
+!nohup setsid --fork sleep {LEFT_BEHIND} > /dev/null 2>&1
 import time
 time.sleep(0.5)
 _lines = [open(f"/proc/{{p}}/cmdline", "rb").read() for p in os.listdir("/proc") if p.isdigit()]

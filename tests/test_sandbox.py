@@ -93,17 +93,21 @@ def _alive(marker: str) -> list[str]:
     return found
 
 
+def _wait(marker: str, alive: bool) -> list[str]:
+    for _ in range(100):
+        if bool(_alive(marker)) == alive:
+            break
+        time.sleep(0.05)
+    return _alive(marker)
+
+
 def test_no_process_outlives_the_sandbox() -> None:
     with Sandbox() as box:
         box.request(START, 120)
-        run(box, "!setsid --fork sleep 3131.5 > /dev/null\n!setsid --fork sh -c 'sleep 3131.25' > /dev/null")
-        time.sleep(0.5)
-        assert _alive("3131."), "the detached processes run while the sandbox does"
-    for _ in range(50):  # the kernel ends them with the sandbox's process namespace
-        if not _alive("3131."):
-            break
-        time.sleep(0.1)
-    assert _alive("3131.") == []
+        detach = "!nohup setsid --fork {} > /dev/null 2>&1"
+        run(box, detach.format("sleep 3131.5") + "\n" + detach.format("sh -c 'sleep 3131.25'"))
+        assert _wait("3131.", alive=True), "the detached processes run while the sandbox does"
+    assert _wait("3131.", alive=False) == [], "the kernel ends them with the sandbox's process namespace"
 
 
 def test_a_cell_that_never_ends_is_stopped_at_the_judges_time() -> None:
