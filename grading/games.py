@@ -24,7 +24,7 @@ from ra_core.engine.errors import IllegalActionError, InvalidActionError
 from ra_core.engine.setup import new_game
 from ra_core.engine.state import CHANCE, TERMINAL, State
 from ra_core.play import Policy, bot_stream, chance_stream, decide, sample_chance
-from ra_course.exercises.checking import NotAttempted, Wrong
+from ra_course.exercises.checking import Wrong
 from ra_course.exercises.wire import encode
 
 __all__ = ["Asker", "Game", "play_in_step"]
@@ -130,9 +130,8 @@ def play_in_step(games: list[Game], time_limit: float, deadline: float | None = 
                 seconds = min(seconds, deadline - time.monotonic())
             try:
                 actions = asker.receive_moves(len(pending), max(seconds, 0.0))
-            except (Wrong, NotAttempted) as e:
-                game, _ = pending[0]
-                raise type(e)(f"{e} (in the game with seed {game.seed!r})") from None
+            except Wrong as e:
+                raise Wrong(f"{e} (in the game with seed {pending[0][0].seed!r})") from None
             for (game, seat), action in zip(pending, actions, strict=True):
                 try:
                     game.decided(seat, action)

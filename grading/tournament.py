@@ -87,8 +87,10 @@ def _failed(entrant: Entrant, players: int, time_limit: float) -> str | None:
     trial: list[Entrant | tuple[str, Policy]] = [entrant, *[("random", random_bot)] * (players - 1)]
     try:
         play_tournament(trial, players, TRIAL_GAMES * players, 0, time_limit)
-    except (Wrong, NotAttempted) as e:
-        return str(e) or "`my_bot` is still the stub"
+    except NotAttempted as e:
+        return f"`my_bot` is not written yet{': ' + str(e) if str(e) else ' (it is still the stub)'}"
+    except Wrong as e:
+        return str(e)
     return None
 
 
