@@ -69,10 +69,8 @@ def _submission(release: Path, answers: dict[str, str], added: list[str]) -> dic
         gid = cell["metadata"].get("nbgrader", {}).get("grade_id")
         if gid in answers:
             cell["source"] = answers[gid]
-    new = [
-        {"cell_type": "code", "metadata": {}, "source": code, "outputs": [], "execution_count": None} for code in added
-    ]
-    nb["cells"][1:1] = new
+    cell: dict[str, Any] = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
+    nb["cells"][1:1] = [{**cell, "source": code} for code in added]
     return nb
 
 
@@ -91,9 +89,9 @@ def _students(course: Path, notebook: str) -> dict[str, dict[str, Any]]:
     for student, notebooks in CHEATS.items():
         if notebook in notebooks:
             out[student] = _submission(release, notebooks[notebook], ADDED.get(student, {}).get(notebook, []))
-    for student, notebooks in ADDED.items():
-        if notebook in notebooks and student not in out:
-            out[student] = _submission(release, {}, notebooks[notebook])
+    for student, added in ADDED.items():
+        if notebook in added and student not in out:
+            out[student] = _submission(release, {}, added[notebook])
     if notebook == S1:
         out["outside"] = _submission(release, CHEATS["outside"][S1], [cheats.detached_writer(course / "gradebook.db")])
         out["walls"] = _submission(release, {}, [cheats.walls(course)])
