@@ -69,8 +69,8 @@ def _submission(release: Path, answers: dict[str, str], added: list[str]) -> dic
         gid = cell["metadata"].get("nbgrader", {}).get("grade_id")
         if gid in answers:
             cell["source"] = answers[gid]
-    cell: dict[str, Any] = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
-    nb["cells"][1:1] = [{**cell, "source": code} for code in added]
+    blank: dict[str, Any] = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
+    nb["cells"][1:1] = [{**blank, "source": code} for code in added]
     return nb
 
 
