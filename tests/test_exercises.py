@@ -87,6 +87,20 @@ def test_wrong_answer_gives_the_first_hint_then_the_stronger_one() -> None:
     assert check.results == {"1": "failed"}
 
 
+def test_running_a_check_again_unchanged_shows_no_stronger_hint() -> None:
+    """Only a changed function that fails again earns the stronger hint: running the cell twice is no new try."""
+    check = _toy_checker()
+
+    def double(x: int) -> int:
+        return x + 1
+
+    for _ in range(3):
+        assert "Stronger hint" not in fail(check, "1", double)
+    again = eval("lambda x: x + 1")  # the same code, defined again (the cell run again): still no new try
+    assert "Stronger hint" not in fail(check, "1", again)
+    assert "Stronger hint: second hint" in fail(check, "1", lambda x: x * 3)
+
+
 @pytest.mark.parametrize("answer", [stub, None, ..., lambda x: None])
 def test_the_stub_is_not_attempted_yet_and_gives_no_hint(answer: Any) -> None:
     check = _toy_checker()
@@ -404,7 +418,8 @@ def test_bidder_checks_catch_bad_bots() -> None:
     assert "not legal there" in fail(check, "1", lambda s: Bid(99))
     assert "called Ra on an empty track" in fail(check, "2", _call_ra)
     assert "full track" in fail(check, "2", _always_draw)
-    assert "needs 67%" in fail(check, "4", lambda s, rng: s.legal_actions()[-1])  # legal, its own, and weak
+    weak = fail(check, "4", lambda s, rng: s.legal_actions()[-1])  # legal, its own, and weak: stopped early
+    assert "of its first 50 games" in weak and "would not reach 67% of 60" in weak
     assert "decides as the random bot of the package does" in fail(check, "4", random_bot)
 
 

@@ -60,7 +60,6 @@ from __future__ import annotations
 import abc
 import dataclasses
 import hashlib
-import marshal
 import site
 import sys
 import traceback
@@ -381,11 +380,17 @@ def verdict(task: Task, run: Callable[[], str]) -> Verdict:
 
 
 def _fingerprint(answer: Any) -> str:
-    """Return what identifies the code of `answer`: the same function run again has the same fingerprint."""
+    """Return what identifies the code of `answer`: its cell run again (a new file name, line) gives the same."""
     code = getattr(answer, "__code__", None)
     if isinstance(code, CodeType):
-        return hashlib.sha256(marshal.dumps(code)).hexdigest()
+        return hashlib.sha256(repr(_code_key(code)).encode()).hexdigest()
     return type(answer).__qualname__
+
+
+def _code_key(code: CodeType) -> tuple[Any, ...]:
+    """Return what a function's code does: its instructions, constants and names, not where it was written."""
+    consts = tuple(_code_key(c) if isinstance(c, CodeType) else repr(c) for c in code.co_consts)
+    return (code.co_code, consts, code.co_names)
 
 
 class Delegated(abc.ABC):
