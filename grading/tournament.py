@@ -33,6 +33,7 @@ from ra_core.play import Policy
 from ra_course.exercises import sheet
 from ra_course.exercises.checking import NotAttempted, Wrong
 
+from .audit import notebooks
 from .games import Game, play_in_step
 from .judge import Options, Remote, Session, student_sources
 
@@ -102,19 +103,6 @@ def _entrant_name(notebook: Path) -> str:
     return notebook.stem
 
 
-def _notebooks(names: list[str], course: Path) -> list[Path]:
-    found: list[Path] = []
-    for name in names:
-        path = Path(name)
-        if path.is_file():
-            found.append(path)
-        elif path.is_dir():
-            found += sorted(path.rglob(NOTEBOOK))
-        else:
-            found += sorted((course / "submitted").glob(f"*/{name}/{NOTEBOOK}"))
-    return found
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the class tournament named on the command line and print its table; return the exit status."""
     parser = argparse.ArgumentParser(prog="python -m grading.tournament", description=__doc__.split("\n")[0])
@@ -130,12 +118,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=TIME_LIMIT, help=f"seconds per decision ({TIME_LIMIT})")
     args = parser.parse_args(argv)
     package = [(name, PACKAGE[name]) for name in args.names if name in PACKAGE]
-    notebooks = _notebooks([n for n in args.names if n not in PACKAGE], Path.cwd())
-    if not notebooks:
+    named = notebooks([n for n in args.names if n not in PACKAGE], Path.cwd())
+    sheets = [p for p in named if p.name == NOTEBOOK]
+    if not sheets:
         parser.error(f"no {NOTEBOOK} found: in the course folder, name the assignment (sheet4) or the notebooks")
     entrants: list[Entrant] = []
     try:
-        for notebook in notebooks:
+        for notebook in sheets:
             entrant = Entrant(_entrant_name(notebook), notebook, Options())
             why = _failed(entrant, args.players, args.time_limit)
             if why:

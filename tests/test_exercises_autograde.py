@@ -180,15 +180,7 @@ def test_student_code_cannot_reach_the_teachers_files_the_network_or_root(graded
 
 def test_no_process_of_the_students_outlives_the_grading(graded: Graded) -> None:
     assert "walls" in {s for s, _ in graded.now}
-    left = []
-    for pid in os.listdir("/proc"):
-        try:
-            line = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if LEFT_BEHIND.encode() in line and b"cheats" not in line:
-            left.append(line)
-    assert left == []
+    assert cheats.left_behind(LEFT_BEHIND) == []
 
 
 def test_the_feedback_shows_the_judges_verdicts(graded: Graded) -> None:

@@ -20,6 +20,8 @@ import pytest
 from grading import sandbox
 from grading.sandbox import Limits, Sandbox, SandboxError
 
+from .cheats import left_behind
+
 ROOT = Path(__file__).resolve().parent.parent
 START = {"op": "start", "forbidden": [], "lasting": True, "seconds": 30}
 
@@ -81,24 +83,12 @@ def test_as_root_the_code_runs_as_nobody_without_privileges(box: Sandbox) -> Non
     assert "Error" in run(box, "os.setuid(0)")
 
 
-def _alive(marker: str) -> list[str]:
-    found = []
-    for pid in os.listdir("/proc"):
-        try:
-            line = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if marker.encode() in line and b"python" not in line:
-            found.append(pid)
-    return found
-
-
 def _wait(marker: str, alive: bool) -> list[str]:
     for _ in range(100):
-        if bool(_alive(marker)) == alive:
+        if bool(left_behind(marker)) == alive:
             break
         time.sleep(0.05)
-    return _alive(marker)
+    return left_behind(marker)
 
 
 def test_no_process_outlives_the_sandbox() -> None:
