@@ -287,6 +287,11 @@ def test_points_through_a_platform_zip_are_what_each_student_handed_in(run: Run)
     assert sorted(p.name for p in (run.course / "submitted").iterdir()) == ["alice", "bob", "carol"]
 
 
+def test_the_scan_runs_in_the_course_folder_on_nbgraders_folders(run: Run) -> None:
+    """``python -m grading.audit sheet1``, as the page says, reads submitted/<student>/sheet1/ and finds nothing."""
+    assert "nothing found in 3 notebooks" in run.printed["grade"], run.printed["grade"][-2000:]
+
+
 def test_every_student_fetched_feedback(run: Run) -> None:
     for student, home in run.students.items():
         fetched = list((home / "sheet1" / "feedback").rglob("*.html"))
