@@ -35,11 +35,14 @@ class Asker(Protocol):
 
     label: str
 
-    def send_moves(self, moves: list[dict[str, Any]], seconds: float, fresh: bool) -> None:
-        """Send the decisions to make (one per game), without waiting; `fresh`: the games before are over."""
+    def send_moves(self, moves: list[dict[str, Any]], seconds: float, fresh: bool) -> int:
+        """Send the decisions to make (one per game), without waiting; return the request's number.
 
-    def receive_moves(self, count: int, seconds: float) -> list[Any]:
-        """Return the actions decided (rebuilt from plain data), in order; raise `Wrong` for a failure."""
+        `fresh`: the games asked about before are over.
+        """
+
+    def receive_moves(self, number: int, count: int, seconds: float) -> list[Any]:
+        """Return the actions decided for the request `number`, in order; raise `Wrong` for a failure."""
 
 
 class Game:
@@ -106,36 +109,64 @@ def _asks(player: Any) -> bool:
     return hasattr(player, "send_moves")
 
 
+#: the games of a call of `play_in_step` are played in this many lanes, so that the judge plays on in
+#: one while the sandboxes think about the other's decisions (two processes, two cores)
+LANES = 2
+
+Flight = dict[int, tuple[Asker, list[tuple[Game, int]], int]]
+
+
 def play_in_step(games: list[Game], time_limit: float, deadline: float | None = None) -> list[State]:
-    """Play `games` to their ends, asking each sandboxed bot for its decisions in all of them at once.
+    """Play `games` to their ends, asking each sandboxed bot for its decisions in many of them at once.
+
+    The games are dealt into `LANES` lanes. The judge plays a lane's games on until each sandboxed
+    seat must decide and sends each sandbox those decisions in one request; while the sandboxes
+    think, it does the same for the next lane, then takes the first lane's answers. Every sandbox
+    sees its requests in the same order whatever the timing, so the games are the same every run.
 
     A bot's failure (an error, an illegal action, no answer in time) raises `Wrong` naming the
     bot, the game's seed and the move; a package bot's, the engine's `BotError`.
     """
-    waiting, started = list(games), set[int]()
-    while waiting:
-        asks: dict[int, tuple[Asker, list[tuple[Game, int]]]] = {}
-        for game in waiting:
-            seat = game.advance()
-            if seat is not None:
-                asker = game.players[seat]
-                asks.setdefault(id(asker), (asker, []))[1].append((game, seat))  # type: ignore[arg-type]
-        for asker, pending in asks.values():  # every sandbox thinks at once
-            fresh = id(asker) not in started  # its first request of these games: it may forget older ones
-            asker.send_moves([game.request(seat) for game, seat in pending], time_limit, fresh)
-            started.add(id(asker))
-        for asker, pending in asks.values():
-            seconds = time_limit * len(pending) + 10
-            if deadline is not None:
-                seconds = min(seconds, deadline - time.monotonic())
-            try:
-                actions = asker.receive_moves(len(pending), max(seconds, 0.0))
-            except Wrong as e:
-                raise Wrong(f"{e} (in the game with seed {pending[0][0].seed!r})") from None
-            for (game, seat), action in zip(pending, actions, strict=True):
-                try:
-                    game.decided(seat, action)
-                except Wrong as e:
-                    raise Wrong(f"{asker.label} {e}") from None
-        waiting = [g for g in waiting if not g.over]
+    lanes = [games[i::LANES] for i in range(LANES)]
+    flights: list[Flight] = [{} for _ in lanes]
+    started: set[int] = set()
+    for lane, flight in zip(lanes, flights, strict=True):
+        _send(lane, flight, started, time_limit)
+    while any(flights):
+        for lane, flight in zip(lanes, flights, strict=True):
+            _receive(flight, sum(len(p) for f in flights for _, p, _ in f.values()), time_limit, deadline)
+            _send(lane, flight, started, time_limit)
     return [g.state for g in games]
+
+
+def _send(lane: list[Game], flight: Flight, started: set[int], time_limit: float) -> None:
+    """Play the lane's games on to their next sandboxed decision; send each sandbox its decisions at once."""
+    asks: dict[int, tuple[Asker, list[tuple[Game, int]]]] = {}
+    for game in lane:
+        seat = game.advance()
+        if seat is not None:
+            asker = game.players[seat]
+            asks.setdefault(id(asker), (asker, []))[1].append((game, seat))  # type: ignore[arg-type]
+    for key, (asker, pending) in asks.items():
+        fresh = key not in started  # its first request of these games: it may forget older ones
+        number = asker.send_moves([game.request(seat) for game, seat in pending], time_limit, fresh)
+        started.add(key)
+        flight[key] = (asker, pending, number)
+
+
+def _receive(flight: Flight, asked: int, time_limit: float, deadline: float | None) -> None:
+    """Take the decisions of the requests in `flight` and apply them (`asked`: decisions the sandboxes owe)."""
+    for asker, pending, number in flight.values():
+        seconds = time_limit * asked + 10
+        if deadline is not None:
+            seconds = min(seconds, deadline - time.monotonic())
+        try:
+            actions = asker.receive_moves(number, len(pending), max(seconds, 0.0))
+        except Wrong as e:
+            raise Wrong(f"{e} (in the game with seed {pending[0][0].seed!r})") from None
+        for (game, seat), action in zip(pending, actions, strict=True):
+            try:
+                game.decided(seat, action)
+            except Wrong as e:
+                raise Wrong(f"{asker.label} {e}") from None
+    flight.clear()

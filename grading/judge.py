@@ -161,7 +161,6 @@ class Remote(Delegated):
     def __init__(self, session: Session, name: str, deadline: float | None = None, label: str = "") -> None:
         self.session, self.name, self.deadline = session, name, deadline
         self.label = label or f"`{name}`"  # the bot, in a message about a game
-        self._pending = 0
 
     def answer(self, name: str, args: tuple[Any, ...]) -> Any:
         """Return the student's ``name(*args)`` from the sandbox, as plain data; raise `NotAttempted` or `Wrong`."""
@@ -179,14 +178,14 @@ class Remote(Delegated):
         runs = [Game(seed, [self if p is None else p for p in players], time_limit) for seed, players in games]
         return play_in_step(runs, time_limit, self.deadline)
 
-    def send_moves(self, moves: list[dict[str, Any]], seconds: float, fresh: bool) -> None:
+    def send_moves(self, moves: list[dict[str, Any]], seconds: float, fresh: bool) -> int:
         """Ask the sandbox for the bot's decision in each game of `moves` (see `grading.games`), without waiting."""
         message = {"op": "moves", "name": self.name, "moves": moves, "seconds": seconds, "fresh": fresh}
-        self._pending = self._send(self.name, message)
+        return self._send(self.name, message)
 
-    def receive_moves(self, count: int, seconds: float) -> list[Any]:
+    def receive_moves(self, number: int, count: int, seconds: float) -> list[Any]:
         """Return the bot's `count` decisions asked by `send_moves`, as actions; raise `Wrong` for a failure."""
-        replies = self._receive(self.name, self._pending, seconds).get("replies")
+        replies = self._receive(self.name, number, seconds).get("replies")
         if type(replies) is not list or len(replies) != count or not all(type(r) is dict for r in replies):
             raise Wrong(f"the process that runs `{self.name}` did not give its {count} decisions")
         return [self.result(self.label.strip("`"), reply, []) for reply in replies]
@@ -273,8 +272,8 @@ class _RemotePlayer(Player):
         if not self.started:
             move = {"game": self.game, "start": encode(state), "rng": encode(rng)}
         self.started, self.pending = True, []
-        self.remote.send_moves([move], TIME_LIMIT, fresh=False)
-        (action,) = self.remote.receive_moves(1, TIME_LIMIT + MARGIN)
+        number = self.remote.send_moves([move], TIME_LIMIT, fresh=False)
+        (action,) = self.remote.receive_moves(number, 1, TIME_LIMIT + MARGIN)
         return action
 
     def saw(self, action: Any) -> None:

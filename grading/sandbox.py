@@ -260,13 +260,33 @@ class Sandbox:
         """Send `message` without waiting for its reply; return its number, for `receive`."""
         self._next += 1
         try:
-            assert self._process.stdin is not None
-            self._process.stdin.write(json.dumps({**message, "id": self._next}, separators=(",", ":")).encode() + b"\n")
-            self._process.stdin.flush()
+            self._write(json.dumps({**message, "id": self._next}, separators=(",", ":")).encode() + b"\n")
         except OSError as e:  # the process is gone
             self.close()
             raise SandboxError(f"the process ended{self._why()} ({type(e).__name__})") from None
+        except SandboxError:
+            self.close()
+            raise
         return self._next
+
+    def _write(self, data: bytes) -> None:
+        """Write `data` to the process, reading its replies meanwhile (a full pipe each way would block both)."""
+        assert self._process.stdin is not None and self._process.stdout is not None
+        into, out = self._process.stdin.fileno(), self._process.stdout.fileno()
+        os.set_blocking(into, False)
+        view, deadline = memoryview(data), time.monotonic() + 120
+        while view:
+            if time.monotonic() > deadline:
+                raise SandboxError("timeout")
+            readable, writable, _ = select.select([out], [into], [], 1.0)
+            if readable:
+                chunk = os.read(out, 1 << 20)
+                if not chunk:
+                    raise SandboxError(f"the process ended{self._why()}")
+                self._buffer += chunk
+            if writable:
+                with contextlib.suppress(BlockingIOError):
+                    view = view[os.write(into, view) :]
 
     def receive(self, number: int, timeout: float) -> dict[str, Any]:
         """Return the reply to the request `number`, within `timeout` seconds; raise `SandboxError` if none comes."""
