@@ -37,6 +37,7 @@ import resource
 import select
 import shutil
 import signal
+import site
 import subprocess
 import sys
 import tempfile
@@ -130,10 +131,11 @@ def readable_paths() -> list[Path]:
     import ra_course
 
     paths = [Path(sys.base_prefix), Path(sys.base_exec_prefix), Path(sys.prefix), Path(sys.exec_prefix)]
-    paths += [Path(p) for p in sys.path if p.endswith(("site-packages", "dist-packages")) and Path(p).is_dir()]
+    user = site.getusersitepackages()  # in the teacher's home, and unused there: the sandbox's Python runs with -I
+    paths += [Path(p) for p in sys.path if p.endswith(("site-packages", "dist-packages")) and p != user]
     paths += [Path(ra_core.__file__).parent, Path(ra_course.__file__).parent]
     out: list[Path] = []
-    for path in sorted({p.resolve() for p in paths}, key=lambda p: len(p.parts)):
+    for path in sorted({p.resolve() for p in paths if p.is_dir()}, key=lambda p: len(p.parts)):
         if not any(path == seen or seen in path.parents for seen in out) and str(path) != "/":
             out.append(path)
     return out
