@@ -55,14 +55,16 @@ def _hand_in(course: Path, student: str, answer: str | None) -> Path:
     return folder / SHEET
 
 
-def test_each_bot_plays_from_its_own_sandbox(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_each_bot_plays_from_its_own_sandbox(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     why = sandbox.problem()
     if why:
         pytest.fail(why) if os.environ.get("CI") else pytest.skip(why)
     alice = _hand_in(tmp_path, "alice", None)
     for student, answer in (("bob", BOB), ("carol", None), ("dave", DAVE), ("eve", EVE.format(alice=str(alice)))):
         _hand_in(tmp_path, student, answer)
-    os.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)  # the course folder, where the teacher runs it
     assert tournament.main(["sheet4", "heuristic", "--games", "12", "--players", "3"]) == 0
     out, err = capsys.readouterr()
     left_out = dict(line.removeprefix("left out: ").split(": ", 1) for line in err.splitlines())
