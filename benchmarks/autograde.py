@@ -1,13 +1,15 @@
 """How long nbgrader takes to grade a class: seconds per submission of each sheet, and a class of 40.
 
-A course folder is made as a teacher makes it (tools/make_course.py, in a temporary folder); each
-sheet gets `--students` submissions, the student version with every answer cell filled in from the
-solutions (the slowest case: every check and hidden test runs to the end), plus as many blank ones;
-then `nbgrader autograde` grades each sheet and is timed, as is `nbgrader generate_feedback`.
+A course folder is made as a teacher makes it (tools/make_course.py, in a temporary folder: its
+autograde runs each submission in the judge's sandbox); each sheet gets `--students`
+submissions, the student version with every answer cell filled in from the solutions (the slowest
+case: every check and hidden test runs to the end), plus as many blank ones; then `nbgrader
+autograde` grades each sheet and is timed, as is `nbgrader generate_feedback`. The last column
+is the time for a class of 40 handing in the sheet solved.
 
-    python benchmarks/autograde.py [--students 3]
+    python benchmarks/autograde.py [--students 3] [--sheets 1 4]
 
-Needs the `grading` extra (nbgrader). nbgrader grades one submission after another, on one core.
+Needs the `grading` extra (nbgrader) and bubblewrap. nbgrader grades one submission after another.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ def nbgrader(course: Path, *args: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=3, help="solved submissions per sheet, and as many blank")
+    parser.add_argument("--sheets", type=int, nargs="*", default=[1, 2, 3, 4, 5], help="the sheets to grade (1-5)")
     args = parser.parse_args()
     print(
         f"nbgrader autograde benchmark: {platform.python_implementation()} {platform.python_version()}, "
@@ -67,6 +70,8 @@ def main() -> None:
         print(f"{'sheet':<8}{'per solved':>12}{'per blank':>11}{'feedback':>10}{'40 solved':>11}")
         for source_dir in sorted((course / "source").iterdir()):
             sheet = source_dir.name
+            if int(sheet.removeprefix("sheet")) not in args.sheets:
+                continue
             (source,) = source_dir.glob("*.ipynb")
             nbgrader(course, "generate_assignment", sheet)
             release = course / "release" / sheet / source.name

@@ -1,17 +1,20 @@
-"""A scan of students' submissions for code that reaches into the kernel instead of answering.
+"""A scan of students' submissions for code that reaches into the kernel, or beyond it, instead of answering.
 
-    python -m grading.audit submitted/*/sheets/*.ipynb     # one line per finding; exit 1 if any
+    python -m grading.audit sheet1                    # in the course folder: every submission of sheet1
+    python -m grading.audit submitted/bob/sheet1      # one student's; or notebooks by their paths
 
-The checks guard what they can from inside the kernel (``ra_course.exercises.sound``): replaced
-built-ins and package functions, tracers, threads, timers, objects that claim to equal anything,
-answers read from the checks' frames (there are none to read while the student's function runs).
-What lies beyond them is code that changes Python itself: audit hooks, the import system,
-``ctypes``, IPython's hooks around a cell, the teacher's files read from disk. No honest answer to
-these sheets needs any of that, so this scan lists every use, by notebook, cell and line, for a
-human to read: a finding is a question to ask, not a verdict.
+Grades do not depend on it: the teacher's judge decides them outside the student's code
+(``grading/judge.py``), and what the student's code does in its sandbox reaches no grade. This
+scan is for a human to read what a student tried: code that changes Python itself (audit hooks,
+the import system, ``ctypes``, built-ins), IPython's hooks around a cell, tracers, threads, frames,
+the teacher's files read from disk, shell commands and other processes, objects that claim to
+equal anything. No honest answer to these sheets needs any of that, so it lists every use, by
+notebook, cell and line: a finding is a question to ask, not a verdict.
 
-It reads the answer cells only (nbgrader's ``solution`` cells: the cells a student writes); the
-locked cells are the teacher's own and nbgrader restores them anyway.
+It reads every code cell that is not the teacher's own text (a cell of the released sheet, as it
+was handed out): the answer cells, the cells a student added, and any locked cell he changed;
+magics (``%`` lines, whose code it reads too where they run some) and shell lines (``!``) included.
+One line per finding; the exit status is 1 if there is any.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -89,18 +93,56 @@ CALLS = {
 DUNDERS = {"__eq__", "__ne__", "__hash__", "__float__", "__int__", "__index__", "__bool__", "__instancecheck__"}
 
 
-def _answer_cells(notebook: Path) -> Iterator[tuple[int, str]]:
-    """Yield (cell number, source) of the answer cells of `notebook`."""
+#: magics that only set up plots: no finding
+HARMLESS_MAGICS = {"matplotlib"}
+#: magics whose argument is Python code, run by the magic: the scan reads it as code too
+CODE_MAGICS = {"time", "timeit", "prun", "capture"}
+RELEASE = Path(__file__).resolve().parent.parent / "exercises" / "release"
+
+
+def _handed_out(notebook: Path) -> set[str]:
+    """Return the sources of the code cells of the sheet as handed out: the released sheet of the same name."""
+    release = RELEASE / notebook.name
+    if not release.exists():
+        return set()
+    cells = json.loads(release.read_text(encoding="utf-8"))["cells"]
+    return {"".join(c["source"]).strip() for c in cells if c["cell_type"] == "code"}
+
+
+def _student_cells(notebook: Path) -> Iterator[tuple[int, str]]:
+    """Yield (cell number, source) of every code cell of `notebook` that is not the teacher's text."""
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    teachers = _handed_out(notebook)
     for i, cell in enumerate(cells):
-        if cell["cell_type"] == "code" and cell["metadata"].get("nbgrader", {}).get("solution"):
-            yield i, "".join(cell["source"])
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "code" and source.strip() and source.strip() not in teachers:
+            yield i, source
+
+
+def _magics(source: str) -> tuple[str, list[tuple[int, str]]]:
+    """Return `source` with its magic and shell lines made Python (or blank), and a finding for each of them."""
+    lines, found = source.splitlines(), []
+    for n, line in enumerate(lines, 1):
+        stripped = line.lstrip()
+        indent = line[: len(line) - len(stripped)]
+        magic = re.match(r"(\w+\s*=\s*)?(%%?)(\w+)\s*(.*)", stripped)
+        if re.match(r"(\w+\s*=\s*)?!", stripped):
+            found.append((n, f"runs a shell command ({stripped[:60]}): another process, beside the notebook"))
+            lines[n - 1] = ""
+        elif magic:
+            _, marks, name, rest = magic.groups()
+            if name not in HARMLESS_MAGICS:
+                found.append((n, f"uses the magic {marks}{name}: IPython runs what follows, not the answer's Python"))
+            lines[n - 1] = indent + rest if name in CODE_MAGICS and marks == "%" else ""
+            if marks == "%%" and name not in CODE_MAGICS:
+                del lines[n:]  # the rest of the cell is the magic's text, not Python
+                break
+    return "\n".join(lines), found
 
 
 def _parse(source: str) -> ast.Module | None:
-    lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
     try:
-        return ast.parse("\n".join(lines))
+        return ast.parse(_magics(source)[0])
     except SyntaxError:
         return None
 
@@ -123,7 +165,7 @@ def findings(source: str, imported: set[str] | None = None) -> list[tuple[int, s
     tree = _parse(source)
     if tree is None:
         return [(0, "code that does not parse")]
-    out: list[tuple[int, str]] = []
+    out: list[tuple[int, str]] = list(_magics(source)[1])
     imported = set(imported or ()) | imported_names(source)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
@@ -141,34 +183,67 @@ def findings(source: str, imported: set[str] | None = None) -> list[tuple[int, s
         elif isinstance(node, ast.Assign | ast.AugAssign | ast.Delete):
             targets = node.targets if isinstance(node, ast.Assign | ast.Delete) else [node.target]
             for target in targets:
-                root = target
+                root, private = target, False
                 while isinstance(root, ast.Attribute | ast.Subscript):
+                    private = private or isinstance(root, ast.Attribute) and root.attr.startswith("_")
                     root = root.value
                 dunder = isinstance(target, ast.Attribute) and target.attr.startswith("__")
                 if target is not root and isinstance(root, ast.Name) and (root.id in imported or dunder):
                     out.append((node.lineno, f"changes {ast.unparse(target)}: a module or class it imported"))
+                elif private:
+                    out.append((node.lineno, f"changes {ast.unparse(target)}: the insides of an object it was given"))
     return sorted(set(out))
 
 
 def audit(notebooks: list[Path]) -> list[str]:
-    """Return one line per finding in the answer cells of `notebooks`."""
+    """Return one line per finding in the student's cells of `notebooks`."""
     out = []
     for notebook in notebooks:
         cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
         everywhere = set().union(*(imported_names("".join(c["source"])) for c in cells if c["cell_type"] == "code"))
-        for cell, source in _answer_cells(notebook):
+        for cell, source in _student_cells(notebook):
             for line, what in findings(source, everywhere):
                 out.append(f"{notebook}: cell {cell}, line {line}: {what}")
     return out
 
 
+def notebooks(names: list[str], course: Path) -> list[Path]:
+    """Return the notebooks `names` stand for: files, folders (every notebook inside), or nbgrader assignments.
+
+    An assignment (``sheet1``) means every student's submission of it in the course folder
+    `course`: ``submitted/<student>/sheet1/*.ipynb``. A name with ``*`` that the shell passed on
+    as it is (it matched nothing there) is matched here.
+    """
+    found: list[Path] = []
+    for name in names:
+        path = Path(name)
+        if path.is_file():
+            found.append(path)
+        elif path.is_dir():
+            found += sorted(p for p in path.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+        elif not any(c in name for c in "/*?"):
+            found += sorted((course / "submitted").glob(f"*/{name}/*.ipynb"))
+        elif not path.is_absolute():
+            found += sorted(Path().glob(name))
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Print the findings of the submissions given; return 1 if there are any."""
+    """Print the findings of the submissions named; return 1 if there are any, 2 if no notebook was found."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("notebooks", nargs="+", type=Path)
-    found = audit(parser.parse_args(argv).notebooks)
-    print("\n".join(found) if found else "nothing found")
-    return 1 if found else 0
+    parser.add_argument("names", nargs="+", help="an assignment of the course (sheet1), folders, or notebooks")
+    args = parser.parse_args(argv)
+    found = notebooks(args.names, Path.cwd())
+    if not found:
+        print(
+            f"no notebooks found for {' '.join(args.names)}: in the course folder, name an assignment "
+            "(python -m grading.audit sheet1), a folder or notebooks",
+            file=sys.stderr,
+        )
+        return 2
+    lines = audit(found)
+    print("\n".join(lines) if lines else f"nothing found in {len(found)} notebooks")
+    return 1 if lines else 0
 
 
 if __name__ == "__main__":

@@ -1,65 +1,99 @@
-"""How nbgrader reads a check cell's points: from the check's own verdict, never from an output the student's code made.
+"""nbgrader's autograde with the judge: the points of every check cell decided outside the student's code.
 
-nbgrader scores a graded code cell from its outputs, in order: the first error (or text on
-stderr) gives 0 points; the first ``execute_result`` that reads as a number gives that many
-points (partial credit); otherwise the cell earns full points. A check cell calls the student's
-function, and that function can print a result of its own before the check fails (for example
-``sys.displayhook(4)``): nbgrader would read the 4 first and give full points to a wrong answer.
+nbgrader's own autograde runs a submission in a Jupyter kernel, as the teacher, and reads each
+graded cell's points from its outputs (an error: 0; a number: that many; otherwise full points).
+Whatever runs in that kernel can write those outputs, open the teacher's files or start a process
+that outlives the grading. `Judge` takes the place of nbgrader's ``Execute`` step: it runs the
+student's cells in a sandbox and writes each check cell's outputs from the judge's verdict
+(`grading.judge`), so that nbgrader's next steps (``SaveAutoGrades`` and the rest) store the
+judge's points, and the feedback shows the judge's messages. No Jupyter kernel runs at all.
 
-`OneVerdictPerCheck` runs in autograde after the notebook is executed and before the grades are
-saved. In each graded code cell it keeps what the check itself decided:
-
-* if the cell failed (an error, or text on stderr), that failure comes first, so the cell earns 0;
-* otherwise only the cell's last ``execute_result`` stays: the value of the check call, the cell's
-  last line (the check's "not attempted yet" note reads as 0 points; a passed check has none).
-
-The course's ``nbgrader_config.py`` (made by ``tools/make_course.py``) puts it among the steps
-of autograde, right after the notebook is executed: ``c.Autograde.autograde_preprocessors =
-autograde_steps()``.
+The course's ``nbgrader_config.py`` (made by ``tools/make_course.py``) puts it in:
+``c.Autograde.autograde_preprocessors = autograde_steps()``. Where no sandbox can be made,
+autograde refuses to grade and says why, unless the teacher passes
+``--Judge.unsafe_without_sandbox=True``: the student's code then runs as the teacher.
 """
 
 from __future__ import annotations
 
+import functools
+import os
+from pathlib import Path
 from typing import Any
 
+import nbformat
 from nbconvert.preprocessors import Preprocessor
 from nbformat import NotebookNode
-from traitlets import Bool
+from traitlets import Bool, Float, Integer
 
-__all__ = ["OneVerdictPerCheck", "autograde_steps", "verdict_outputs"]
+from .judge import Options, judge_cells
+from .sandbox import Limits, problem
 
-
-def _failed(output: NotebookNode) -> bool:
-    return bool(output.output_type == "error" or (output.output_type == "stream" and output.get("name") == "stderr"))
-
-
-def verdict_outputs(outputs: list[NotebookNode]) -> list[NotebookNode]:
-    """Return a graded cell's outputs as the check decided them (see the module docstring)."""
-    failures = [o for o in outputs if _failed(o)]
-    if failures:
-        return [failures[0], *(o for o in outputs if o is not failures[0])]
-    results = [o for o in outputs if o.output_type == "execute_result"]
-    return [o for o in outputs if o.output_type != "execute_result" or o is results[-1]]
+__all__ = ["Judge", "autograde_steps"]
 
 
-class OneVerdictPerCheck(Preprocessor):
-    """Make each graded code cell's outputs say what the check decided, before nbgrader reads its points."""
+@functools.cache
+def _no_sandbox() -> str | None:
+    return problem()
+
+
+class Judge(Preprocessor):
+    """Autograde's step that runs a submission in a sandbox and writes the judge's verdicts as its outputs."""
 
     enabled = Bool(True).tag(config=True)  # nbconvert's preprocessors are off unless enabled
+    timeout = Float(300.0, help="Seconds one cell of the student's may run.").tag(config=True)
+    memory = Integer(Limits.memory, help="Bytes of memory the student's code may use.").tag(config=True)
+    cpu = Integer(Limits.cpu, help="Seconds of CPU time each process of the student's may use.").tag(config=True)
+    unsafe_without_sandbox = Bool(
+        False,
+        help="Grade without a sandbox where none can be made: the student's code then runs as you, with your "
+        "files, your network and no walls. Only for code you trust.",
+    ).tag(config=True)
 
-    def preprocess_cell(
-        self, cell: NotebookNode, resources: dict[str, Any], index: int
-    ) -> tuple[NotebookNode, dict[str, Any]]:
-        """Keep a graded code cell's failure first, or only its last result (see `verdict_outputs`)."""
-        if cell.cell_type == "code" and cell.get("metadata", {}).get("nbgrader", {}).get("grade"):
-            cell.outputs = verdict_outputs(list(cell.get("outputs", [])))
-        return cell, resources
+    def preprocess(self, nb: NotebookNode, resources: dict[str, Any]) -> tuple[NotebookNode, dict[str, Any]]:
+        """Run the submission in a sandbox and give every code cell the outputs the judge decided."""
+        why = _no_sandbox()
+        if why and not self.unsafe_without_sandbox:
+            raise RuntimeError(
+                f"autograde refuses to run students' code without a sandbox: {why}. Install it, or, only for "
+                "code you trust, pass --Judge.unsafe_without_sandbox=True (the code then runs as you, with your files)"
+            )
+        if why:
+            self.log.warning("GRADING WITHOUT A SANDBOX: the students' code runs as you, with your files (%s)", why)
+        info = resources.get("nbgrader", {})
+        notebook = info.get("notebook") or resources.get("unique_key", "")
+        options = Options(
+            cell_seconds=self.timeout,
+            unsafe=bool(why),
+            hidden=tuple(_secrets(resources)),
+            limits=Limits(memory=self.memory, cpu=self.cpu),
+        )
+        cells = [dict(cell) for cell in nb.cells]
+        for cell, outputs in zip(nb.cells, judge_cells(cells, notebook, options), strict=True):
+            if cell.cell_type == "code":
+                cell.outputs = [nbformat.from_dict(o) for o in outputs]  # type: ignore[no-untyped-call]
+                cell.execution_count = None
+        return nb, resources
+
+
+def _secrets(resources: dict[str, Any]) -> list[Path]:
+    """Return what the sandbox must hide even inside a folder it shows: the course folder, the gradebook."""
+    found = [Path.cwd()]
+    db = str(resources.get("nbgrader", {}).get("db_url", ""))
+    if db.startswith("sqlite:///"):
+        found.append(Path(db.removeprefix("sqlite:///")))
+    where = resources.get("metadata", {}).get("path")
+    if where:
+        found.append(Path(where))
+    repository = Path(__file__).resolve().parent.parent
+    found += [repository / "grading", repository / "exercises"]
+    return [p for p in found if os.path.exists(p)]
 
 
 def autograde_steps() -> list[type]:
-    """Return nbgrader's own autograde steps with `OneVerdictPerCheck` right after the notebook is executed."""
+    """Return nbgrader's own autograde steps with `Judge` in the place of ``Execute``."""
     from nbgrader.converters import Autograde  # type: ignore[import-untyped]
     from nbgrader.preprocessors import Execute  # type: ignore[import-untyped]
 
     steps: list[type] = list(Autograde.class_traits()["autograde_preprocessors"].make_dynamic_default())
-    return [step for s in steps for step in ((s, OneVerdictPerCheck) if s is Execute else (s,))]
+    return [Judge if step is Execute else step for step in steps]

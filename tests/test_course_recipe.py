@@ -53,7 +53,18 @@ SHEET2 = "02_ras_auction.ipynb"
 #: the tasks each student answers with the solution (the others stay as released)
 ANSWERS = {"alice": ("1", "2", "3", "4", "5"), "bob": (), "carol": ("1", "2", "3")}
 #: what each student's file is called in the learning platform's zip (id first, as make course expects)
-PLATFORM_NAMES = {"alice": f"alice_{SHEET2}", "bob": f"bob_{SHEET2}", "carol": f"carol_4711_late_{SHEET2}"}
+#: the learning platform's zip of sheet 2, as Moodle and Canvas name its files: (name, student, tasks answered)
+#: bob and carol handed in twice: the later copy (Canvas's -1, a browser's (1)) counts; dave is on no roster
+PLATFORM_FILES = [
+    (f"Alice Archer_1001_assignsubmission_file_{SHEET2}", "alice", ("1", "2")),  # Moodle
+    (f"bakerbob_2002_30001_{SHEET2}", "bob", ("1", "2")),  # Canvas: the first upload...
+    (f"bakerbob_LATE_2002_30002_{SHEET2.replace('.ipynb', '-1.ipynb')}", "bob", ()),  # ...then a blank one, late
+    (f"Carol Cooper_1003_assignsubmission_file/{SHEET2}", "carol", ()),  # Moodle, a folder per student
+    (f"Carol Cooper_1003_assignsubmission_file/{SHEET2.replace('.ipynb', '(1).ipynb')}", "carol", ("1", "2")),
+    (f"dave_{SHEET2}", "dave", ("1", "2", "3")),
+]
+#: what each student of the roster earns on sheet 2
+PLATFORM_POINTS = {"alice": ("1", "2"), "bob": (), "carol": ("1", "2")}
 POINTS = 4.0  # per task
 CHECKSUM = re.compile(r"Attribute 'checksum' for cell (\S+) has changed")
 MARKS = {"### BEGIN SOLUTION", "### END SOLUTION"}
@@ -186,10 +197,11 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
     downloads.mkdir()
     with zipfile.ZipFile(downloads / "sheet2-submissions.zip", "w") as archive:
         release = json.loads((ROOT / "exercises" / "release" / SHEET2).read_text(encoding="utf-8"))
-        for student, name in PLATFORM_NAMES.items():
-            path = tmp / name
+        for name, _, tasks in PLATFORM_FILES:
+            path = tmp / "platform" / name
+            path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(release, indent=1), encoding="utf-8")
-            _answer(path, ANSWERS[student][:2], course / "source" / "sheet2" / SHEET2)
+            _answer(path, tasks, course / "source" / "sheet2" / SHEET2)
             archive.write(path, name)
     teach("platform")
 
@@ -262,9 +274,22 @@ def test_points_through_the_exchange_are_what_each_student_handed_in(run: Run) -
 
 
 def test_points_through_a_platform_zip_are_what_each_student_handed_in(run: Run) -> None:
-    """Sheet 2 from a zip: zip_collect finds each student by his file's name, autograde scores him."""
+    """Sheet 2 from Moodle's and Canvas's zip: zip_collect finds each student of the roster by his file's name.
+
+    Of two files of one student, the later copy counts; a file of nobody on the roster is skipped
+    with a warning that names it, not graded as a new student.
+    """
     scores = _scores(run.course, "sheet2", SHEET2)
-    assert scores == {s: {t: POINTS if t in done[:2] else 0.0 for t in "12345"} for s, done in ANSWERS.items()}
+    assert scores == {s: {t: POINTS if t in done else 0.0 for t in "12345"} for s, done in PLATFORM_POINTS.items()}
+    printed = run.printed["platform"]
+    assert f"Skipped {run.course}/downloaded/sheet2/extracted/sheet2-submissions/dave_{SHEET2}" in printed, printed
+    assert "bob handed in" in printed and "carol handed in" in printed
+    assert sorted(p.name for p in (run.course / "submitted").iterdir()) == ["alice", "bob", "carol"]
+
+
+def test_the_scan_runs_in_the_course_folder_on_nbgraders_folders(run: Run) -> None:
+    """``python -m grading.audit sheet1``, as the page says, reads submitted/<student>/sheet1/ and finds nothing."""
+    assert "nothing found in 3 notebooks" in run.printed["grade"], run.printed["grade"][-2000:]
 
 
 def test_every_student_fetched_feedback(run: Run) -> None:

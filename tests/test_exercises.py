@@ -87,6 +87,20 @@ def test_wrong_answer_gives_the_first_hint_then_the_stronger_one() -> None:
     assert check.results == {"1": "failed"}
 
 
+def test_running_a_check_again_unchanged_shows_no_stronger_hint() -> None:
+    """Only a changed function that fails again earns the stronger hint: running the cell twice is no new try."""
+    check = _toy_checker()
+
+    def double(x: int) -> int:
+        return x + 1
+
+    for _ in range(3):
+        assert "Stronger hint" not in fail(check, "1", double)
+    again = eval("lambda x: x + 1")  # the same code, defined again (the cell run again): still no new try
+    assert "Stronger hint" not in fail(check, "1", again)
+    assert "Stronger hint: second hint" in fail(check, "1", lambda x: x * 3)
+
+
 @pytest.mark.parametrize("answer", [stub, None, ..., lambda x: None])
 def test_the_stub_is_not_attempted_yet_and_gives_no_hint(answer: Any) -> None:
     check = _toy_checker()
@@ -404,7 +418,8 @@ def test_bidder_checks_catch_bad_bots() -> None:
     assert "not legal there" in fail(check, "1", lambda s: Bid(99))
     assert "called Ra on an empty track" in fail(check, "2", _call_ra)
     assert "full track" in fail(check, "2", _always_draw)
-    assert "needs 67%" in fail(check, "4", lambda s, rng: s.legal_actions()[-1])  # legal, its own, and weak
+    weak = fail(check, "4", lambda s, rng: s.legal_actions()[-1])  # legal, its own, and weak: stopped early
+    assert "of its first 50 games" in weak and "would not reach 67% of 60" in weak
     assert "decides as the random bot of the package does" in fail(check, "4", random_bot)
 
 
@@ -501,11 +516,12 @@ def test_source_cells_carry_nbgrader_metadata_matching_the_sheet(path: Path) -> 
             assert meta["schema_version"] == 3 and meta["grade_id"]
         if meta.get("grade"):
             visible = source.split("### BEGIN HIDDEN TESTS")[0]
-            key = re.search(rf'^grade\("{s.name}", "(\w+)", (\w+)\)$', visible, re.MULTILINE)
-            assert key, f"a grade cell ends with its grade call: {source!r}"
-            assert "del sys.modules[_module]" in visible, "a grade cell loads the checks afresh"
+            key = re.search(r'^check\("(\w+)", (\w+)\)$', visible, re.MULTILINE)
+            assert key, f"a grade cell ends with its check: {source!r}"
+            assert meta["grade_id"] == f"task-{key.group(1)}-check", "the judge finds the task by the cell's id"
+            assert "sys.modules" not in visible, "a check cell shows the student no housekeeping"
             assert s.task(key.group(1)).answer == key.group(2)
-            hidden = re.search(rf'^grade\("{s.name}", "{key.group(1)}", {key.group(2)}, hidden=.*\)$', source, re.M)
+            hidden = re.search(rf'^check\("{key.group(1)}", {key.group(2)}, hidden=.*\)$', source, re.M)
             assert hidden, f"every grade cell has hidden tests: {source!r}"
             checks[key.group(1)] = meta["points"]
             assert meta["locked"] and "raises-exception" in cell["metadata"].get("tags", [])

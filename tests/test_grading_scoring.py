@@ -1,56 +1,97 @@
-"""The check's own verdict decides a graded cell's points in autograde (grading/scoring.py)."""
+"""nbgrader's autograde with the judge (grading/scoring.py): the check cells' points are the judge's verdicts.
+
+The judge's step takes the place of nbgrader's ``Execute``: no kernel runs the submission, its
+cells run in a sandbox, and each check cell's outputs are written from the judge's verdict, so
+that nbgrader's own scoring (`determine_grade`) reads the judge's points and nothing the student's
+code showed. Without a sandbox the step refuses, unless the teacher asks plainly.
+"""
 
 from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 nbformat = pytest.importorskip("nbformat")
 pytest.importorskip("nbgrader", reason="nbgrader is not installed (pip install -e '.[grading]')")
 
-from nbformat import NotebookNode  # noqa: E402
-from nbformat.v4 import new_code_cell, new_notebook, new_output  # noqa: E402
 from nbgrader.utils import determine_grade  # type: ignore[import-untyped]  # noqa: E402
 
-from grading.scoring import OneVerdictPerCheck, autograde_steps  # noqa: E402
+from grading import sandbox, scoring  # noqa: E402
+from grading.scoring import Judge, autograde_steps  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SHEET5 = "05_reserve_prices_and_the_optimal_auction"
 
 
-def _cell(*outputs: NotebookNode) -> NotebookNode:
-    cell: NotebookNode = new_code_cell("grade(...)", outputs=list(outputs))
-    cell.metadata["nbgrader"] = {"grade": True, "solution": False, "locked": True, "grade_id": "t", "points": 4}
-    return cell
+def _submission(answers: dict[str, str]) -> Any:
+    """Return sheet 5 as nbgrader's autograde has it: the release, `answers` in its cells, hidden tests back in."""
+    source = json.loads((ROOT / "exercises" / "source" / f"{SHEET5}.ipynb").read_text(encoding="utf-8"))
+    release = json.loads((ROOT / "exercises" / "release" / f"{SHEET5}.ipynb").read_text(encoding="utf-8"))
+    for cell, locked in zip(release["cells"], source["cells"], strict=True):
+        meta = cell["metadata"].get("nbgrader", {})
+        if meta.get("grade"):
+            cell["source"] = locked["source"]  # nbgrader's OverwriteCells: the teacher's cell, hidden test and all
+        if meta.get("grade_id") in answers:
+            cell["source"] = answers[meta["grade_id"]]
+    return nbformat.from_dict(release)
 
 
-def _shown(text: str) -> NotebookNode:
-    shown: NotebookNode = new_output("execute_result", data={"text/plain": text}, execution_count=1)
-    return shown
+def _solution(key: str) -> str:
+    source = json.loads((ROOT / "exercises" / "source" / f"{SHEET5}.ipynb").read_text(encoding="utf-8"))
+    (cell,) = [c for c in source["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == f"task-{key}-answer"]
+    return "\n".join(line for line in "".join(cell["source"]).split("\n") if "### " not in line)
 
 
-def _failed() -> NotebookNode:
-    failed: NotebookNode = new_output("error", ename="CheckFailed", evalue="not right yet", traceback=["not right yet"])
-    return failed
+def _points(nb: Any) -> dict[str, float]:
+    grades = {}
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("grade"):
+            grades[meta["grade_id"].split("-")[1]] = float(determine_grade(cell)[0])
+    return grades
 
 
-def _points(cell: NotebookNode) -> float:
-    """Return the points nbgrader gives `cell` after the step ran as autograde runs it (on the notebook)."""
-    nb = new_notebook(cells=[cell])
-    scored, _ = OneVerdictPerCheck()(nb, {})
-    return float(determine_grade(scored.cells[0])[0])
-
-
-def test_a_number_shown_by_the_students_function_before_a_failed_check_earns_nothing() -> None:
-    spoofed = _cell(_shown("4"), _failed())
-    assert determine_grade(spoofed)[0] == 4.0, "nbgrader alone reads the first number"
-    assert _points(spoofed) == 0.0
-
-
-def test_only_the_check_calls_own_result_counts() -> None:
-    assert _points(_cell(_shown("4"), _shown("0"))) == 0.0  # not attempted yet, after a spoofed 4
-    assert _points(_cell()) == 4.0  # a passed check shows no number
-    assert _points(_cell(new_output("stream", name="stdout", text="✔ Task 1: correct."))) == 4.0
-    assert _points(_cell(new_output("stream", name="stderr", text="warning"), _shown("4"))) == 0.0
-
-
-def test_the_step_runs_right_after_the_notebook_is_executed() -> None:
+def test_the_judge_takes_the_place_of_the_kernel() -> None:
     names = [step.__name__ for step in autograde_steps()]
-    assert names.index("OneVerdictPerCheck") == names.index("Execute") + 1
-    assert names.index("OneVerdictPerCheck") < names.index("SaveAutoGrades")
+    assert "Execute" not in names
+    assert names.index("Judge") < names.index("SaveAutoGrades")
+
+
+def test_without_a_sandbox_autograde_refuses_and_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scoring, "_no_sandbox", lambda: "bubblewrap (`bwrap`) is not installed")
+    with pytest.raises(RuntimeError, match="refuses to run students' code without a sandbox") as info:
+        Judge().preprocess(_submission({}), {"nbgrader": {"notebook": SHEET5}})
+    assert "bwrap" in str(info.value) and "--Judge.unsafe_without_sandbox=True" in str(info.value)
+
+
+def test_the_teacher_may_grade_without_a_sandbox_when_he_says_so(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(scoring, "_no_sandbox", lambda: "bubblewrap (`bwrap`) is not installed")
+    step = Judge(unsafe_without_sandbox=True)
+    step.log.propagate = True
+    with caplog.at_level(logging.WARNING):
+        nb, _ = step.preprocess(_submission({"task-1-answer": _solution("1")}), {"nbgrader": {"notebook": SHEET5}})
+    assert _points(nb) == {"1": 4.0, "2": 0.0, "3": 0.0, "4": 0.0, "5": 0.0}
+    assert "WITHOUT A SANDBOX" in caplog.text
+
+
+def test_nbgrader_reads_the_judges_points_and_nothing_the_students_code_shows() -> None:
+    why = sandbox.problem()
+    if why:
+        pytest.fail(why) if os.environ.get("CI") else pytest.skip(why)
+    answers = {
+        "task-1-answer": _solution("1"),
+        "task-2-answer": "import sys\n\ndef optimal_reserve(F, f):\n    sys.displayhook(4)\n    return 0.5",
+        "task-3-answer": _solution("3"),
+        "task-4-answer": "print(4)\nsimulate_revenue = lambda n, r, auctions, rng: 4",
+    }
+    nb, _ = Judge().preprocess(_submission(answers), {"nbgrader": {"notebook": SHEET5}})
+    assert _points(nb) == {"1": 4.0, "2": 0.0, "3": 4.0, "4": 0.0, "5": 0.0}
+    summary = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    assert "8 of 20 points (the teacher's grading)" in summary

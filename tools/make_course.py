@@ -9,11 +9,15 @@ in it (exercises/TEACHING.md, "A course with nbgrader", has the whole recipe). I
   own default, ``/srv/nbgrader/exchange``, can only be made by root); a cell time limit of 300 s
   (sheet 4 plays tournaments); feedback without the hidden tests (nbgrader copies them into the
   feedback by design, jupyter/nbgrader#917: its own ``ClearHiddenTests`` step is added to
-  ``generate_feedback``); the file names ``zip_collect`` expects from a learning platform;
+  ``generate_feedback``); the judge in autograde (``grading/scoring.py``: students' code runs in a
+  sandbox, and the points are the judge's verdicts); whose file is whose in a learning platform's
+  download, for ``zip_collect`` (``grading/platforms.py``);
 * ``source/sheet1`` .. ``source/sheet5``: the source sheets (solutions and hidden tests);
 * ``exchange/``: where released sheets wait for students and their submissions for the teacher
   (nbgrader's file exchange: one account per student on this machine);
-* ``gradebook.db``, an empty gradebook (nbgrader's database).
+* ``gradebook.db``, an empty gradebook (nbgrader's database);
+* ``grading``, a link to the clone's ``grading/`` folder, so that the teacher's commands beside
+  nbgrader's run in the course folder too (``python -m grading.audit sheet1``).
 
 On a machine shared with students, only the exchange may be open to them: the course folder is
 made passable but not listable (``rwx--x--x``), the exchange writable by all (as nbgrader wants
@@ -34,12 +38,6 @@ SOURCE = ROOT / "exercises" / "source"
 COURSE_ID = "ra-course"
 #: folders of the course that only the teacher may read (nbgrader makes them on first use otherwise)
 PRIVATE = ("source", "release", "submitted", "autograded", "feedback", "downloaded")
-#: the files a learning platform hands back, e.g. ``alice_01_auctions_from_first_principles.ipynb`` or
-#: ``smithalice_1234_5678_01_auctions_from_first_principles.ipynb``: the student id first, then
-#: anything, then the sheet's own file name (which students must not rename). nbgrader matches it
-#: against the whole path of each extracted file, hence the folders before the name.
-NAMED_REGEXP = r".*[/\\](?P<student_id>[^/\\_]+)_(?:[^/\\]*_)?(?P<file_id>0[1-5]_[a-z_]+\.ipynb)$"
-
 CONFIG = '''\
 """nbgrader's settings for this course, written by tools/make_course.py (edit freely)."""
 
@@ -49,6 +47,7 @@ from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
 from nbgrader.preprocessors import ClearHiddenTests, GetGrades
 
 sys.path.insert(0, {repository!r})  # the clone: its grading/ folder (never installed)
+from grading.platforms import RosterCollector  # noqa: E402
 from grading.scoring import autograde_steps  # noqa: E402
 
 c = get_config()  # noqa: F821 (nbgrader defines it)
@@ -59,24 +58,27 @@ c.CourseDirectory.root = {root!r}
 # nbgrader's file exchange, inside the course folder: its default (/srv/nbgrader/exchange) needs root.
 c.Exchange.root = {exchange!r}
 
-# Seconds a cell may run when nbgrader runs a sheet (autograde, validate): sheet 4 plays 450
-# games in one check and 300 more in its hidden test, 10-20 s on an idle machine.
+# Seconds a cell may run: when nbgrader runs a sheet (validate), and in the judge's sandbox (autograde).
+# Sheet 4 plays 450 games in one check and 300 more in its hidden test, 10-20 s on an idle machine.
 c.Execute.timeout = 300
+c.Judge.timeout = 300
 
 # Feedback without the hidden tests: generate_feedback copies every cell of the autograded
 # notebook, hidden tests included (by design, jupyter/nbgrader#917); nbgrader's own
 # ClearHiddenTests step removes them, as generate_assignment does for the release.
 c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, CSSHTMLHeaderPreprocessor]
 
-# Points come from each check's own verdict: nbgrader reads a check cell's first number or error,
-# and a student's function could print a number of its own before the check fails; this step keeps
-# the check's failure first, or only the check's own result (grading/scoring.py).
+# The points come from the teacher's judge, never from the student's code: autograde runs each
+# submission in a sandbox (bubblewrap: no course folder, no gradebook, no network, limits, nothing
+# left running) and writes each check cell's outputs from the judge's verdict (grading/scoring.py).
+# Without a sandbox it refuses, unless you pass --Judge.unsafe_without_sandbox=True.
 c.Autograde.autograde_preprocessors = autograde_steps()
 
-# zip_collect: how the file names of a learning platform's download name the student and the sheet.
-# Here: the student id, an underscore, anything, then the sheet's own file name, e.g.
-# alice_01_auctions_from_first_principles.ipynb. Change it to your platform's names.
-c.FileNameCollectorPlugin.named_regexp = {named_regexp!r}
+# zip_collect: whose sheet each file of a learning platform's download is. Moodle's and Canvas's
+# names ("Bob Baker_31_assignsubmission_file_02_ras_auction.ipynb", "bakerbob_4711_90210_02_ras_auction-1.ipynb")
+# and names that start with the id ("alice_02_ras_auction.ipynb") are matched to the roster by id or
+# full name; a file that matches nobody is skipped with a warning (grading/platforms.py).
+c.ZipCollectApp.collector_plugin = RosterCollector
 '''
 
 
@@ -121,13 +123,14 @@ def make_course(course: Path, course_id: str = COURSE_ID) -> None:
             course_id=course_id,
             root=str(course),
             exchange=str(course / "exchange"),
-            named_regexp=NAMED_REGEXP,
             repository=str(ROOT),
         ),
         encoding="utf-8",
     )
     os.chmod(config, 0o600)
     _private_file(course / ".nbgrader.log")  # nbgrader appends to it; it names students and files
+    # The teacher's commands beside nbgrader's run here too: python -m grading.audit sheet1
+    (course / "grading").symlink_to(ROOT / "grading", target_is_directory=True)
     from nbgrader.api import Gradebook  # type: ignore[import-untyped]  # the grading extra
 
     # nbgrader runs the `alembic` command of its environment to make the database: this Python's.
@@ -135,6 +138,13 @@ def make_course(course: Path, course_id: str = COURSE_ID) -> None:
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}"):
         pass  # creates the tables
     os.chmod(course / "gradebook.db", 0o600)  # it stores the grade cells, hidden tests included
+
+
+def readable_by_others(path: Path) -> bool:
+    """Return whether another user of this machine can read `path`: every folder above it passable, it readable."""
+    if not path.exists() or not path.stat().st_mode & 0o004:
+        return False
+    return all(parent.stat().st_mode & 0o001 for parent in path.resolve().parents)
 
 
 def _private_file(path: Path) -> None:
@@ -153,6 +163,13 @@ def main(argv: list[str] | None = None) -> int:
     names = ", ".join(f"{name} ({path.name})" for name, path in sheets().items())
     print(f"made the nbgrader course {args.id!r} in {course}: {names}")
     print(f"next: cd {course}, then follow exercises/TEACHING.md, 'A course with nbgrader'")
+    secret = [p for p in (ROOT / "grading", ROOT / "exercises" / "source") if readable_by_others(p)]
+    if secret:
+        print(
+            "warning: other users of this machine can read "
+            + " and ".join(str(p) for p in secret)
+            + " (the hidden tests, the solutions): chmod -R o-rwx them, or keep the clone in a closed folder"
+        )
     print("students type, for sheet1 (the same for the other sheets):")
     for command in student_commands(course, args.id):
         print(f"    {command}")

@@ -8,12 +8,13 @@ Exercise sheet 3 · Expected value in the bag: 5 tasks, 20 points. Run the check
 >>> check("1", None)
 · Task 1 · The next two tiles: not attempted yet: ... is still None; ...
 
-The graded check cells do not use that `check`: each loads the checks afresh and calls
-`ra_course.exercises.checking.grade`, so that no name a student's cell rebinds decides the points.
-What the checks of one notebook session remember (failures for the hint level, results for
-`summary`) is kept in `SESSION`. The package holds no reference solution and no expected answer
-beyond hashes of the visible examples' answers: the hidden tests' cases and answers live in the
-teacher's ``grading/`` folder, which is never installed.
+These checks are the student's feedback: they decide no grade. The teacher's judge
+(``grading/judge.py``) runs the same tasks' judges outside the student's kernel, on his functions
+called in a sandbox, and its verdicts alone are the points. What the checks of one notebook
+session remember (failures for the hint level, results for `summary`) is kept in `SESSION`.
+The package holds no reference solution and no expected answer beyond hashes of the visible
+examples' answers: the hidden tests' cases and answers live in the teacher's ``grading/``
+folder, which is never installed.
 
 The sheets (`SHEETS`) are `auctions`, `ra_auction`, `bag`, `bidder` and `reserve`; `ra_course.exercises.checking`
 explains how a check passes, fails with a hint, or says "not attempted yet". The standard

@@ -252,8 +252,8 @@ SHEET = Sheet(
             (
                 "In a first-price auction the winner pays his own bid; here every bidder bids the same "
                 "fraction `shading` of his value.",
-                "The price is the winning bid: the shading times the highest of the n values, the largest "
-                "order statistic (notebook 08, section 2, the first-price auction).",
+                "A price is an order statistic of the bids: which one is it in a first-price auction, and "
+                "whose value is behind it? See notebook 08, section 2 (the first-price auction).",
             ),
             hidden=on_hidden_cases(_first_price),
         ),

@@ -281,6 +281,7 @@ _ODDS: tuple[str, ...] = (
     "ra_core.analysis.odds.p_next",
 )
 _ODDS += ("ra_core.analysis.odds.p_next_tile", "ra_core.analysis.odds.next_tile_distribution")
+_ODDS += ("ra_core.engine.state.State.chance_outcomes",)  # the next tile's exact odds, one call per draw
 _BEFORE = (
     "ra_core.analysis.odds.expected_tiles_before_ra",
     "ra_core.analysis.odds.tiles_before_ra",

@@ -33,9 +33,9 @@ from ra_core.engine.actions import Action, Bid, CallRa, Draw, Pass
 from ra_core.engine.errors import BotError
 from ra_core.engine.setup import new_game
 from ra_core.engine.state import Phase, State
-from ra_core.play import Policy, bot_name, play, play_to_end, steps
+from ra_core.play import Policy, bot_name, play, steps
 
-from .checking import Hidden, Sheet, Task, Wrong, after_game, call, guarded, settle
+from .checking import Delegated, Hidden, NotAttempted, Player, Sheet, Task, Wrong, after_game, call, guarded, settle
 
 __all__ = [
     "HEURISTIC_GAMES",
@@ -60,6 +60,8 @@ RANDOM_GAMES, RANDOM_SEED, RANDOM_WIN_RATE = 60, 41, 2 / 3
 HEURISTIC_GAMES, HEURISTIC_SEED, HEURISTIC_WIN_RATE = 450, 44, 0.40
 #: Task 5's hidden test plays this many games at its own seed, with the same mark.
 HIDDEN_HEURISTIC_GAMES = 300
+#: Tasks 4 and 5: games played between two looks at whether the bot can still reach its mark.
+CHUNK = 50
 #: Task 3: a bot slower than this on average would make Task 4 and 5 take too long.
 MAX_MS_PER_DECISION = 5.0
 #: Tasks 1 and 3-5: the least share of positions with a choice where the bot must decide otherwise
@@ -223,25 +225,41 @@ def _own(f: Any, seed: int, phase: Phase | None = None, share: float = OWN_SHARE
             )
 
 
+def _play(players: list[Any], seed: int, time_limit: float | None = None) -> State:
+    """Play the game `seed` to its end, seat i moved by ``players[i]``; tell each `Player` every action (`saw`).
+
+    The engine's one game loop (`ra_core.play.steps`), as `play_to_end` plays it: the same games.
+    """
+    start = new_game(len(players), seed=seed)
+    final, watching = start, list({id(p): p for p in players if isinstance(p, Player)}.values())
+    for _, action, after in steps(start, players, seed, time_limit=time_limit):
+        for player in watching:
+            player.saw(action)
+        final = after
+    return final
+
+
 def _steps(f: Any, seat: int, seed: int) -> tuple[int, float]:
     """Play a game of `f` in `seat` against random bots (the engine's game loop); return its decisions, seconds."""
     timing = [0, 0.0]
+    bot = guarded(f, "my_bot")
 
     def mine(state: State, rng: random.Random) -> Any:
         start = time.perf_counter()
-        action = call(f, "my_bot", state, rng)
+        action = bot(state, rng)
         timing[0] += 1
         timing[1] += time.perf_counter() - start
         return action
 
-    policies: list[Policy] = [random_bot] * 3
-    policies[seat] = mine
+    watched = Player(mine)
+    watched.saw = bot.saw  # type: ignore[method-assign]
+    players: list[Any] = [random_bot] * 3
+    players[seat] = watched
     try:
-        for _ in steps(new_game(3, seed=seed), policies, seed):
-            pass
+        _play(players, seed)
     except BotError as e:
         cause = e.__cause__
-        if isinstance(cause, Wrong):
+        if isinstance(cause, Wrong | NotAttempted):
             raise cause from None
         raise Wrong(f"in game {seat + 1} your bot {str(e).split(') ', 1)[-1]}") from None
     return int(timing[0]), timing[1]
@@ -249,7 +267,7 @@ def _steps(f: Any, seat: int, seed: int) -> tuple[int, float]:
 
 def _judge_bot(f: Any, seed: int = 500) -> str:
     name = "my_bot"
-    if not callable(f):
+    if not callable(f) and not isinstance(f, Delegated):
         raise Wrong(f"pass the function `{name}` itself to the check, not {f!r:.60}")
     special = special_positions(seed - 200)
     for kind, states in special.items():
@@ -275,29 +293,51 @@ def _judge_bot(f: Any, seed: int = 500) -> str:
     )
 
 
-def _tournament(f: Any, opponent: Policy, games: int, seed: int) -> TournamentResult:
+def _tournament(f: Any, opponent: Policy, games: int, seed: int, mark: float, against: str) -> TournamentResult:
     """Play `games` seeded games of `f` against two copies of `opponent`, its seat rotating (as `versus` does).
 
-    The games are played one by one so that the kernel is checked after each (`after_game`).
+    The games are played `CHUNK` at a time, and the tournament ends as soon as the bot can no
+    longer reach the win rate `mark` (`against` names the opponents in the message): a weak bot
+    learns it after a few games, not after hundreds.
     """
     call(f, "my_bot", new_game(3, suns="table"), random.Random(0))  # the stub: not attempted yet
     _own(f, seed)
     settle()  # a kernel changed before the games is found before they are played
-    bots, players = [guarded(f, "my_bot"), opponent], 3
-    results = []
-    for g, game_seed in enumerate(game_seeds(seed, games)):
-        lineup = tuple(0 if i == g % players else 1 for i in range(players))
-        try:
-            final = play_to_end([bots[b] for b in lineup], game_seed, time_limit=TIME_LIMIT)
-        except BotError as e:
-            if isinstance(e.__cause__, Wrong):
-                raise e.__cause__ from None
-            raise Wrong(f"your bot {str(e).split(') ', 1)[-1]}") from None
-        after_game("my_bot")
-        winner = final.winner()
-        assert winner is not None
-        results.append(GameResult(game_seed, lineup, final.fame, winner))
+    players, results = 3, list[GameResult]()
+    plan = [
+        (s, tuple(0 if i == g % players else 1 for i in range(players))) for g, s in enumerate(game_seeds(seed, games))
+    ]
+    for start in range(0, games, CHUNK):
+        chunk = plan[start : start + CHUNK]
+        for (game_seed, lineup), final in zip(chunk, _finals(f, opponent, chunk), strict=True):
+            winner = final.winner()
+            assert winner is not None
+            results.append(GameResult(game_seed, lineup, final.fame, winner))
+        wins, left = sum(r.lineup[r.winner] == 0 for r in results), games - len(results)
+        if left and wins + left < mark * games:
+            raise Wrong(
+                f"{against} your bot won {wins} of its first {len(results)} games: even if it won all {left} others, "
+                f"it would not reach {mark:.0%} of {games}"
+            )
     return TournamentResult(("my_bot", bot_name(opponent)), players, seed, tuple(results))
+
+
+def _finals(f: Any, opponent: Policy, chunk: list[tuple[int, tuple[int, ...]]]) -> list[State]:
+    """Return the final states of the games of `chunk` (seed, lineup: 0 for the student's bot, 1 for `opponent`)."""
+    games = [(seed, [None if b == 0 else opponent for b in lineup]) for seed, lineup in chunk]
+    try:
+        if isinstance(f, Delegated):  # the teacher's judge: the bot decides in its sandbox, in all games at once
+            return f.play("my_bot", games, TIME_LIMIT)
+        finals = []
+        for seed, seats in games:  # one by one, so that the kernel is checked after each game
+            mine = guarded(f, "my_bot")  # a player per game: it follows that game's actions
+            finals.append(_play([mine if p is None else p for p in seats], seed, time_limit=TIME_LIMIT))
+            after_game("my_bot")
+        return finals
+    except BotError as e:
+        if isinstance(e.__cause__, Wrong | NotAttempted):
+            raise e.__cause__ from None
+        raise Wrong(f"your bot {str(e).split(') ', 1)[-1]}") from None
 
 
 def _rate(result: TournamentResult) -> str:
@@ -306,7 +346,7 @@ def _rate(result: TournamentResult) -> str:
 
 
 def _judge_random(f: Any, seed: int = RANDOM_SEED) -> str:
-    result = _tournament(f, random_bot, RANDOM_GAMES, seed)
+    result = _tournament(f, random_bot, RANDOM_GAMES, seed, RANDOM_WIN_RATE, "against two random bots")
     if result.stats()[0].win_rate < RANDOM_WIN_RATE:
         raise Wrong(f"against two random bots your bot {_rate(result)}; it needs {RANDOM_WIN_RATE:.0%}")
     mark = Fraction(RANDOM_WIN_RATE).limit_denominator(9)
@@ -314,7 +354,7 @@ def _judge_random(f: Any, seed: int = RANDOM_SEED) -> str:
 
 
 def _judge_heuristic(f: Any, seed: int = HEURISTIC_SEED, games: int = HEURISTIC_GAMES) -> str:
-    result = _tournament(f, heuristic_bot, games, seed)
+    result = _tournament(f, heuristic_bot, games, seed, HEURISTIC_WIN_RATE, "against two heuristic bots")
     if result.stats()[0].win_rate < HEURISTIC_WIN_RATE:
         raise Wrong(f"against two heuristic bots your bot {_rate(result)}; it needs {HEURISTIC_WIN_RATE:.0%}")
     return f"Against two heuristic bots your bot {_rate(result)}; the mark is {HEURISTIC_WIN_RATE:.0%}."
@@ -411,4 +451,5 @@ SHEET = Sheet(
             hidden=_hidden(_judge_heuristic, games=HIDDEN_HEURISTIC_GAMES),
         ),
     ),
+    lasting_tripwires=False,  # explain() and bid_value(), the sheet's tools, ask the heuristic bot
 )

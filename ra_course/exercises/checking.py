@@ -17,7 +17,11 @@ check makes sure it can trust the kernel (`ra_course.exercises.sound`): nothing 
 the package's was replaced, no tracer or thread of the notebook's runs beside it.
 
 A notebook opens a sheet with ``check = ra_course.exercises.start("bag")`` and, after each task,
-runs ``check("2", tiles_before_next_ra)``. The `Checker` then
+runs ``check("2", tiles_before_next_ra)``: feedback for the student, in his own kernel, which
+decides no grade. Grades come from the teacher's judge (``grading/judge.py``), which runs the
+same judges in a process of its own, on the student's functions called in a sandbox: there the
+student's function is a `Delegated` one, which `call` asks for its answers as plain data. The
+`Checker` then
 
 * prints one line and records the points when the answer is right;
 * returns a `NotAttemptedYet` note while the function is still the stub (it raises
@@ -53,13 +57,16 @@ Hint: Doubling is adding a number to itself.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
+import hashlib
 import site
 import sys
 import traceback
 from collections.abc import Callable
 from fractions import Fraction
 from html import escape
+from types import CodeType
 from typing import Any
 
 from ra_core.engine.actions import Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod
@@ -75,24 +82,26 @@ __all__ = [
     "NotAttemptedYet",
     "CheckFailed",
     "Checker",
+    "Delegated",
     "after_game",
     "Hidden",
     "NotAttempted",
+    "Player",
     "Sheet",
     "Task",
     "Untrusted",
+    "Verdict",
     "Wrong",
     "answer_hash",
     "call",
     "canonical",
-    "grade",
     "guarded",
     "is_number",
     "matches_hash",
     "on_hidden_cases",
     "plain",
     "settle",
-    "too_high_or_low",
+    "verdict",
 ]
 
 NOT_ATTEMPTED = "not attempted yet"
@@ -155,11 +164,18 @@ class Task:
 
 @dataclasses.dataclass(frozen=True)
 class Sheet:
-    """An exercise sheet: its name for `ra_course.exercises.start`, its title and its tasks."""
+    """An exercise sheet: its name for `ra_course.exercises.start`, its title and its tasks.
+
+    `lasting_tripwires`: whether the teacher's sandbox makes the package functions the sheet
+    forbids tripwires for good, before the student's first cell runs (no copy of their code can be
+    taken then), or only while his functions are called, as a check does: where a package tool
+    the sheet allows calls one of them (sheet 4's `explain` asks the heuristic bot).
+    """
 
     name: str
     title: str
     tasks: tuple[Task, ...]
+    lasting_tripwires: bool = True
 
     def task(self, key: str) -> Task:
         """Return the task with `key`; raise KeyError naming the keys there are."""
@@ -173,6 +189,11 @@ class Sheet:
         """Return the points of all tasks."""
         return sum(t.points for t in self.tasks)
 
+    @property
+    def forbidden(self) -> tuple[str, ...]:
+        """Return the package functions no task of the sheet may call: those of every task, once each."""
+        return tuple(dict.fromkeys(dotted for t in self.tasks for dotted in t.forbidden))
+
 
 class Hidden:
     """A task's hidden tests: the cases (inputs only) now, their answers after the student's calls.
@@ -182,13 +203,16 @@ class Hidden:
     sheet -> task -> data. `answers` first makes sure the kernel can still be trusted (`settle`).
     """
 
-    def __init__(self, sheet: str, key: str) -> None:
-        self.sheet, self.key = sheet, key
-        self.cases: Any = _grading("cases")["CASES"][sheet][key]
+    def __init__(self, sheet: str, key: str, cases: Any = None, answers: Any = None) -> None:
+        """Read the task's cases from ``grading/``, or (the teacher's judge, which imports them) take `cases`."""
+        self.sheet, self.key, self._answers = sheet, key, answers
+        self.cases: Any = _grading("cases")["CASES"][sheet][key] if cases is None else cases
 
     def answers(self) -> Any:
         """Return the hashed answers of the cases (call it only when the student's function is done)."""
         settle()
+        if self._answers is not None:
+            return self._answers
         return _grading("answers")["ANSWERS"][self.sheet][self.key]
 
 
@@ -229,7 +253,8 @@ class Checker:
     def __init__(self, sheet: Sheet, memory: dict[str, dict[str, Any]] | None = None) -> None:
         self.sheet = sheet
         memory = {} if memory is None else memory
-        self.failures: dict[str, int] = memory.setdefault(f"{sheet.name}:failures", {})
+        #: per task, the failed attempts: what was checked and what went wrong, one entry per different one
+        self.failures: dict[str, list[str]] = memory.setdefault(f"{sheet.name}:failures", {})
         self.results: dict[str, str] = memory.setdefault(f"{sheet.name}:results", {})  # "passed" | "failed" | ...
 
     def __call__(self, key: str, answer: Any, hidden: bool = False) -> NotAttemptedYet | None:
@@ -239,15 +264,16 @@ class Checker:
         ``hidden=True``, run the task's hidden tests (the teacher's cases) instead.
         """
         task = self.sheet.task(key)
-        try:
+
+        def run() -> str:
             if answer is None or answer is Ellipsis:
                 raise NotAttempted(f"`{task.answer}` is still {answer!r}; define it above")
-            _RUN.start(task.forbidden)
+            _RUN.start(self.sheet.forbidden)
             for problem in sound.ipython_problems():  # undone now, so that this check's failure shows
                 raise Untrusted(problem)
-            for dotted in copies(task.forbidden):
+            for dotted in copies(self.sheet.forbidden):
                 raise Wrong(
-                    f"a copy of `{dotted}` of the package is kept in this kernel (made from its code), and this task "
+                    f"a copy of `{dotted}` of the package is kept in this kernel (made from its code), and this sheet "
                     "asks you to work out what it computes yourself; restart the kernel without it"
                 )
             if not hidden:
@@ -257,29 +283,23 @@ class Checker:
             else:
                 note = task.hidden(answer, Hidden(self.sheet.name, key))
             settle()
-        except NotAttempted as e:
-            self.results[key] = NOT_ATTEMPTED
-            why = f": {e}" if str(e) else f". Write `{task.answer}` in place of `raise NotImplementedError()`"
-            return NotAttemptedYet(f"{task.label}: {NOT_ATTEMPTED}{why}; run that cell, then this check again.")
-        except Untrusted as e:
-            self.results[key] = "failed"
-            raise CheckFailed(
-                f"{task.label}: cannot be checked in this kernel: {e}. A check runs only on Python and the "
-                "package as they are: restart the kernel and run the notebook from the top."
-            ) from None
-        except Exception as e:  # a wrong answer, or one the judge cannot even read (NaN, 10**400, a list)
-            self.results[key] = "failed"
-            n = self.failures[key] = self.failures.get(key, 0) + 1
-            why = str(e) if isinstance(e, Wrong) else _unreadable(e)
-            lines = [f"{task.label}: not right yet: {why}", f"Hint: {task.hints[0]}"]
-            if n >= 2:
-                lines.append(f"Stronger hint: {task.hints[1]}")
-            raise CheckFailed("\n".join(lines)) from None
+            return note
+
+        try:
+            found = verdict(task, run)
         finally:
             _RUN.stop()
-        self.results[key] = "passed"
-        print(f"✔ {task.label}: correct. {note}".rstrip())
-        return None
+        self.results[key] = {"passed": "passed", "not attempted": NOT_ATTEMPTED}.get(found.status, "failed")
+        if found.status == "passed":
+            print(found.message())
+            return None
+        if found.status == "not attempted":
+            return NotAttemptedYet(found.message())
+        tried = self.failures.setdefault(key, [])
+        attempt = f"{_fingerprint(answer)}|{found.detail}"
+        if attempt not in tried:  # the same function failing the same way again is no new attempt
+            tried.append(attempt)
+        raise CheckFailed(found.message(stronger=found.status == "failed" and len(tried) >= 2))
 
     def summary(self) -> None:
         """Print each task's state and the points so far."""
@@ -302,19 +322,117 @@ class Checker:
         return f"<Checker for {self.sheet.title!r}: {len(self.sheet.tasks)} tasks, {self.sheet.points} points>"
 
 
-def grade(sheet_name: str, key: str, answer: Any, hidden: bool = False) -> NotAttemptedYet | None:
-    """Check task `key` of the sheet `sheet_name`, as a graded cell does; see `Checker.__call__`.
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """What a check decided about a task, and what it tells the student.
 
-    The grade cells of the sheets load this module afresh before they call it (they remove
-    ``ra_course.exercises.*`` from ``sys.modules`` and import it again), so what decides the
-    points is this code, whatever the student's cells rebound or changed before.
+    Attributes:
+        task: the task checked.
+        status: ``"passed"``, ``"not attempted"``, ``"failed"`` (a wrong answer) or ``"untrusted"``
+            (the kernel was changed so that the check could not run).
+        detail: the check's note on a passed task; otherwise what it saw (never the answer).
     """
-    from importlib import import_module
 
-    package = import_module("ra_course.exercises")
-    memory: dict[str, dict[str, Any]] = package.SESSION
-    found: Sheet = import_module(f"ra_course.exercises.{package.SHEETS[sheet_name]}").SHEET
-    return Checker(found, memory)(key, answer, hidden)
+    task: Task
+    status: str
+    detail: str
+
+    @property
+    def passed(self) -> bool:
+        """Return whether the task is done."""
+        return self.status == "passed"
+
+    def message(self, stronger: bool = False) -> str:
+        """Return the lines shown to the student: with the first hint on a failure, and (`stronger`) the second."""
+        task = self.task
+        if self.status == "passed":
+            return f"✔ {task.label}: correct. {self.detail}".rstrip()
+        if self.status == "not attempted":
+            stub = f". Write `{task.answer}` in place of `raise NotImplementedError()`"
+            why = f": {self.detail}" if self.detail else stub
+            return f"{task.label}: {NOT_ATTEMPTED}{why}; run that cell, then this check again."
+        if self.status == "untrusted":
+            return (
+                f"{task.label}: cannot be checked in this kernel: {self.detail}. A check runs only on Python and the "
+                "package as they are: restart the kernel and run the notebook from the top."
+            )
+        lines = [f"{task.label}: not right yet: {self.detail}", f"Hint: {task.hints[0]}"]
+        if stronger:
+            lines.append(f"Stronger hint: {task.hints[1]}")
+        return "\n".join(lines)
+
+
+def verdict(task: Task, run: Callable[[], str]) -> Verdict:
+    """Return the verdict on `task` of `run`, a judge of it applied to an answer (it returns a note or raises).
+
+    `NotAttempted` is the stub, `Untrusted` a changed kernel, `Wrong` a wrong answer; any other
+    exception is an answer the judge could not read (NaN, 10**400, a list for a number).
+    """
+    try:
+        note = run()
+    except NotAttempted as e:
+        return Verdict(task, "not attempted", str(e))
+    except Untrusted as e:
+        return Verdict(task, "untrusted", str(e))
+    except Exception as e:
+        return Verdict(task, "failed", str(e) if isinstance(e, Wrong) else _unreadable(e))
+    return Verdict(task, "passed", note)
+
+
+def _fingerprint(answer: Any) -> str:
+    """Return what identifies the code of `answer`: its cell run again (a new file name, line) gives the same."""
+    code = getattr(answer, "__code__", None)
+    if isinstance(code, CodeType):
+        return hashlib.sha256(repr(_code_key(code)).encode()).hexdigest()
+    return type(answer).__qualname__
+
+
+def _code_key(code: CodeType) -> tuple[Any, ...]:
+    """Return what a function's code does: its instructions, constants and names, not where it was written."""
+    consts = tuple(_code_key(c) if isinstance(c, CodeType) else repr(c) for c in code.co_consts)
+    return (code.co_code, consts, code.co_names)
+
+
+class Delegated(abc.ABC):
+    """A student's function that lives in another process: the teacher's judge grades it through this.
+
+    The judges of the tasks call the student's function through `call` (and play his bot through
+    `guarded`); given a `Delegated` one, they ask it instead: it sends the inputs to the process
+    that holds the student's code (a sandbox, ``grading/sandbox.py``) and returns the answer as
+    plain data, or raises `NotAttempted` or `Wrong` as `call` would. Nothing of the student's runs
+    in the judge's process.
+    """
+
+    @abc.abstractmethod
+    def answer(self, name: str, args: tuple[Any, ...]) -> Any:
+        """Return the student's ``name(*args)``, rebuilt from plain data; raise `NotAttempted` or `Wrong`."""
+
+    @abc.abstractmethod
+    def policy(self, name: str) -> Player:
+        """Return the student's bot `name` as a player of one game (see `guarded`)."""
+
+    @abc.abstractmethod
+    def play(self, name: str, games: list[tuple[int, list[Any]]], time_limit: float) -> list[Any]:
+        """Play each game (its seed, its players: None for the student's bot `name`) to its end; return its last state.
+
+        The games are the engine's (`ra_core.play.steps`), and may be played at once. A failure of
+        the student's bot raises `Wrong`; one of another bot, the engine's `BotError`.
+        """
+
+
+class Player:
+    """A bot the checks play one game with: called as a policy, and told every action of the game (`saw`)."""
+
+    def __init__(self, decide: Callable[..., Any]) -> None:
+        self.decide = decide
+        self.__name__ = getattr(decide, "__name__", "bot")
+
+    def __call__(self, state: Any, rng: Any) -> Any:
+        """Return the bot's action in `state`."""
+        return self.decide(state, rng)
+
+    def saw(self, action: Any) -> None:
+        """Take note of an action of the game (a bot in the same process sees the states: nothing to do)."""
 
 
 class NotAttemptedYet:
@@ -360,7 +478,13 @@ class _Run:
         self.forbidden, self.snapshot, self.called = (), None, False
 
     def after_call(self, name: str, replaced: bool = True) -> None:
-        """Raise `Untrusted` if the student's `name` left a tracer, a thread or (`replaced`) a replaced object."""
+        """Raise `Untrusted` if the student's `name` left a tracer, a thread or (`replaced`) a replaced object.
+
+        Only inside a check of this kernel (`Checker`): the teacher's judge, whose process runs no
+        code of the student's, calls the judges without one.
+        """
+        if self.snapshot is None:
+            return
         self.called = True
         found = sound.quick_problems(timers=replaced) + (self.snapshot.changed() if self.snapshot and replaced else [])
         if found:
@@ -406,6 +530,8 @@ def call(function: Any, name: str, *args: Any) -> Any:
     runs (see `ra_course.exercises.guards`). After the call, the kernel must be as it was (no
     tracer, thread or replaced function left behind: `Untrusted` otherwise).
     """
+    if isinstance(function, Delegated):
+        return plain(function.answer(name, args), f"`{name}`")
     if not callable(function):
         raise Wrong(f"pass the function `{name}` itself to the check (without calling it), not {function!r:.60}")
     try:
@@ -435,13 +561,16 @@ def call(function: Any, name: str, *args: Any) -> Any:
     return plain(result, f"`{name}`")
 
 
-def guarded(function: Callable[..., Any], name: str) -> Callable[..., Any]:
-    """Return `function` run with the forbidden package functions as tripwires (for a game loop that times it).
+def guarded(function: Any, name: str) -> Player:
+    """Return the student's bot `function` as a `Player` of one game, the forbidden package functions tripwires.
 
     A forbidden call raises `Wrong` (a game loop reports it as the bot's failure); the action is
     rebuilt from Python's own types (`plain`), and the kernel checked for tracers and threads after
-    each call (the game loop compares the package's objects after each game: `after_game`).
+    each call (the game loop compares the package's objects after each game: `after_game`). A
+    `Delegated` bot plays from its own process.
     """
+    if isinstance(function, Delegated):
+        return function.policy(name)
 
     def run(*args: Any) -> Any:
         try:
@@ -456,7 +585,7 @@ def guarded(function: Callable[..., Any], name: str) -> Callable[..., Any]:
         return plain(result, f"`{name}`")
 
     run.__name__ = name
-    return run
+    return Player(run)
 
 
 def after_game(name: str) -> None:
@@ -551,8 +680,3 @@ def is_number(value: Any) -> bool:
     """Return whether `value` (rebuilt by `plain`) is an int, a float or a Fraction, not a bool."""
     kind = type(value)
     return kind is int or kind is float or kind is Fraction
-
-
-def too_high_or_low(value: float, target: float) -> str:
-    """Return "too high" or "too low": which way `value` misses `target`."""
-    return "too high" if value > target else "too low"

@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from types import CodeType
 from typing import Any
 
-__all__ = ["ForbiddenCall", "copies", "resolve", "student_code", "tripped"]
+__all__ = ["ForbiddenCall", "copies", "disable", "resolve", "student_code", "take_tripped", "tripped"]
 
 _TRIPPED: list[str] = []
 
@@ -111,4 +111,24 @@ def copies(forbidden: Iterable[str]) -> list[str]:
         others = [r for r in gc.get_referrers(function.__code__) if r is not function and type(r).__name__ != "frame"]
         if others:
             found.append(dotted)
+    return found
+
+
+def disable(forbidden: Iterable[str]) -> None:
+    """Make the `forbidden` package functions tripwires for good, in a process that runs a student's code only.
+
+    The teacher's sandbox (``grading/worker.py``) does this before the first cell of a submission
+    runs: then no name, copy or code object the student's cells take of them reaches their code.
+    """
+    for dotted in forbidden:
+        function = resolve(dotted)
+        if function.__code__.co_freevars:
+            raise TypeError(f"{dotted} is a closure; forbid a module-level function or method")
+        function.__code__ = _plain(dotted)
+
+
+def take_tripped() -> list[str]:
+    """Return the forbidden functions called since the last time, and forget them."""
+    found = list(dict.fromkeys(_TRIPPED))
+    del _TRIPPED[:]
     return found

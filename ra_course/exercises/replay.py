@@ -48,6 +48,25 @@ class Recorder(random.Random):
         super().__init__(seed)
         self._ready = True
 
+    @property
+    def seeded_with(self) -> int:
+        """Return the seed the recorder was made with."""
+        return self._seed
+
+    def replayed(self, count: int, other: int = 0, reset: bool = False) -> None:
+        """Take note of what a copy of this recorder gave out in another process: `count` numbers of `random()`.
+
+        The teacher's judge hands a student's function in a sandbox a copy made from the same
+        seed (`ra_course.exercises.wire`), and learns back only how many numbers it drew (and
+        whether it drew otherwise, or reseeded it: the student's loss if so). It draws those
+        numbers here, from its own generator, so that `numbers` are the seed's own whatever the
+        sandbox did.
+        """
+        for _ in range(count):
+            self.random()
+        self._other += other
+        self._reset = self._reset or reset
+
     def random(self) -> float:
         """Return the next number in [0, 1), and remember it."""
         x: float = _CRandom.random(self)

@@ -57,22 +57,35 @@ CASES: list[tuple[int, Fraction, int]] = [
 Function = Callable[[Any], Any]
 
 
-def law(coefficients: Sequence[Any]) -> tuple[Function, Function]:
+class Law:
+    """A polynomial on [0, 1] given by its coefficients: a distribution function F, or (`density`) its density f.
+
+    Called with a `Fraction` it returns a `Fraction`, so that a virtual value is exact. Its
+    `coefficients` are plain data: the teacher's judge sends them to the sandbox that runs a
+    student's function, which is handed a `Law` made from them.
+    """
+
+    def __init__(self, coefficients: Sequence[Any], density: bool = False) -> None:
+        self.coefficients, self.density = tuple(str(x) for x in coefficients), density
+        c = [Fraction(x) for x in coefficients]
+        self._terms = [(k - 1, k * ck) for k, ck in enumerate(c) if k] if density else list(enumerate(c))
+
+    def __call__(self, v: Any) -> Any:
+        """Return the polynomial's value at `v`."""
+        return sum((ck * v**k for k, ck in self._terms), Fraction(0))
+
+    def __repr__(self) -> str:
+        return f"Law({list(self.coefficients)!r}{', density=True' if self.density else ''})"
+
+
+def law(coefficients: Sequence[Any]) -> tuple[Law, Law]:
     """Return ``(F, f)`` for the polynomial distribution function with these coefficients (numbers or texts).
 
     >>> F, f = law(["0", "2", "-1"])
     >>> F(Fraction(1, 2)), f(Fraction(1, 2))
     (Fraction(3, 4), Fraction(1, 1))
     """
-    c = [Fraction(x) for x in coefficients]
-
-    def F(v: Any) -> Any:  # noqa: N802 (the notebook's notation)
-        return sum((ck * v**k for k, ck in enumerate(c)), Fraction(0))
-
-    def f(v: Any) -> Any:
-        return sum((k * ck * v ** (k - 1) for k, ck in enumerate(c) if k), Fraction(0))
-
-    return F, f
+    return Law(coefficients), Law(coefficients, density=True)
 
 
 def _laws(names_or_coefficients: Sequence[Any]) -> list[tuple[str, list[str]]]:
@@ -110,10 +123,9 @@ def _virtual_value(psi: Any, laws: Sequence[Any] = tuple(LAWS), points: Sequence
         for v in map(Fraction, points):
             got = _exact(call(psi, name, v, F, f), f"for {text} at v = {v}, {name}")
             if (got - v) * f(v) != F(v) - 1:
-                high = (got - v) * f(v) > F(v) - 1
                 raise Wrong(
-                    f"for {text} at v = {v} your virtual value {got} is {'too high' if high else 'too low'} "
-                    f"({float(got):.4f})"
+                    f"for {text} at v = {v} your virtual value {got} ({float(got):.4f}) is off: it does not "
+                    "satisfy the definition (psi(v) - v) f(v) = F(v) - 1"
                 )
     return f"Exact virtual values for {len(laws)} distributions at {len(points)} values each."
 
@@ -135,10 +147,11 @@ def _reserve(find: Any, laws: Sequence[Any] = tuple(LAWS)) -> str:
             excess = v * f(v) + F(v) - 1
             return int(excess > 0) - int(excess < 0)
 
-        if sign(exact - STEP) > 0:
-            raise Wrong(f"for {text} the virtual value is already positive below your reserve {float(r):.6f}: too high")
-        if sign(exact + STEP) < 0:
-            raise Wrong(f"for {text} the virtual value is still negative above your reserve {float(r):.6f}: too low")
+        if sign(exact - STEP) > 0 or sign(exact + STEP) < 0:
+            raise Wrong(
+                f"for {text} the virtual value does not cross 0 within 10^-8 of your reserve {float(r):.6f}: the "
+                "optimal reserve is where it changes sign"
+            )
         found.append(f"{float(r):.4f}")
     return f"The virtual value crosses 0 within 10^-8 of each: {', '.join(found)}."
 

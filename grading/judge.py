@@ -1,0 +1,406 @@
+"""The teacher's judge: each task's points decided in a process that runs no code of the student's.
+
+A submission's code cells run in a sandbox (`grading.sandbox`, `grading.worker`), in the order of
+the notebook; at each check cell the judge grades that task there and then, as the notebook would
+have: it runs the task's judges (the same `Task.judge` and `Task.hidden` as the student's own
+checks, from ``ra_course.exercises``) with a `Remote` in place of the student's function. A
+`Remote` sends the inputs the judge chose to the sandbox and takes back the answer as plain data
+(`ra_course.exercises.wire`): numbers, strings, tuples, actions. Then:
+
+* expected answers, hidden cases and their hashed answers (``grading/cases.py``,
+  ``grading/answers.py``) exist only here, in the judge's process;
+* a simulation's generator is seeded by the judge, which learns from the sandbox only how many
+  numbers the student's function drew, and draws them itself (`Recorder.replayed`): what the
+  student's function did to its own copy in the sandbox cannot change the numbers replayed;
+* a bot plays from the sandbox: the judge runs each game (the engine, the opponents, the tiles
+  drawn) and asks the sandbox for the student's decisions only, telling it the actions since;
+* the verdict of each check cell, and with it its points, is the judge's: nothing the student's
+  code prints, displays, returns or writes is read as points (`grading.scoring` writes the
+  verdicts as the check cells' outputs, the only outputs nbgrader scores).
+
+A sandbox that dies or hangs (an endless loop, a memory limit) fails the task it was asked for,
+and is started again, with the cells that ran before, for the next one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ra_core.analysis.tournament import TIME_LIMIT
+from ra_course.exercises import checking, sheet
+from ra_course.exercises.checking import (
+    CALL_SECONDS,
+    Delegated,
+    Hidden,
+    NotAttempted,
+    Player,
+    Sheet,
+    Task,
+    Verdict,
+    Wrong,
+    verdict,
+)
+from ra_course.exercises.replay import Recorder
+from ra_course.exercises.wire import decode, encode
+
+from .answers import ANSWERS
+from .cases import CASES
+from .games import Game, play_in_step
+from .sandbox import Limits, Sandbox, SandboxError
+
+__all__ = ["NOTEBOOKS", "Options", "Remote", "Session", "TaskResult", "judge_cells", "sheet_of", "student_sources"]
+
+#: the sheets by the name of their notebook (nbgrader's notebook id)
+NOTEBOOKS = {
+    "01_auctions_from_first_principles": "auctions",
+    "02_ras_auction": "ra_auction",
+    "03_expected_value_in_the_bag": "bag",
+    "04_write_a_bidder": "bidder",
+    "05_reserve_prices_and_the_optimal_auction": "reserve",
+}
+#: seconds the judge waits for a reply beyond the time the sandbox gives the student's function
+MARGIN = 10.0
+#: the most numbers a simulation may draw in one call (sheet 1's Task 5 draws 120,000)
+MAX_DRAWS = 20_000_000
+
+
+def sheet_of(notebook: str) -> Sheet:
+    """Return the exercise sheet of the notebook called `notebook` (its name without ``.ipynb``)."""
+    if notebook not in NOTEBOOKS:
+        raise KeyError(f"{notebook!r} is not an exercise sheet of this course; the sheets are {', '.join(NOTEBOOKS)}")
+    return sheet(NOTEBOOKS[notebook])
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """How the judge runs a submission.
+
+    Attributes:
+        cell_seconds: the seconds one cell of the student's may run.
+        unsafe: run the student's code without a sandbox (the teacher asked for it plainly).
+        hidden: files and folders the sandbox must never show (the course folder, the gradebook).
+        limits: memory, CPU time and the rest of the sandbox's limits.
+    """
+
+    cell_seconds: float = 300.0
+    unsafe: bool = False
+    hidden: tuple[Path, ...] = ()
+    limits: Limits = dataclasses.field(default_factory=Limits)
+
+
+class Session:
+    """A submission's code in a sandbox: its cells run in order, its functions called on the judge's inputs.
+
+    The sandbox is started on first use with the sheet's forbidden package functions made tripwires, and
+    started again (the cells that ran so far run again first) after it died or was killed.
+    """
+
+    def __init__(self, forbidden: Iterable[str], options: Options, lasting: bool = True) -> None:
+        self.forbidden, self.options, self.lasting = list(forbidden), options, lasting
+        self.cells: list[str] = []
+        self.box: Sandbox | None = None
+
+    def _sandbox(self) -> Sandbox:
+        if self.box is None or not self.box.alive:
+            self.close()
+            self.box = Sandbox(self.options.limits, unsafe=self.options.unsafe, hidden=self.options.hidden)
+            start = {"op": "start", "forbidden": self.forbidden, "lasting": self.lasting, "seconds": CALL_SECONDS}
+            self.box.request(start, 120)
+            for source in self.cells:
+                self.box.request({"op": "cell", "source": source}, self.options.cell_seconds)
+        return self.box
+
+    def run_cell(self, source: str) -> dict[str, Any]:
+        """Run one code cell of the student's; return its printed text and error (a reply of the worker)."""
+        try:
+            reply = self._sandbox().request({"op": "cell", "source": source}, self.options.cell_seconds)
+        except SandboxError as e:  # this cell is not run again: it would stop every later check too
+            return {"stdout": "", "error": {"ename": "CellStopped", "evalue": _stopped(str(e), self.options)}}
+        self.cells.append(source)
+        return reply
+
+    def request(self, message: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """Send `message` to the sandbox and return its reply; raise `SandboxError` if none comes."""
+        return self._sandbox().request(message, timeout)
+
+    def send(self, message: dict[str, Any]) -> int:
+        """Send `message` to the sandbox without waiting; return its number for `receive`."""
+        return self._sandbox().send(message)
+
+    def receive(self, number: int, timeout: float) -> dict[str, Any]:
+        """Return the sandbox's reply to the request `number`; raise `SandboxError` if none comes."""
+        if self.box is None:
+            raise SandboxError("the process ended")
+        return self.box.receive(number, timeout)
+
+    def close(self) -> None:
+        """End the sandbox and everything it started."""
+        if self.box is not None:
+            self.box.close()
+            self.box = None
+
+
+def _stopped(why: str, options: Options) -> str:
+    if why == "timeout":
+        return f"the cell ran longer than {options.cell_seconds:g} seconds and was stopped"
+    return f"the cell stopped the process that runs it: {why}"
+
+
+class Remote(Delegated):
+    """The student's function `name` in the sandbox of `session`: the judges call it as their `call` does.
+
+    It also plays the student's bot: one game at a time (`policy`), or many in step (`play`). Every
+    request must be answered before `deadline` (a `time.monotonic` time: the check cell's time).
+    """
+
+    def __init__(self, session: Session, name: str, deadline: float | None = None, label: str = "") -> None:
+        self.session, self.name, self.deadline = session, name, deadline
+        self.label = label or f"`{name}`"  # the bot, in a message about a game
+
+    def answer(self, name: str, args: tuple[Any, ...]) -> Any:
+        """Return the student's ``name(*args)`` from the sandbox, as plain data; raise `NotAttempted` or `Wrong`."""
+        recorders = [a for a in args if type(a) is Recorder]
+        message = {"op": "call", "name": self.name, "args": [encode(a) for a in args]}
+        number = self._send(name, message)
+        return self.result(name, self._receive(name, number, CALL_SECONDS + MARGIN), recorders)
+
+    def policy(self, name: str) -> Player:
+        """Return the student's bot as the player of one game, deciding in the sandbox."""
+        return _RemotePlayer(self, name)
+
+    def play(self, name: str, games: list[tuple[int, list[Any]]], time_limit: float) -> list[Any]:
+        """Play each game (seed, players; None: the student's bot) to its end, all in step; return the final states."""
+        runs = [Game(seed, [self if p is None else p for p in players], time_limit) for seed, players in games]
+        return play_in_step(runs, time_limit, self.deadline)
+
+    def send_moves(self, moves: list[dict[str, Any]], seconds: float, fresh: bool) -> int:
+        """Ask the sandbox for the bot's decision in each game of `moves` (see `grading.games`), without waiting."""
+        message = {"op": "moves", "name": self.name, "moves": moves, "seconds": seconds, "fresh": fresh}
+        return self._send(self.name, message)
+
+    def receive_moves(self, number: int, count: int, seconds: float) -> list[Any]:
+        """Return the bot's `count` decisions asked by `send_moves`, as actions; raise `Wrong` for a failure."""
+        replies = self._receive(self.name, number, seconds).get("replies")
+        if type(replies) is not list or len(replies) != count or not all(type(r) is dict for r in replies):
+            raise Wrong(f"the process that runs `{self.name}` did not give its {count} decisions")
+        return [self.result(self.label.strip("`"), reply, []) for reply in replies]
+
+    def _send(self, name: str, message: dict[str, Any]) -> int:
+        try:
+            return self.session.send(message)
+        except SandboxError as e:
+            raise Wrong(f"`{name}` stopped the Python process that runs it: {e}") from None
+
+    def _receive(self, name: str, number: int, timeout: float) -> dict[str, Any]:
+        if self.deadline is not None:
+            timeout = min(timeout, self.deadline - time.monotonic())
+        try:
+            return self.session.receive(number, max(timeout, 0.0))
+        except SandboxError as e:
+            if str(e) == "timeout" and self.deadline is not None and time.monotonic() >= self.deadline:
+                raise Wrong(f"the check of `{name}` took longer than this cell may run") from None
+            if str(e) == "timeout":
+                raise Wrong(f"`{name}` did not return within {timeout - MARGIN:g} seconds") from None
+            raise Wrong(f"`{name}` stopped the Python process that runs it: {e}") from None
+
+    def result(self, name: str, reply: dict[str, Any], recorders: list[Recorder]) -> Any:
+        """Return the answer in `reply`, or raise what it says went wrong; note each generator's draws."""
+        draws = reply.get("draws", [])
+        if type(draws) is not list or len(draws) != len(recorders):
+            raise Wrong(f"the process that runs `{name}` gave no count of its draws")
+        for rng, drawn in zip(recorders, draws, strict=True):
+            if not (type(drawn) is list and len(drawn) == 3 and all(type(x) in (int, bool) for x in drawn)):
+                raise Wrong(f"the process that runs `{name}` gave no count of its draws")
+            count, other, reset = drawn
+            if not 0 <= count <= MAX_DRAWS:
+                raise Wrong(f"`{name}` drew more than {MAX_DRAWS:,} numbers from `rng`")
+            rng.replayed(int(count), int(other), bool(reset))
+        tripped = reply.get("tripped")
+        if tripped and type(tripped) is list and type(tripped[0]) is str:
+            raise Wrong(
+                f"`{name}` calls `{tripped[0][:80]}` of the package, which computes what this task asks you to "
+                "work out yourself; the sheet says which package functions you may use"
+            )
+        return self._value(name, reply)
+
+    def _value(self, name: str, reply: dict[str, Any]) -> Any:
+        if reply.get("missing"):
+            raise NotAttempted(f"`{self.name}` is not defined; define it in its cell above")
+        if reply.get("stub"):
+            raise NotAttempted()
+        if "timeout" in reply:
+            raise Wrong(
+                f"`{name}` did not return within {reply['timeout']!s:.10} seconds: is there a loop that never ends?"
+            )
+        if "raised" in reply:
+            kind, message, where = (str(reply.get(k, ""))[:200] for k in ("raised", "message", "where"))
+            raise Wrong(f"`{name}` raised {kind}: {message}{where}")
+        if "unreadable" in reply:
+            raise Wrong(
+                f"`{name}` returned an object of type {str(reply['unreadable'])[:60]!r}; an answer is built of int, "
+                "float, Fraction, str, tuples, lists and dicts, or the engine's actions"
+            )
+        if "value" not in reply:
+            raise Wrong(f"the process that runs `{name}` could not call it: {str(reply.get('failed', ''))[:200]}")
+        try:
+            value = decode(reply["value"])
+        except (ValueError, RecursionError) as e:
+            raise Wrong(f"`{name}` returned an answer that could not be read: {e}") from None
+        if value is None or value is Ellipsis:
+            raise NotAttempted(f"`{name}` returns {value!r}; write its body and return the answer")
+        return value
+
+
+class _RemotePlayer(Player):
+    """The student's bot in one game: asked for each decision in the sandbox, told the game's actions between."""
+
+    _games = itertools.count()
+
+    def __init__(self, remote: Remote, name: str) -> None:
+        super().__init__(self._decide)
+        self.remote, self.name, self.__name__ = remote, name, name
+        self.game, self.started = f"player-{next(self._games)}", False
+        self.pending: list[str] = []
+
+    def _decide(self, state: Any, rng: Any) -> Any:
+        move: dict[str, Any] = {"game": self.game, "actions": self.pending}
+        if not self.started:
+            move = {"game": self.game, "start": encode(state), "rng": encode(rng)}
+        self.started, self.pending = True, []
+        number = self.remote.send_moves([move], TIME_LIMIT, fresh=False)
+        (action,) = self.remote.receive_moves(number, 1, TIME_LIMIT + MARGIN)
+        return action
+
+    def saw(self, action: Any) -> None:
+        """Take note of an action of the game, for the sandbox's copy of it."""
+        self.pending.append(str(action))
+
+
+@dataclasses.dataclass(frozen=True)
+class TaskResult:
+    """The judge's verdict on one task: the visible checks', then the hidden tests' (if the visible passed)."""
+
+    visible: Verdict
+    hidden: Verdict | None
+
+    @property
+    def passed(self) -> bool:
+        """Return whether the task earns its points: every check passed."""
+        return self.visible.passed and (self.hidden is None or self.hidden.passed)
+
+    @property
+    def last(self) -> Verdict:
+        """Return the verdict that decided: the hidden tests' if they ran, else the visible checks'."""
+        return self.hidden or self.visible
+
+
+def judge_task(task: Task, sheet_name: str, session: Session, seconds: float = 300.0) -> TaskResult:
+    """Return the judge's verdict on `task`: its visible checks, then its hidden tests, on the sandbox's function.
+
+    Both within `seconds`, the time nbgrader gives the check cell that runs them.
+    """
+    remote = Remote(session, task.answer, deadline=time.monotonic() + seconds)
+    visible = verdict(task, lambda: task.judge(remote))
+    if not visible.passed or task.hidden is None:
+        return TaskResult(visible, None)
+    hidden_judge = task.hidden
+    cases = CASES[sheet_name][task.key]
+    data = Hidden(sheet_name, task.key, cases=cases, answers=ANSWERS.get(sheet_name, {}).get(task.key, ()))
+    return TaskResult(visible, verdict(task, lambda: hidden_judge(remote, data)))
+
+
+def judge_cells(cells: list[dict[str, Any]], notebook: str, options: Options) -> list[list[dict[str, Any]]]:
+    """Return the outputs of each cell of a submission (nbformat's cells as dicts), as the judge decides them.
+
+    The code cells of the student's run in the sandbox, in order; each check cell (nbgrader's
+    grade cell ``task-N-check``) gets the judge's verdict on task N at that point; the summary
+    cell, the points of every task. Markdown cells get none.
+    """
+    found = sheet_of(notebook)
+    session = Session(found.forbidden, options, found.lasting_tripwires)
+    results: dict[str, TaskResult] = {}
+    out: list[list[dict[str, Any]]] = []
+    try:
+        for cell in cells:
+            meta = cell.get("metadata", {}).get("nbgrader", {})
+            if cell.get("cell_type") != "code":
+                out.append([])
+            elif meta.get("grade"):
+                key = str(meta.get("grade_id", "")).removeprefix("task-").removesuffix("-check")
+                task = next((t for t in found.tasks if t.key == key), None)
+                if task is None:
+                    out.append([_error("NotACheck", f"{meta.get('grade_id')!r} is not a check of {found.title}")])
+                    continue
+                results[key] = judge_task(task, found.name, session, options.cell_seconds)
+                out.append(_verdict_outputs(results[key]))
+            elif meta.get("grade_id") == "summary":
+                out.append([_stream(_summary(found, results))])
+            else:
+                out.append(_cell_outputs(session.run_cell("".join(cell.get("source", "")))))
+    finally:
+        session.close()
+    return out
+
+
+def _is_check(cell: dict[str, Any]) -> bool:
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    return bool(meta.get("grade")) or meta.get("grade_id") == "summary"
+
+
+def student_sources(cells: list[dict[str, Any]]) -> list[str]:
+    """Return the code of a submission's cells that run in the sandbox: all but the check and summary cells."""
+    return ["".join(c.get("source", "")) for c in cells if c.get("cell_type") == "code" and not _is_check(c)]
+
+
+def _stream(text: str) -> dict[str, Any]:
+    return {"output_type": "stream", "name": "stdout", "text": text}
+
+
+def _error(name: str, message: str) -> dict[str, Any]:
+    return {"output_type": "error", "ename": name, "evalue": message, "traceback": message.splitlines()}
+
+
+def _verdict_outputs(result: TaskResult) -> list[dict[str, Any]]:
+    """Return a check cell's outputs: nbgrader gives full points to the first kind, none to the others."""
+    if result.passed:
+        return [_stream("".join(v.message() + "\n" for v in (result.visible, result.hidden) if v is not None))]
+    last = result.last
+    if last.status == "not attempted":
+        note = checking.NotAttemptedYet(last.message())._repr_mimebundle_()
+        return [{"output_type": "execute_result", "execution_count": None, "metadata": {}, "data": note}]
+    return [_error("CheckFailed", last.message())]
+
+
+def _summary(found: Sheet, results: dict[str, TaskResult]) -> str:
+    earned = sum(t.points for t in found.tasks if t.key in results and results[t.key].passed)
+    lines = [f"{found.title}: {earned} of {found.points} points (the teacher's grading)"]
+    for t in found.tasks:
+        result = results.get(t.key)
+        if result is None:
+            mark, text = "·", "not checked"
+        elif result.passed:
+            mark, text = "✔", "correct"
+        elif result.last.status == "not attempted":
+            mark, text = "·", checking.NOT_ATTEMPTED
+        else:
+            mark, text = "✘", "not right yet"
+        lines.append(f"  {mark} {t.label} ({t.points} points): {text}")
+    return "\n".join(lines) + "\n"
+
+
+def _cell_outputs(reply: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return a student's cell's outputs from the sandbox's reply: plain text only (no HTML of the student's)."""
+    out = []
+    text = reply.get("stdout")
+    if type(text) is str and text:
+        out.append(_stream(text))
+    error = reply.get("error")
+    if type(error) is dict:
+        name, value = str(error.get("ename", "Error"))[:80], str(error.get("evalue", ""))[:500]
+        out.append(_error(name, f"{name}: {value}"))
+    return out
