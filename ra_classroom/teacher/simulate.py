@@ -116,6 +116,7 @@ class SimStudent:
         self.connections = 0
         self.common_rounds: set[int] = set()  # the common-value rounds he has bid in
         self.quiet = False  # set: he reads his views but takes no new action (the end of a session)
+        self.gone = False  # set: the teacher removed him, or his seat moved to another device: he stops
         self._ids = 0
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -124,7 +125,7 @@ class SimStudent:
         import websockets
 
         wait = 0.2
-        while not stop.is_set():
+        while not stop.is_set() and not self.gone:
             try:
                 async with websockets.connect(ws_url, max_size=2**22, open_timeout=10) as ws:
                     self.connections += 1
@@ -133,7 +134,7 @@ class SimStudent:
             except (OSError, websockets.ConnectionClosed, TimeoutError):
                 pass
             self.pending.clear()  # unanswered actions may be retried from the next view
-            if not stop.is_set():
+            if not stop.is_set() and not self.gone:
                 await asyncio.sleep(wait)
                 wait = min(2.0, wait * 2)
 
@@ -165,9 +166,12 @@ class SimStudent:
             ident = msg.get("id")
             key = self.pending.pop(ident, None) if isinstance(ident, int) else None
             if key is not None:
-                self.done.add(key)
+                if not (kind == "refused" and "paused" in str(msg.get("why"))):  # after a pause he acts again
+                    self.done.add(key)
                 if self.probe is not None:
                     self.probe.answered(self, key, msg, now)
+        elif kind == "bye":
+            self.gone = True
         elif kind == "view":
             self.view = msg
             if self.probe is not None:
@@ -176,9 +180,9 @@ class SimStudent:
 
     def _decide(self, ws: Any, view: dict[str, Any]) -> None:
         """Act on a view if it asks for an action not yet taken."""
-        if self.quiet:
-            return
         rnd, table = view.get("round"), view.get("table")
+        if self.quiet or (rnd and rnd.get("paused")):
+            return
         if view["screen"] == "bid" and rnd and rnd.get("your_bid") is None:
             key: tuple[Any, ...] = ("bid", rnd["id"])
             if key not in self.done and key not in self.pending.values():
