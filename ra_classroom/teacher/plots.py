@@ -15,6 +15,7 @@ from ..auctions.laws import law_from_dict
 from ..auctions.theory import common_value_break_even, equilibrium_bid
 from ..game.bridge import plot_style
 from .analysis import counted, revenue
+from .notes import Note
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -23,6 +24,10 @@ if TYPE_CHECKING:
 __all__ = ["bids_against_values", "revenue_by_format", "svg_setup", "winners_curse_plot"]
 
 _PRIVATE = ("first", "second", "allpay")
+_NO_PRIVATE = (
+    "No first-price, second-price or all-pay round (practice aside) in these results, so nothing to plot here:"
+    ' run one (room.open_round("first")), or skip this plot.'
+)
 
 
 def svg_setup() -> None:
@@ -30,7 +35,7 @@ def svg_setup() -> None:
     plot_style().svg_setup()
 
 
-def bids_against_values(df: pd.DataFrame, risk_averse: float | None = 0.5, practice: bool = False) -> Figure:
+def bids_against_values(df: pd.DataFrame, risk_averse: float | None = 0.5, practice: bool = False) -> Figure | Note:
     """Return one panel per private-value format: each bid against its value, with the risk-neutral equilibrium.
 
     Args:
@@ -43,7 +48,7 @@ def bids_against_values(df: pd.DataFrame, risk_averse: float | None = 0.5, pract
     data = counted(df, practice)
     kinds = [k for k in _PRIVATE if (data["kind"] == k).any()]
     if not kinds:
-        raise ValueError("no private-value round in these results")
+        return Note(_NO_PRIVATE)
     fig, axes = style.figure(3.6 * len(kinds), 3.4, ncols=len(kinds))
     axes = [axes] if len(kinds) == 1 else list(axes)
     for ax, kind in zip(axes, kinds, strict=True):
@@ -77,12 +82,12 @@ def _handles(axes: list[object]) -> tuple[list[object], list[str]]:
     return handles, labels
 
 
-def revenue_by_format(df: pd.DataFrame, practice: bool = False) -> Figure:
+def revenue_by_format(df: pd.DataFrame, practice: bool = False) -> Figure | Note:
     """Return the mean revenue per group of each private-value round, beside the theory's."""
     style = plot_style()
     table = revenue(df, practice)
     if table.empty:
-        raise ValueError("no private-value round in these results")
+        return Note(_NO_PRIVATE)
     fig, ax = style.figure(6.4, 3.2)
     labels = [f"{r}: {k}" for r, k in zip(table["round"], table["kind"], strict=True)]
     x = list(range(len(table)))
@@ -97,13 +102,19 @@ def revenue_by_format(df: pd.DataFrame, practice: bool = False) -> Figure:
     return done
 
 
-def winners_curse_plot(df: pd.DataFrame, practice: bool = False) -> Figure:
-    """Return the winners of common-value rounds: what each earned against his signal, with the break-even line."""
+def winners_curse_plot(df: pd.DataFrame, practice: bool = False) -> Figure | Note:
+    """Return the winners of common-value rounds: what each earned against his signal, with the break-even line.
+
+    Without a common-value round that someone won, return a sentence saying so (a notebook shows it).
+    """
     style = plot_style()
     data = counted(df, practice)
     won = data[(data["kind"] == "common") & data["won"].astype(bool)]
     if won.empty:
-        raise ValueError("no common-value round with a winner in these results")
+        return Note(
+            "No common-value round with a winner in these results, so no winner's curse to show: run one"
+            ' (room.open_round("common", noise=10)), or skip this plot.'
+        )
     fig, (left, right) = style.figure(8.0, 3.4, ncols=2)
     for i, (rnd, part) in enumerate(won.groupby("round", sort=True)):
         s = style.series_style(i)
