@@ -39,8 +39,8 @@
         problem("");
         show(await answer.json());
       }
-    } catch (e) {
-      problem("The classroom server does not answer: trying again…");
+    } catch (e) { // the server is down: after the session's end that is expected, and the page says so already
+      problem(shown && shown.ended ? "" : "The classroom server does not answer: trying again…");
     }
     setTimeout(poll, 1000);
   }

@@ -75,7 +75,7 @@
     ws.onclose = () => {
       joined = false;
       if (stopped) return;
-      if (endedHere()) { // the session has ended: stay on that screen, look in now and then
+      if (view && view.screen === "ended") { // the session has ended: stay on that screen, look in now and then
         setTimeout(connect, 15000);
         return;
       }
@@ -161,22 +161,6 @@
     $("code").textContent = shown ? `${shown.slice(0, 3)} ${shown.slice(3)}` : "";
   }
 
-  // Whether this room's session has ended (remembered, so that a reload with the server gone says so too).
-  function endedHere() {
-    const ENDED = "ra-classroom-ended";
-    if (view) {
-      if (view.screen === "ended") localStorage.setItem(ENDED, view.room);
-      else if (localStorage.getItem(ENDED) === view.room) localStorage.removeItem(ENDED);
-    }
-    const ended = room() !== null && localStorage.getItem(ENDED) === room();
-    if (ended && !view) {
-      show("gone");
-      $("gone-title").textContent = "The session has ended";
-      $("gone-text").textContent = "The session has ended. Thank you for taking part! You can close this page.";
-    }
-    return ended;
-  }
-
   // The screens of a session that has ended, a cancelled round, and a round without this student.
   function waitText(r) {
     if (view.screen === "ended") return "The session has ended. Thank you for taking part! You can close this page.";
@@ -188,7 +172,6 @@
   }
 
   function render() {
-    endedHere();
     $("earnings").textContent = money(view.earnings);
     const r = view.round;
     if (view.screen === "bid") renderBid(r);
