@@ -117,6 +117,7 @@ class ControlRoom:
         self.server = server
         self.rehearsal = server is not None and server.rehearsal
         self._simulated: list[SimulatedClass] = []
+        self._panels: list[Monitor] = []
         self.folder = Path(results or os.environ.get("RA_CLASSROOM_RESULTS") or Path.cwd() / "results").resolve()
         plain_errors()
 
@@ -200,7 +201,7 @@ class ControlRoom:
         try:
             self.teacher.control(self.room, "end")  # an open round is closed and settled first
             saved = self.save_csv()
-            said.append(f"The results are saved in {saved}." if saved else "No round closed: no results to save.")
+            said.append(f"The results are saved in {_shown(saved)}." if saved else "No round closed: nothing to save.")
             said.append("The students' pages say that the session has ended.")
             if self.server is not None:
                 time.sleep(1.0)  # the pages' last view leaves before the server stops
@@ -209,6 +210,9 @@ class ControlRoom:
         for sim in self._simulated:
             sim.stop()
         self._simulated.clear()
+        for panel in self._panels:
+            panel.stop()
+            panel.message.value = "The session has ended."
         if self.server is not None:
             self.server.stop()
             said.append("The server is stopped.")
@@ -347,7 +351,9 @@ class ControlRoom:
         """Return the live panel (ipywidgets): who is here, the round, who has bid, and every control as a button."""
         from .monitor import Monitor
 
-        return Monitor(self, every)
+        panel = Monitor(self, every)
+        self._panels.append(panel)
+        return panel
 
     # -- students -------------------------------------------------------------------------------
 
@@ -441,6 +447,14 @@ class ControlRoom:
         sim = SimulatedClass(self.teacher.url, self.room, students, seed=seed, behaviour=behaviour).start()
         self._simulated.append(sim)
         return sim
+
+
+def _shown(path: Path) -> str:
+    """Return `path` as the teacher finds it: from this notebook's folder when it is below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def _reopen(teacher: TeacherClient, code: str) -> str | None:
