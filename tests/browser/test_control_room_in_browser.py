@@ -84,7 +84,7 @@ def test_close_pause_and_extend_act_while_the_notebook_waits(
     students = [Page(teacher.url) for _ in range(2)]
     for i, s in enumerate(students):
         s.join(room, f"S{i}")  # present, and never bidding: the round stays open until the teacher acts
-    cells = [
+    cells: list[dict[str, Any]] = [
         {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
          "source": c.format(url=teacher.url, secret=teacher.secret, room=room)}
         for c in CELLS
