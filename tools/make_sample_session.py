@@ -38,7 +38,7 @@ def main() -> None:
         room.rehearse(24, seed="sample-session", behaviour=BEHAVIOUR)
         for spec in ROUNDS:
             room.open_round(group_size=4, **spec)  # type: ignore[arg-type]
-            room.finish_round()
+            room.wait().blocking()  # until everyone has bid: the round then closes itself
         df = room.results().drop(columns=["seconds_to_bid"])  # think times are simulated: not data
     finally:
         room.stop()

@@ -89,6 +89,10 @@ class Waiting:
                 )
             await asyncio.sleep(self.every)
 
+    def blocking(self) -> Note:
+        """Wait in a script, where no event loop runs (in a notebook, ``await room.wait()`` instead)."""
+        return asyncio.run(self._run())
+
     def __repr__(self) -> str:
         return "To wait for the round, await it: type  await room.wait()  (the panel's buttons work meanwhile)."
 
