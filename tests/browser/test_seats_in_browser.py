@@ -132,7 +132,7 @@ def test_a_student_gets_his_seat_back_from_a_fresh_browser_with_no_stored_token(
     expect(tablet.locator("#bid-done")).to_contain_text("Your bid:")
 
 
-def test_a_removed_student_is_refused(room: ControlRoom, devices: Devices) -> None:
+def test_a_removed_student_is_refused_and_a_renamed_one_keeps_her_seat(room: ControlRoom, devices: Devices) -> None:
     from playwright.sync_api import expect
 
     ana, bo = devices(2)
@@ -145,6 +145,8 @@ def test_a_removed_student_is_refused(room: ControlRoom, devices: Devices) -> No
     join(bo, room, "Bo")
     expect(bo.locator("#notice")).to_have_text(f"The teacher has removed Bo from room {room.room}.")
     assert [s["name"] for s in room.status()["students"] if s["present"]] == ["Ana"]
+    room.rename("Ana", "Ana B.")  # renamed, she keeps her seat, and her page says so
+    expect(ana.locator("#who")).to_have_text(f"Ana B. · room {room.room}")
 
 
 @pytest.mark.parametrize("size", [2, 3])

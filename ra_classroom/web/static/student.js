@@ -172,6 +172,7 @@
   }
 
   function render() {
+    $("who").textContent = `${view.name} · room ${view.room}`; // the teacher may have renamed him
     $("earnings").textContent = money(view.earnings);
     const r = view.round;
     if (view.screen === "bid") renderBid(r);
