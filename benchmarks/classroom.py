@@ -140,7 +140,8 @@ async def session(args: argparse.Namespace, server: ServerProcess, teacher: Teac
     joined = time.monotonic() - begin
     loop = asyncio.get_running_loop()
     start = time.monotonic()
-    opened = await loop.run_in_executor(None, teacher.open_round, room, {"kind": "first", "group_size": 4})
+    first = {"kind": "first", "group_size": 4, "close_when_done": False}  # the bids' phase ends as before: at the close
+    opened = await loop.run_in_executor(None, teacher.open_round, room, first)
     bid_deadline = start + max(5.0, args.seconds * 0.3)
     while classes.bids_done(opened["round"]) < args.students - len(opened["sitting_out"]):
         if time.monotonic() > bid_deadline:

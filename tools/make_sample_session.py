@@ -50,7 +50,7 @@ def main() -> None:
             simulated = room.rehearse(STUDENTS, seed=seed, behaviour=behaviour)
             for spec in ROUNDS:
                 room.open_round(group_size=4, **spec)  # type: ignore[arg-type]
-                room.finish_round()
+                room.wait().blocking()  # until everyone has bid: the round then closes itself
             df = room.results().drop(columns=["seconds_to_bid"])  # think times are simulated: not data
         finally:
             room.stop()

@@ -41,7 +41,7 @@ _PAYS = {
     "allpay": "The highest bid wins your value, and everyone pays his own bid, win or lose.",
     "common": "The highest bid wins the item and pays its bid: the winner earns the item's worth minus his bid.",
 }
-_FIELDS = {"kind", "group_size", "law", "noise", "seconds", "practice", "absent_after"}
+_FIELDS = {"kind", "group_size", "law", "noise", "seconds", "practice", "absent_after", "close_when_done"}
 
 
 def _field(data: dict[str, Any], key: str, default: float | None, low: float, high: float) -> float | None:
@@ -71,6 +71,8 @@ class RoundSpec:
         practice: a practice round: played and shown, but its earnings do not count.
         absent_after: Ra tables: the seconds a disconnected student's turn waits before a bot
             plays his seat (until he is back).
+        close_when_done: close the round as soon as everyone with a value has bid, or every
+            table's game is over (False: only when the time is up or the teacher closes it).
     """
 
     kind: str
@@ -80,6 +82,7 @@ class RoundSpec:
     seconds: float | None = None
     practice: bool = False
     absent_after: float = 60.0
+    close_when_done: bool = True
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -143,6 +146,7 @@ class RoundSpec:
             "seconds": self.seconds,
             "practice": self.practice,
             "absent_after": self.absent_after,
+            "close_when_done": self.close_when_done,
         }
 
     @classmethod
@@ -157,9 +161,10 @@ class RoundSpec:
         if not isinstance(kind, str):
             raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r:.40}")
         size = data.get("group_size", 4)
-        practice = data.get("practice", False)
-        if not isinstance(practice, bool):
-            raise ValueError(f"practice must be true or false, got {practice!r:.40}")
+        practice, done = data.get("practice", False), data.get("close_when_done", True)
+        for key, flag in (("practice", practice), ("close_when_done", done)):
+            if not isinstance(flag, bool):
+                raise ValueError(f"{key} must be true or false, got {flag!r:.40}")
         law = law_from_dict(data["law"]) if "law" in data else Uniform(0, 100)
         return cls(
             kind=kind,
@@ -169,4 +174,5 @@ class RoundSpec:
             seconds=_field(data, "seconds", None, 5, 3600),
             practice=practice,
             absent_after=_field(data, "absent_after", 60.0, 1, 3600) or 60.0,
+            close_when_done=done,
         )

@@ -37,14 +37,23 @@ def shuffled(items: Sequence[int | None], rng: random.Random) -> list[int | None
 
 
 def form_groups(students: Sequence[int], size: int, rng: random.Random) -> tuple[list[list[int]], list[int]]:
-    """Return the groups of `size` for a sealed-bid round, and the students who sit it out.
+    """Return the groups for a sealed-bid round, and the students who sit it out.
 
-    The students are shuffled and cut into groups; the few left over (fewer than `size`) sit
-    this round out, a different few each round.
+    The students are shuffled and cut into groups of `size`; those left over form one smaller
+    group if they are two or more (a class smaller than one group is one group), and a single
+    one left over sits the round out, a different one each round.
+
+    >>> form_groups([1, 2, 3], 4, random.Random(1))       # a class of 3, groups of 4: one group of 3
+    ([[3, 2, 1]], [])
+    >>> [len(g) for g in form_groups(range(10), 4, random.Random(1))[0]]
+    [4, 4, 2]
     """
     order = [s for s in shuffled(sorted(students), rng) if s is not None]
     count = len(order) // size
-    return [order[g * size : (g + 1) * size] for g in range(count)], order[count * size :]
+    groups, rest = [order[g * size : (g + 1) * size] for g in range(count)], order[count * size :]
+    if len(rest) >= 2:
+        return [*groups, rest], []
+    return groups, rest
 
 
 def form_tables(students: Sequence[int], size: int, rng: random.Random) -> list[list[int | None]]:

@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy import Connection, create_engine, event, text
 from sqlalchemy.engine import make_url
 
-from .schema import metadata
+from .schema import metadata, upgrade
 
 __all__ = ["CHANNEL", "Database", "database_url"]
 
@@ -63,7 +63,11 @@ class Database:
             self.read_engine = create_engine(self.url, connect_args={"timeout": 30})
             event.listen(self.read_engine, "connect", _sqlite_connect)
             event.listen(self.read_engine, "begin", _sqlite_read)
-        metadata.create_all(self.engine)
+        with self.engine.begin() as conn:
+            if self.is_postgres:  # processes starting together take turns at creating and upgrading
+                conn.execute(text("SELECT pg_advisory_xact_lock(7240151)"))
+            metadata.create_all(conn)
+            upgrade(conn)
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:

@@ -17,8 +17,9 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from ..auctions.experiments import RoundSpec
+from .pages import closes_in
 from .rooms import PRESENT_SECONDS
-from .schema import assignments, bids, groups, outcomes, rounds, students, tables
+from .schema import assignments, bids, groups, outcomes, requests, rooms, rounds, seats, students, tables
 from .table_moves import TableCache, seat_names
 
 __all__ = ["BID_COLUMNS", "TABLE_COLUMNS", "bid_rows", "csv_text", "status", "table_rows"]
@@ -32,7 +33,10 @@ TABLE_COLUMNS = ("room", "round", "table", "seat", "name", "bot", "fame", "winne
 
 
 def bid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
-    """Return the results of every closed sealed-bid round of `room`, one row per student who had a value."""
+    """Return the results of every closed sealed-bid round of `room`, one row per student who had a value.
+
+    Rounds the teacher cancelled or excluded are left out.
+    """
     found = conn.execute(
         select(
             rounds.c.number, rounds.c.kind, rounds.c.spec, rounds.c.opened_at, assignments.c.group_no,
@@ -47,7 +51,7 @@ def bid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
             .outerjoin(outcomes, (outcomes.c.round_id == rounds.c.id)
                        & (outcomes.c.student_id == assignments.c.student_id))
         )
-        .where(rounds.c.room == room, rounds.c.status == "closed")
+        .where(rounds.c.room == room, rounds.c.status == "closed", rounds.c.excluded.is_(False))
         .order_by(rounds.c.number, assignments.c.group_no, assignments.c.student_id)
     ).all()  # fmt: skip
     rows = []
@@ -66,14 +70,22 @@ def bid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
     return rows
 
 
-def table_rows(conn: Connection, cache: TableCache, room: str) -> list[dict[str, Any]]:
-    """Return one row per seat of every Ra table of `room`: who sat there, his fame, and whether he won."""
-    found = conn.execute(
+def table_rows(conn: Connection, cache: TableCache, room: str, number: int | None = None) -> list[dict[str, Any]]:
+    """Return one row per seat of every Ra table of `room`: who sat there, his fame, and whether he won.
+
+    Rounds the teacher cancelled or excluded are left out, unless one round's `number` is asked for.
+    """
+    query = (
         select(rounds.c.number, tables.c.id, tables.c.table_no)
         .select_from(rounds.join(tables, tables.c.round_id == rounds.c.id))
         .where(rounds.c.room == room)
         .order_by(rounds.c.number, tables.c.table_no)
-    ).all()
+    )
+    if number is None:
+        query = query.where(rounds.c.status != "void", rounds.c.excluded.is_(False))
+    else:
+        query = query.where(rounds.c.number == number)
+    found = conn.execute(query).all()
     rows = []
     for t in found:
         seating = seat_names(conn, int(t.id))
@@ -90,29 +102,55 @@ def table_rows(conn: Connection, cache: TableCache, room: str) -> list[dict[str,
 
 
 def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[str, Any]:
-    """Return the room now: its students (present or not), the latest round, who has bid, the tables."""
+    """Return the room now: its students, every round, the latest round with who has bid, and its tables.
+
+    A student is present, away or removed, and may have a device asking for his seat (``asking``:
+    how many seconds ago) or his Ra seats handed to a bot by the teacher (``bot``).
+    """
     people = conn.execute(
-        select(students.c.id, students.c.name, students.c.last_seen)
+        select(students.c.id, students.c.name, students.c.last_seen, students.c.removed_at)
         .where(students.c.room == room)
         .order_by(students.c.id)
     ).all()
+    asking = {int(a.student_id): float(a.asked_at) for a in conn.execute(
+        select(requests.c.student_id, requests.c.asked_at)
+        .select_from(requests.join(students, students.c.id == requests.c.student_id))
+        .where(students.c.room == room)
+    )}  # fmt: skip
+    held = {int(h.student_id) for h in conn.execute(
+        select(seats.c.student_id)
+        .select_from(seats.join(tables, tables.c.id == seats.c.table_id).join(rounds, rounds.c.id == tables.c.round_id))
+        .where(rounds.c.room == room, rounds.c.status == "open", seats.c.held)
+    )}  # fmt: skip
     names = {int(p.id): str(p.name) for p in people}
+    ended = conn.execute(select(rooms.c.ended_at).where(rooms.c.code == room)).scalar()
+    played = conn.execute(
+        select(rounds.c.number, rounds.c.kind, rounds.c.status, rounds.c.practice, rounds.c.excluded)
+        .where(rounds.c.room == room)
+        .order_by(rounds.c.number)
+    ).all()
     out: dict[str, Any] = {
         "room": room,
+        "ended": ended is not None,
         "students": [
-            {"id": int(p.id), "name": p.name, "present": p.last_seen >= now - PRESENT_SECONDS} for p in people
+            {"id": int(p.id), "name": p.name, "present": p.removed_at is None and p.last_seen >= now - PRESENT_SECONDS,
+             "removed": p.removed_at is not None, "asking": round(now - asking[int(p.id)]) if int(p.id) in asking
+             else None, "bot": int(p.id) in held}
+            for p in people
         ],
+        "rounds": [{"number": int(r.number), "kind": r.kind, "status": r.status, "practice": bool(r.practice),
+                    "excluded": bool(r.excluded)} for r in played],
         "round": None,
         "tables": [],
-    }
+    }  # fmt: skip
     r = conn.execute(select(rounds).where(rounds.c.room == room).order_by(rounds.c.number.desc()).limit(1)).first()
     if r is None:
         return out
     spec = RoundSpec.from_dict(json.loads(r.spec))
     info: dict[str, Any] = {
         "id": int(r.id), "number": int(r.number), "kind": r.kind, "title": spec.title, "status": r.status,
-        "practice": spec.practice, "group_size": spec.group_size,
-        "closes_in": None if r.closes_at is None or r.status != "open" else round(max(0.0, r.closes_at - now), 1),
+        "practice": spec.practice, "group_size": spec.group_size, "closes_in": closes_in(r, now),
+        "paused": r.status == "open" and r.paused_at is not None, "excluded": bool(r.excluded),
     }  # fmt: skip
     if spec.sealed:
         given = [
@@ -122,16 +160,17 @@ def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[s
         done = {int(b.student_id) for b in conn.execute(select(bids.c.student_id).where(bids.c.round_id == r.id))}
         info["bid"] = sorted(names[s] for s in given if s in done)
         info["waiting"] = sorted(names[s] for s in given if s not in done)
-        info["sitting_out"] = sorted(n for s, n in names.items() if s not in set(given))
+        info["sitting_out"] = sorted(
+            n for s, n in names.items() if s not in set(given) and not any(p.id == s and p.removed_at for p in people)
+        )
     out["round"] = info
     if spec.kind == "ra":
-        for row in table_rows(conn, cache, room):
-            if row["round"] == r.number:
-                if row["seat"] == 0:
-                    out["tables"].append({"table": row["table"], "seats": [], "fame": [], "over": row["over"],
-                                          "moves": row["moves"]})  # fmt: skip
-                out["tables"][-1]["seats"].append(row["name"])
-                out["tables"][-1]["fame"].append(row["fame"])
+        for row in table_rows(conn, cache, room, int(r.number)):
+            if row["seat"] == 0:
+                out["tables"].append({"table": row["table"], "seats": [], "fame": [], "over": row["over"],
+                                      "moves": row["moves"]})  # fmt: skip
+            out["tables"][-1]["seats"].append(row["name"])
+            out["tables"][-1]["fame"].append(row["fame"])
     return out
 
 

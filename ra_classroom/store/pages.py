@@ -10,6 +10,7 @@ batch rather than per page: a move at a table of four redraws four boards from o
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import defaultdict
 from collections.abc import Collection
@@ -19,10 +20,10 @@ from sqlalchemy import BindParameter, Connection, Row, bindparam, func, select
 
 from ..auctions.experiments import RoundSpec
 from ..game.table import Selection
-from .schema import assignments, bids, groups, outcomes, rounds, seats, students, tables
+from .schema import assignments, bids, groups, outcomes, rooms, rounds, seats, students, tables
 from .table_moves import TableCache, seat_names
 
-__all__ = ["build_views", "table_view"]
+__all__ = ["build_views", "closes_in", "table_view"]
 
 _BID_GROUP = bids.join(
     assignments, (assignments.c.round_id == bids.c.round_id) & (assignments.c.student_id == bids.c.student_id)
@@ -30,11 +31,15 @@ _BID_GROUP = bids.join(
 # The statements of every batch of views, built once (SQLAlchemy then caches their SQL too).
 _IDS: BindParameter[int] = bindparam("ids", expanding=True)
 _ROUND: BindParameter[int] = bindparam("round")
-_WHO = select(students.c.id, students.c.room, students.c.name).where(students.c.id.in_(_IDS))
+_WHO = (
+    select(students.c.id, students.c.room, students.c.name, students.c.joined_at, rooms.c.ended_at)
+    .select_from(students.join(rooms, rooms.c.code == students.c.room))
+    .where(students.c.id.in_(_IDS))
+)
 _EARNED = (
     select(outcomes.c.student_id, func.sum(outcomes.c.earnings))
     .select_from(outcomes.join(rounds, rounds.c.id == outcomes.c.round_id))
-    .where(outcomes.c.student_id.in_(_IDS), rounds.c.practice.is_(False))
+    .where(outcomes.c.student_id.in_(_IDS), rounds.c.practice.is_(False), rounds.c.excluded.is_(False))
     .group_by(outcomes.c.student_id)
 )
 _LATEST = select(rounds).where(rounds.c.room == bindparam("room")).order_by(rounds.c.number.desc()).limit(1)
@@ -43,9 +48,12 @@ _SEATED = (
     .select_from(seats.join(tables, tables.c.id == seats.c.table_id))
     .where(tables.c.round_id == _ROUND, seats.c.student_id.in_(_IDS))
 )
-_DEALT = select(assignments.c.student_id, assignments.c.group_no, assignments.c.value).where(
-    assignments.c.round_id == _ROUND, assignments.c.student_id.in_(_IDS)
-)
+_DEALT = (
+    select(assignments.c.student_id, assignments.c.group_no, assignments.c.value, groups.c.size)
+    .select_from(assignments.join(groups, (groups.c.round_id == assignments.c.round_id)
+                                  & (groups.c.group_no == assignments.c.group_no)))
+    .where(assignments.c.round_id == _ROUND, assignments.c.student_id.in_(_IDS))
+)  # fmt: skip
 _OWN_BIDS = select(bids.c.student_id, bids.c.amount).where(bids.c.round_id == _ROUND, bids.c.student_id.in_(_IDS))
 _COUNTS = (
     select(assignments.c.group_no, func.count())
@@ -64,25 +72,42 @@ def build_views(conn: Connection, cache: TableCache, ids: Collection[int], now: 
     earned = dict(conn.execute(_EARNED, {"ids": wanted}).all())
     out: dict[int, dict[str, Any]] = {}
     by_room: dict[str, list[int]] = defaultdict(list)
+    ended = {str(w.room) for w in who if w.ended_at is not None}
+    joined = {int(w.id): float(w.joined_at) for w in who}
     for w in who:
         sid = int(w.id)
         by_room[str(w.room)].append(sid)
         out[sid] = {"t": "view", "student": sid, "name": w.name, "room": w.room,
                     "earnings": round(float(earned.get(sid) or 0.0), 2), "screen": "wait", "round": None,
-                    "result": None, "table": None, "group": None}  # fmt: skip
+                    "result": None, "table": None, "group": None, "sitout": None}  # fmt: skip
     for room, members in by_room.items():
         r = conn.execute(_LATEST, {"room": room}).first()
-        if r is None:
-            continue
-        spec = RoundSpec.from_dict(json.loads(r.spec))
-        info = _round_info(r, spec, now)
-        for sid in members:
-            out[sid]["round"] = dict(info)
-        if spec.kind == "ra":
-            _tables_part(conn, cache, out, members, r)
-        else:
-            _sealed_part(conn, out, members, r, spec)
+        if r is not None:
+            spec = RoundSpec.from_dict(json.loads(r.spec))
+            info = _round_info(r, spec, now)
+            for sid in members:
+                out[sid]["round"] = dict(info)
+            if r.status == "void":
+                pass  # cancelled: every page waits for the next round, and says why
+            elif spec.kind == "ra":
+                _tables_part(conn, cache, out, members, r)
+            else:
+                _sealed_part(conn, out, members, r, spec)
+            for sid in members:
+                if out[sid]["screen"] == "sitout":
+                    out[sid]["sitout"] = "late" if joined[sid] > r.opened_at else spec.kind
+        if room in ended:
+            for sid in members:
+                out[sid]["screen"] = "ended"
     return out
+
+
+def closes_in(r: Row[Any], now: float) -> float | None:
+    """Return the seconds round `r` has left (standing still while it is paused), or None without a deadline."""
+    if r.closes_at is None or r.status != "open":
+        return None
+    clock = r.paused_at if r.paused_at is not None else now
+    return round(max(0.0, float(r.closes_at) - float(clock)), 1)
 
 
 def _round_info(r: Row[Any], spec: RoundSpec, now: float) -> dict[str, Any]:
@@ -90,8 +115,8 @@ def _round_info(r: Row[Any], spec: RoundSpec, now: float) -> dict[str, Any]:
     return {
         "id": int(r.id), "number": int(r.number), "kind": r.kind, "title": spec.title, "rules": spec.rules_text(),
         "practice": spec.practice, "status": r.status, "group_size": spec.group_size, "max_bid": spec.max_bid,
-        "law": spec.law.to_dict(), "noise": spec.noise,
-        "closes_in": None if r.closes_at is None or r.status != "open" else round(max(0.0, r.closes_at - now), 1),
+        "law": spec.law.to_dict(), "noise": spec.noise, "closes_in": closes_in(r, now),
+        "paused": r.status == "open" and r.paused_at is not None,
     }  # fmt: skip
 
 
@@ -121,7 +146,8 @@ def _table_parts(
         for sid in sids:
             seat = seating.seat_of[sid]
             part = game.view(seat, seating.shown, seating.bots, live=live, sel=sel or Selection())
-            part.update(id=table_id, table_no=seating.table_no + 1, seat=seat, names=seating.shown)
+            part.update(id=table_id, table_no=seating.table_no + 1, seat=seat, names=seating.shown,
+                        bot_plays=seat in seating.bots)  # fmt: skip
             parts[sid] = part
     return parts
 
@@ -138,10 +164,14 @@ def _sealed_part(conn: Connection, out: dict[int, dict[str, Any]], members: list
         if a is None:
             view["screen"] = "sitout"
             continue
-        g = int(a.group_no)
+        g, size = int(a.group_no), int(a.size)
         view["group"] = g
         view["round"].update(value=a.value, label=label, your_bid=own.get(sid), bids_in=int(counts.get(g, 0)),
-                             group_no=g + 1)  # fmt: skip
+                             group_no=g + 1, group_size=size)  # fmt: skip
+        if size != spec.group_size:  # a smaller group: its rules say so
+            view["round"]["rules"] = dataclasses.replace(spec, group_size=size).rules_text() + (
+                f" (Your group has {size}, not {spec.group_size}: the class did not fill every group.)"
+            )
         if r.status == "open":
             view["screen"] = "bid"
         else:

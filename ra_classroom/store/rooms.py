@@ -1,4 +1,4 @@
-"""Rooms and students: create a room, join it with a name, come back with a seat token, be present.
+"""Rooms and students: create a room, join it with a name, come back with a seat token or a rejoin code, be present.
 
 Each function runs inside a transaction the caller opens, and returns the events that other
 pages must hear of. A student is *present* when one of his pages was connected in the last
@@ -10,20 +10,41 @@ from __future__ import annotations
 import secrets
 import unicodedata
 from collections.abc import Collection
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .refusal import Refusal
 from .schema import rooms, students
-from .tokens import new_code, new_secret, normal_code, token_hash
+from .tokens import new_code, new_rejoin_code, new_secret, normal_code, rejoin_hash, same_secret, token_hash
 
-__all__ = ["PRESENT_SECONDS", "clean_name", "create_room", "heartbeat", "hello", "join", "present", "room_exists"]
+__all__ = ["PRESENT_SECONDS", "Joined", "clean_name", "create_room", "heartbeat", "hello", "join", "present",
+           "room_exists"]  # fmt: skip
 
 PRESENT_SECONDS = 15.0  #: a student whose page was connected this recently takes part in the next round
 MAX_NAME = 30
 MAX_STUDENTS = 1000  #: per room: a bound on what one room code can be made to hold
+
+
+class Joined(NamedTuple):
+    """A student seated by `join`.
+
+    Attributes:
+        student: his id.
+        token: his seat token (this device's; the database keeps only its hash).
+        room: the room's code.
+        name: his name as shown.
+        rejoin: his rejoin code, to show on his page (his seat on another device).
+        moved: whether he took his seat back from another device (whose pages are to be closed).
+    """
+
+    student: int
+    token: str
+    room: str
+    name: str
+    rejoin: str
+    moved: bool
 
 
 def clean_name(name: Any) -> str:
@@ -67,50 +88,80 @@ def room_exists(conn: Connection, code: str) -> bool:
     return conn.execute(select(rooms.c.code).where(rooms.c.code == code)).first() is not None
 
 
-def join(conn: Connection, room: Any, name: Any, now: float) -> tuple[int, str, str, str]:
-    """Seat a new student in `room`; return his id, his seat token, the room's code and his name as shown.
+def join(conn: Connection, room: Any, name: Any, now: float, code: Any = None) -> Joined:
+    """Seat a new student in `room`, or give a student his seat back on a new device; return who he is.
+
+    A name taken in the room is his own seat only with his rejoin code (`code`, shown on his
+    page when he joined): then this device gets a new seat token, and the old one opens nothing
+    (`Joined.moved`). Without the code, or with a wrong one, the name is refused: the student
+    asks the teacher instead (`ra_classroom.store.roster.ask`).
 
     Raises:
-        Refusal: no such room, a bad name, a name already taken in the room, or a full room.
+        Refusal: no such room, a bad name, a name taken (without its code), a removed student,
+            or a full room.
     """
-    code = normal_code(room) if isinstance(room, str) else ""
-    if not code or not room_exists(conn, code):
+    code_text = normal_code(room) if isinstance(room, str) else ""
+    if not code_text or not room_exists(conn, code_text):
         raise Refusal("There is no room with that code: check the code on the board.")
     shown = clean_name(name)
-    count = conn.execute(select(func.count()).select_from(students).where(students.c.room == code)).scalar_one()
-    if count >= MAX_STUDENTS:
-        raise Refusal(f"Room {code} is full ({MAX_STUDENTS} students).")
     taken = conn.execute(
-        select(students.c.id).where(students.c.room == code, func.lower(students.c.name) == shown.lower())
+        select(students.c.id, students.c.name, students.c.rejoin_hash, students.c.removed_at).where(
+            students.c.room == code_text, func.lower(students.c.name) == shown.lower()
+        )
     ).first()
     if taken is not None:
-        raise Refusal(f"Someone in room {code} is called {shown} already: add an initial.")
-    token = new_secret()
+        return _rejoin(conn, taken, code_text, code, now)
+    count = conn.execute(select(func.count()).select_from(students).where(students.c.room == code_text)).scalar_one()
+    if count >= MAX_STUDENTS:
+        raise Refusal(f"Room {code_text} is full ({MAX_STUDENTS} students).")
+    token, rejoin = new_secret(), new_rejoin_code()
     try:
         with conn.begin_nested():
             sid = conn.execute(
                 insert(students)
-                .values(room=code, name=shown, token_hash=token_hash(token), joined_at=now, last_seen=now)
+                .values(room=code_text, name=shown, token_hash=token_hash(token), joined_at=now, last_seen=now)
                 .returning(students.c.id)
             ).scalar_one()
     except IntegrityError:  # another process seated the same name a moment ago
-        raise Refusal(f"Someone in room {code} is called {shown} already: add an initial.") from None
-    return int(sid), token, code, shown
+        raise Refusal(f"Someone in room {code_text} is called {shown} already: add an initial.") from None
+    conn.execute(update(students).where(students.c.id == sid).values(rejoin_hash=rejoin_hash(int(sid), rejoin)))
+    return Joined(int(sid), token, code_text, shown, rejoin, False)
+
+
+def _rejoin(conn: Connection, taken: Any, room: str, code: Any, now: float) -> Joined:
+    """Give student `taken` his seat on this device if `code` is his rejoin code; refuse otherwise."""
+    if taken.removed_at is not None:
+        raise Refusal(f"The teacher has removed {taken.name} from room {room}.")
+    if code is None or code == "":
+        raise Refusal(
+            f"Someone in room {room} is called {taken.name} already. If that is you, type your rejoin code"
+            " (it was on your page when you joined), or ask the teacher to let you back in; if not, add an initial."
+        )
+    typed = normal_code(code) if isinstance(code, str) else ""
+    if taken.rejoin_hash is None or not same_secret(rejoin_hash(int(taken.id), typed), str(taken.rejoin_hash)):
+        raise Refusal(f"That is not {taken.name}'s rejoin code. Check it, or ask the teacher to let you back in.")
+    token = new_secret()
+    conn.execute(update(students).where(students.c.id == taken.id).values(token_hash=token_hash(token), last_seen=now))
+    return Joined(int(taken.id), token, room, str(taken.name), typed, True)
 
 
 def hello(conn: Connection, token: Any, now: float) -> tuple[int, str, str]:
     """Return the student (id, room, name) whose seat token this is, and mark him present.
 
     Raises:
-        Refusal: the token is no student's (a wrong or old link).
+        Refusal: the token is no student's (a wrong or old link), or the teacher removed him.
     """
     if not isinstance(token, str) or not 10 <= len(token) <= 100:
         raise Refusal("That seat is unknown here: join again with the room code.")
     row = conn.execute(
-        select(students.c.id, students.c.room, students.c.name).where(students.c.token_hash == token_hash(token))
+        select(students.c.id, students.c.room, students.c.name, students.c.removed_at).where(
+            students.c.token_hash == token_hash(token)
+        )
     ).first()
     if row is None:
         raise Refusal("That seat is unknown here: join again with the room code.")
+    if row.removed_at is not None:
+        raise Refusal(f"The teacher has removed you from room {row.room}.")
     conn.execute(update(students).where(students.c.id == row.id).values(last_seen=now))
     return int(row.id), str(row.room), str(row.name)
 
@@ -125,7 +176,7 @@ def present(conn: Connection, room: str, now: float) -> list[int]:
     """Return the ids of the students of `room` who are present, in joining order."""
     rows = conn.execute(
         select(students.c.id)
-        .where(students.c.room == room, students.c.last_seen >= now - PRESENT_SECONDS)
+        .where(students.c.room == room, students.c.last_seen >= now - PRESENT_SECONDS, students.c.removed_at.is_(None))
         .order_by(students.c.id)
     )
     return [int(r.id) for r in rows]

@@ -20,7 +20,7 @@ from ..auctions.matching import assign_values, form_groups, form_tables, round_s
 from ..auctions.settle import Entry, settle
 from .refusal import Refusal
 from .rooms import present, room_exists
-from .schema import assignments, bids, groups, outcomes, rooms, rounds
+from .schema import assignments, bids, groups, outcomes, rooms, rounds, tables
 from .table_moves import TableCache, create_tables
 
 __all__ = ["close_due", "close_round", "open_round", "place_bid"]
@@ -38,10 +38,10 @@ def open_round(conn: Connection, room: str, spec: RoundSpec, cache: TableCache, 
     if current is not None:
         raise Refusal(f"Round {current.number} is still open: close it first.")
     here = present(conn, room, now)
-    if spec.sealed and len(here) < spec.group_size:
-        raise Refusal(f"Groups of {spec.group_size} need {spec.group_size} students; {len(here)} are here.")
     if not here:
-        raise Refusal("No student is here yet.")
+        raise Refusal("No student is here yet: wait until they have joined (the panel counts them).")
+    if spec.sealed and len(here) < 2:
+        raise Refusal("A sealed-bid round needs at least 2 students; 1 is here.")
     number = 1 + (conn.execute(select(func.max(rounds.c.number)).where(rounds.c.room == room)).scalar() or 0)
     seed = conn.execute(select(rooms.c.seed).where(rooms.c.code == room)).scalar_one()
     closes_at = now + spec.seconds if spec.seconds is not None else None
@@ -61,6 +61,10 @@ def open_round(conn: Connection, room: str, spec: RoundSpec, cache: TableCache, 
         layout = form_tables(here, spec.group_size, rng)
         info["tables"] = create_tables(conn, int(round_id), f"{seed}:{number}", layout, cache, now)
         info["sitting_out"] = []
+        bots = sum(seat is None for t in layout for seat in t)
+        if bots:
+            tables_of = f"{len(layout)} table{'s' if len(layout) > 1 else ''} of {spec.group_size}"
+            info["note"] = f"{len(here)} students at {tables_of}: bots play {bots} seat{'s' if bots > 1 else ''}."
     else:
         members, out = form_groups(here, spec.group_size, rng)
         dealt, common = assign_values(members, spec, rng)
@@ -75,7 +79,24 @@ def open_round(conn: Connection, room: str, spec: RoundSpec, cache: TableCache, 
         )
         info["groups"] = len(members)
         info["sitting_out"] = out
+        note = _groups_note(len(here), spec.group_size, [len(m) for m in members], len(out))
+        if note:
+            info["note"] = note
+    conn.execute(update(rooms).where(rooms.c.code == room).values(ended_at=None))  # a new round: the session goes on
     return info
+
+
+def _groups_note(here: int, size: int, sizes: list[int], out: int) -> str:
+    """Return a sentence on groups that are not all of the size asked for (empty if they are)."""
+    short = [n for n in sizes if n < size]
+    if not short and not out:
+        return ""
+    said = f"{here} students here, groups of {size}"
+    if short:
+        said += f": one group of {short[0]}"
+    if out:
+        said += f"{',' if short else ':'} one student sits this round out (a different one each round)"
+    return said + "."
 
 
 def _amount(amount: Any, spec: RoundSpec) -> float:
@@ -101,7 +122,7 @@ def place_bid(
     if isinstance(round_id, bool) or not isinstance(round_id, int):
         raise Refusal("A bid names its round.")
     row = conn.execute(
-        select(rounds.c.status, rounds.c.spec, rounds.c.closes_at, rounds.c.number)
+        select(rounds.c.status, rounds.c.spec, rounds.c.closes_at, rounds.c.number, rounds.c.paused_at)
         .where(rounds.c.id == round_id)
         .with_for_update(read=True)
     ).first()
@@ -110,8 +131,10 @@ def place_bid(
     ).first()
     if row is None or mine is None:
         raise Refusal("You have no value in that round, so no bid to make there.")
-    if row.status != "open" or (row.closes_at is not None and now > row.closes_at):
+    if row.status != "open" or (row.paused_at is None and row.closes_at is not None and now > row.closes_at):
         raise Refusal(f"Round {row.number} is closed: your bid came too late and was not counted.")
+    if row.paused_at is not None:
+        raise Refusal(f"The teacher has paused round {row.number}: bid when it goes on.")
     spec = RoundSpec.from_dict(json.loads(row.spec))
     value = _amount(amount, spec)
     try:
@@ -181,12 +204,24 @@ def _close(conn: Connection, round_id: int, now: float) -> bool:
 
 
 def close_due(conn: Connection, now: float) -> list[dict[str, Any]]:
-    """Close every round whose time is up; return the events to send."""
+    """Close every round whose time is up, or that is done (see `RoundSpec.close_when_done`); return the events.
+
+    A paused round waits: its clock stands still and nothing closes it but the teacher.
+    """
+    given = select(func.count()).select_from(assignments).where(assignments.c.round_id == rounds.c.id)
+    placed = select(func.count()).select_from(bids).where(bids.c.round_id == rounds.c.id)
+    playing = select(func.count()).select_from(tables).where(tables.c.round_id == rounds.c.id, tables.c.to_move >= 0)
     due = conn.execute(
-        select(rounds.c.id, rounds.c.room).where(rounds.c.status == "open", rounds.c.closes_at < now)
+        select(rounds.c.id, rounds.c.room, rounds.c.kind, rounds.c.spec, rounds.c.closes_at,
+               given.scalar_subquery().label("given"), placed.scalar_subquery().label("placed"),
+               playing.scalar_subquery().label("playing"))
+        .where(rounds.c.status == "open", rounds.c.paused_at.is_(None))
     ).all()  # fmt: skip
     events = []
     for r in due:
-        if _close(conn, int(r.id), now):
+        late = r.closes_at is not None and r.closes_at < now
+        done = (r.placed >= r.given > 0) if r.kind != "ra" else r.playing == 0
+        wanted = late or (done and RoundSpec.from_dict(json.loads(r.spec)).close_when_done)
+        if wanted and _close(conn, int(r.id), now):
             events.append({"k": "room", "room": str(r.room)})
     return events

@@ -3,6 +3,9 @@
 Times are seconds since the epoch (floats), amounts are floats rounded to cents. The keys
 enforce what must never happen twice, whichever process tries: one bid per student and round
 (`bids`), one move per table and ply (`moves`), one open round per room (`one_open_round`).
+
+A database made by an earlier version lacks the columns added since; `upgrade` adds them (each
+nullable or with a default), so a class's database from before goes on being used.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 from sqlalchemy import (
     Boolean,
     Column,
+    Connection,
     Float,
     ForeignKey,
     Index,
@@ -19,10 +23,14 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
+    inspect,
+    text,
 )
+from sqlalchemy.schema import CreateColumn
 
-__all__ = ["assignments", "bids", "groups", "metadata", "moves", "outcomes", "rooms", "rounds", "seats", "students",
-           "tables"]  # fmt: skip
+__all__ = ["assignments", "bids", "groups", "metadata", "moves", "outcomes", "requests", "rooms", "rounds", "seats",
+           "students", "tables", "upgrade"]  # fmt: skip
 
 metadata = MetaData()
 
@@ -32,6 +40,7 @@ rooms = Table(
     Column("code", String(12), primary_key=True),
     Column("seed", String(64), nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("ended_at", Float),  # the teacher ended the session: the pages say so (None while it runs)
 )
 
 students = Table(
@@ -43,7 +52,18 @@ students = Table(
     Column("token_hash", String(64), nullable=False, unique=True),
     Column("joined_at", Float, nullable=False),
     Column("last_seen", Float, nullable=False),
+    Column("rejoin_hash", String(64)),  # the SHA-256 of his id and his short rejoin code (None: none given)
+    Column("removed_at", Float),  # the teacher removed him: his seat token no longer opens anything
     UniqueConstraint("room", "name", name="one_name_per_room"),
+)
+
+requests = Table(  # a new device asks for a student's seat; the teacher lets it in (or not)
+    "rejoin_requests",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("student_id", Integer, ForeignKey("students.id"), nullable=False, index=True),
+    Column("token_hash", String(64), nullable=False, unique=True),  # the seat token the device will hold
+    Column("asked_at", Float, nullable=False),
 )
 
 rounds = Table(
@@ -55,10 +75,12 @@ rounds = Table(
     Column("kind", String(10), nullable=False),
     Column("spec", Text, nullable=False),  # RoundSpec.to_dict() as JSON
     Column("practice", Boolean, nullable=False),
-    Column("status", String(8), nullable=False),  # "open" or "closed"
+    Column("status", String(8), nullable=False),  # "open", "closed", or "void" (cancelled: nothing counts)
     Column("opened_at", Float, nullable=False),
     Column("closes_at", Float),
     Column("closed_at", Float),
+    Column("paused_at", Float),  # paused since then: no bid or move, and the clock stands still
+    Column("excluded", Boolean, nullable=False, server_default=false()),  # left out of results and earnings
     UniqueConstraint("room", "number", name="one_number_per_round"),
 )
 Index(
@@ -128,6 +150,7 @@ seats = Table(
     Column("seat", Integer, primary_key=True),
     Column("student_id", Integer, ForeignKey("students.id"), index=True),  # None: a bot's seat
     Column("bot", Boolean, nullable=False),  # a bot plays it now (an empty seat, or an absent student's)
+    Column("held", Boolean, nullable=False, server_default=false()),  # the teacher gave it to a bot, until given back
 )
 
 moves = Table(
@@ -139,3 +162,23 @@ moves = Table(
     Column("action", String(60), nullable=False),
     Column("at", Float, nullable=False),
 )
+
+
+def upgrade(conn: Connection) -> list[str]:
+    """Add to an earlier version's tables the columns added since; return them as ``table.column``.
+
+    Every column added since the first version is nullable or has a default, so adding it keeps
+    every row valid. New tables are made by ``metadata.create_all``.
+    """
+    found = inspect(conn)
+    added = []
+    for table in metadata.sorted_tables:
+        if not found.has_table(table.name):
+            continue
+        have = {c["name"] for c in found.get_columns(table.name)}
+        for column in table.columns:
+            if column.name not in have:
+                spec = CreateColumn(column).compile(dialect=conn.dialect)
+                conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {spec}"))
+                added.append(f"{table.name}.{column.name}")
+    return added

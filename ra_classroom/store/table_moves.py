@@ -22,7 +22,8 @@ from ..game.table import TableGame
 from .refusal import Refusal
 from .schema import moves, rounds, seats, students, tables
 
-__all__ = ["Seating", "TableCache", "staged", "create_tables", "move", "return_seats", "seat_names", "take_over_absent"]
+__all__ = ["Seating", "TableCache", "create_tables", "give_back", "hand_to_bot", "move", "return_seats", "seat_names",
+           "staged", "take_over_absent"]  # fmt: skip
 
 
 # The statements of every move and every board, built once (SQLAlchemy then caches their SQL too).
@@ -41,7 +42,7 @@ _SEATING = (
 )
 _BOTS = select(seats.c.seat).where(seats.c.table_id == bindparam("table"), seats.c.bot)
 _MOVER = (
-    select(tables.c.id, rounds.c.status, seats.c.seat, seats.c.bot)
+    select(tables.c.id, rounds.c.status, rounds.c.paused_at, seats.c.seat, seats.c.bot, seats.c.held)
     .select_from(tables.join(rounds, rounds.c.id == tables.c.round_id).join(seats, seats.c.table_id == tables.c.id))
     .where(tables.c.id == bindparam("table"), seats.c.student_id == bindparam("student"))
     .with_for_update(of=tables)
@@ -210,6 +211,10 @@ def move(
         raise Refusal("You have no seat at that table.")
     if row.status != "open":
         raise Refusal("The round is closed: the game has stopped.")
+    if row.paused_at is not None:
+        raise Refusal("The teacher has paused the round: wait until it goes on.")
+    if row.held:
+        raise Refusal("The teacher has handed your seat to a bot for now: ask to have it back.")
     with cache.changing(conn, table_id) as game:
         if version is not None and version != game.ply:
             raise Refusal("That click was on an earlier board; nothing changed. Look again and choose.")
@@ -230,7 +235,7 @@ def return_seats(conn: Connection, cache: TableCache, student_id: int, now: floa
     rows = conn.execute(
         select(seats.c.table_id, seats.c.seat)
         .select_from(seats.join(tables, tables.c.id == seats.c.table_id).join(rounds, rounds.c.id == tables.c.round_id))
-        .where(seats.c.student_id == student_id, seats.c.bot, rounds.c.status == "open")
+        .where(seats.c.student_id == student_id, seats.c.bot, seats.c.held.is_(False), rounds.c.status == "open")
     ).all()
     for r in rows:
         conn.execute(update(seats).where(seats.c.table_id == r.table_id, seats.c.seat == r.seat).values(bot=False))
@@ -246,8 +251,9 @@ def take_over_absent(conn: Connection, cache: TableCache, now: float) -> list[di
             .join(seats, and_(seats.c.table_id == tables.c.id, seats.c.seat == tables.c.to_move))
             .join(students, students.c.id == seats.c.student_id)
         )
-        .where(rounds.c.status == "open", rounds.c.kind == "ra", tables.c.to_move >= 0, seats.c.bot.is_(False))
-    ).all()
+        .where(rounds.c.status == "open", rounds.c.kind == "ra", rounds.c.paused_at.is_(None), tables.c.to_move >= 0,
+               seats.c.bot.is_(False))
+    ).all()  # fmt: skip
     events = []
     for c in candidates:
         limit = RoundSpec.from_dict(json.loads(c.spec)).absent_after
@@ -262,4 +268,45 @@ def take_over_absent(conn: Connection, cache: TableCache, now: float) -> list[di
         with cache.changing(conn, int(c.id)) as game:
             _store(conn, int(c.id), game, game.run_automatic(_bots(conn, int(c.id))), now)
         events.append({"k": "table", "table": int(c.id)})
+    return events
+
+
+def _open_seats(conn: Connection, student_id: int) -> Sequence[Any]:
+    """Return the student's seats (table, seat, bot, held) at tables of open rounds."""
+    return conn.execute(
+        select(seats.c.table_id, seats.c.seat, seats.c.bot, seats.c.held)
+        .select_from(seats.join(tables, tables.c.id == seats.c.table_id).join(rounds, rounds.c.id == tables.c.round_id))
+        .where(seats.c.student_id == student_id, rounds.c.status == "open")
+    ).all()
+
+
+def hand_to_bot(conn: Connection, cache: TableCache, student_id: int, now: float) -> list[dict[str, Any]]:
+    """Let bots play the student's seats at open tables until the teacher gives them back (`give_back`).
+
+    A bot whose turn it is plays at once (unless the round is paused).
+    """
+    events = []
+    for r in _open_seats(conn, student_id):
+        conn.execute(
+            update(seats).where(seats.c.table_id == r.table_id, seats.c.seat == r.seat).values(bot=True, held=True)
+        )
+        paused = conn.execute(
+            select(rounds.c.paused_at).select_from(tables.join(rounds, rounds.c.id == tables.c.round_id))
+            .where(tables.c.id == r.table_id).with_for_update(of=tables)
+        ).scalar()  # fmt: skip
+        if paused is None:
+            with cache.changing(conn, int(r.table_id)) as game:
+                _store(conn, int(r.table_id), game, game.run_automatic(_bots(conn, int(r.table_id))), now)
+        events.append({"k": "table", "table": int(r.table_id)})
+    return events
+
+
+def give_back(conn: Connection, student_id: int) -> list[dict[str, Any]]:
+    """Give the student back his seats that the teacher handed to bots (he plays them from his next turn)."""
+    events = []
+    for r in _open_seats(conn, student_id):
+        if r.held:
+            mine = (seats.c.table_id == r.table_id) & (seats.c.seat == r.seat)
+            conn.execute(update(seats).where(mine).values(bot=False, held=False))
+            events.append({"k": "table", "table": int(r.table_id)})
     return events

@@ -1,8 +1,10 @@
-"""Secrets: a student's seat token, the teacher's secret, room codes and seeds.
+"""Secrets: a student's seat token and rejoin code, the teacher's secret, room codes and seeds.
 
 A seat token is given to a student once, when he joins; the database keeps only its SHA-256,
 so a copy of the database does not let anyone take a seat. Secrets are compared in constant
-time.
+time. A rejoin code is short, for a student to copy down and type on another device: it
+opens his seat only together with his name in his room, and the database keeps only the
+SHA-256 of his id and the code.
 
 >>> token_hash("abc")[:12]
 'ba7816bf8f01'
@@ -16,11 +18,13 @@ import hashlib
 import hmac
 import secrets
 
-__all__ = ["CODE_LETTERS", "new_code", "new_secret", "normal_code", "same_secret", "token_hash"]
+__all__ = ["CODE_LETTERS", "new_code", "new_rejoin_code", "new_secret", "normal_code", "rejoin_hash", "same_secret",
+           "token_hash"]  # fmt: skip
 
 #: Room codes use letters and digits that cannot be mistaken for one another (no O/0, I/1/L).
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
+REJOIN_LENGTH = 6  # 31**6: about 890 million codes, against one name in one room
 
 
 def new_secret() -> str:
@@ -41,6 +45,16 @@ def same_secret(given: str, expected: str) -> bool:
 def new_code() -> str:
     """Return a new room code such as ``'K7RWP'``."""
     return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
+def new_rejoin_code() -> str:
+    """Return a new rejoin code such as ``'K7RWP3'`` (letters and digits that cannot be mistaken)."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(REJOIN_LENGTH))
+
+
+def rejoin_hash(student: int, code: str) -> str:
+    """Return what the database keeps of student `student`'s rejoin code `code` (as `normal_code` gives it)."""
+    return token_hash(f"rejoin:{student}:{code}")
 
 
 def normal_code(text: str) -> str:

@@ -12,15 +12,23 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-__all__ = ["RefusedError", "TeacherClient"]
+__all__ = ["ClassroomError", "RefusedError", "ServerDown", "TeacherClient"]
 
 
-class RefusedError(RuntimeError):
+class ClassroomError(RuntimeError):
+    """Something in the class the teacher can put right; the message says what, in one sentence."""
+
+
+class RefusedError(ClassroomError):
     """The server refused a teacher's call; the message is its reason."""
 
     def __init__(self, status: int, why: str) -> None:
         super().__init__(why)
         self.status = status
+
+
+class ServerDown(ClassroomError):
+    """The classroom server does not answer (stopped, or not started yet)."""
 
 
 class TeacherClient:
@@ -35,11 +43,17 @@ class TeacherClient:
         self.url = url.rstrip("/")
         self._secret = secret
 
+    @property
+    def secret(self) -> str:
+        """Return the teacher's secret (for the projector page's link)."""
+        return self._secret
+
     def call(self, method: str, path: str, body: Any = None, *, raw: bool = False) -> Any:
         """Call the API; return the JSON answer (or the text, with `raw`).
 
         Raises:
             RefusedError: the server refused the call (its reason is the message).
+            ServerDown: the server does not answer.
         """
         data = None if body is None else json.dumps(body).encode("utf-8")
         request = urllib.request.Request(
@@ -57,6 +71,11 @@ class TeacherClient:
             except ValueError:
                 why = str(e)
             raise RefusedError(e.code, why) from None
+        except (OSError, urllib.error.URLError):
+            raise ServerDown(
+                f"The classroom server at {self.url} does not answer: start it again (the control room's first"
+                " cell does), then try once more. Nothing stored is lost."
+            ) from None
         return text if raw else json.loads(text)
 
     def create_room(self, code: str | None = None, seed: str | None = None) -> str:
@@ -75,6 +94,25 @@ class TeacherClient:
     def close_round(self, room: str) -> dict[str, Any]:
         """Close the open round and settle it."""
         return dict(self.call("POST", f"/api/rooms/{room}/close", {}))
+
+    def control(self, room: str, what: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Pause, resume, extend, cancel or end (`what`) in `room`; return the server's summary."""
+        return dict(self.call("POST", f"/api/rooms/{room}/{what}", body or {}))
+
+    def exclude(self, room: str, number: int, excluded: bool = True) -> dict[str, Any]:
+        """Leave round `number` out of the results (or count it again)."""
+        return dict(self.call("POST", f"/api/rooms/{room}/rounds/{number}/exclude", {"excluded": excluded}))
+
+    def student(self, room: str, action: str, name: str | int, to: str | None = None) -> dict[str, Any]:
+        """Act on a student (``remove``, ``rename`` with `to`, ``reseat``, ``refuse``, ``bot``, ``back``)."""
+        body: dict[str, Any] = {"student": name} if isinstance(name, int) else {"name": name}
+        if to is not None:
+            body["to"] = to
+        return dict(self.call("POST", f"/api/rooms/{room}/students/{action}", body))
+
+    def projector(self, room: str) -> dict[str, Any]:
+        """Return what the projector shows now (counts, the clock, the results; no names)."""
+        return dict(self.call("GET", f"/api/rooms/{room}/projector"))
 
     def results(self, room: str) -> dict[str, list[dict[str, Any]]]:
         """Return ``{"bids": rows, "tables": rows}`` (see `ra_classroom.store.export`)."""

@@ -1,14 +1,20 @@
-"""The teacher's control room: start the server, show the way in, run rounds, read the results.
+"""The teacher's control room: start the server, show the way in, run rounds, hold them, read the results.
 
 A few calls in a notebook run a class::
 
     from ra_classroom import ControlRoom
     room = ControlRoom.start()                 # the server, its database and a room
-    room.invitation()                          # the link and the QR code, for the projector
+    room.invitation()                          # the link and the QR code; room.projector() for the class
+    room.monitor()                             # the live panel, with every control as a button
     room.open_round("first", group_size=4, seconds=90)
-    room.monitor()                             # live: who joined, who has bid
-    room.close_round()
-    room.results()                             # a pandas DataFrame; room.save_csv("class.csv")
+    await room.wait()                          # until the round closes; the panel works meanwhile
+    room.results()                             # a pandas DataFrame; room.save_csv()
+    room.stop()                                # results saved, students told, server stopped
+
+Every control is one call to the server, the same from a cell and from the panel's buttons, and
+returns at once: open, close, pause, resume, extend, cancel, exclude a round; remove, rename,
+reseat a student, or hand his Ra seats to a bot and back. Waiting is `wait`, which a cell awaits
+(``await room.wait()``): the kernel stays free, so the panel's buttons work while it waits.
 
 `ControlRoom.start` reads its defaults from the environment, which ``make classroom`` sets for a
 real class (``RA_CLASSROOM_HOST=0.0.0.0``, ``RA_CLASSROOM_PORT=8000``, ``RA_CLASSROOM_DATABASE``);
@@ -18,20 +24,21 @@ simulated students allowed (`rehearse`).
 
 from __future__ import annotations
 
-import atexit
+import asyncio
+import datetime
 import html
 import os
-import tempfile
 import time
+from collections.abc import Generator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..auctions.experiments import KINDS
 from ..auctions.laws import Law
-from ..store.tokens import new_secret
 from ..web.links import qr_svg, room_link, server_address
-from ..web.server import ServerProcess
-from .client import TeacherClient
+from .client import ClassroomError, RefusedError, TeacherClient
+from .launch import Launched, launch
+from .notes import Note, plain_errors
 from .simulate import Behaviour, SimulatedClass
 
 if TYPE_CHECKING:
@@ -39,35 +46,55 @@ if TYPE_CHECKING:
 
     from .monitor import Monitor
 
-__all__ = ["ControlRoom", "Invitation"]
+__all__ = ["ControlRoom", "Invitation", "Waiting"]
 
-
-def _log_beside(database: str) -> Path:
-    """Return where the server's log goes: beside a SQLite file, else in the system's temporary folder."""
-    if "://" not in database:
-        return Path(database).resolve().parent / "ra_classroom_server.log"
-    return Path(tempfile.gettempdir()) / "ra_classroom_server.log"
-
-
-def _reopen(teacher: TeacherClient, code: str) -> str | None:
-    """Return `code` as stored if the server has that room already, else None."""
-    from .client import RefusedError
-
-    try:
-        return str(teacher.status(code)["room"])
-    except RefusedError as e:
-        if e.status == 404:
-            return None
-        raise
+#: The control rooms this kernel started, by what was asked: a cell run again gets its own back.
+_STARTED: dict[tuple[Any, ...], ControlRoom] = {}
 
 
 class Invitation(str):
-    """The way in for students, as HTML (big link, room code, QR code); a notebook shows it rendered."""
+    """HTML for the projector or the notebook; a notebook shows it rendered."""
 
     __slots__ = ()
 
     def _repr_html_(self) -> str:
         return str(self)
+
+
+class Waiting:
+    """The wait for the open round to close, for a cell to ``await`` (the kernel stays free meanwhile).
+
+    Awaited, it returns the room's status in a few lines once the round is closed (by its clock,
+    by everyone having bid, or by the teacher), or once `timeout` seconds have passed.
+    """
+
+    def __init__(self, room: ControlRoom, timeout: float | None, every: float = 0.5) -> None:
+        self.room, self.timeout, self.every = room, timeout, every
+
+    def __await__(self) -> Generator[Any, None, Note]:
+        return self._run().__await__()
+
+    async def _run(self) -> Note:
+        begin = time.monotonic()
+        while True:
+            status = await asyncio.to_thread(self.room.status)
+            r = status["round"]
+            if r is None:
+                return Note("No round has been opened yet: open one first (room.open_round).")
+            if r["status"] != "open":
+                return Note(self.room.status_text(status))
+            if self.timeout is not None and time.monotonic() - begin > self.timeout:
+                return Note(
+                    f"Round {r['number']} is still open after {self.timeout:g} s.\n" + self.room.status_text(status)
+                )
+            await asyncio.sleep(self.every)
+
+    def blocking(self) -> Note:
+        """Wait in a script, where no event loop runs (in a notebook, ``await room.wait()`` instead)."""
+        return asyncio.run(self._run())
+
+    def __repr__(self) -> str:
+        return "To wait for the round, await it: type  await room.wait()  (the panel's buttons work meanwhile)."
 
 
 class ControlRoom:
@@ -77,8 +104,8 @@ class ControlRoom:
         teacher: the API client, with the teacher's secret.
         room: the room's code.
         address: the server's address as students type it.
-        server: the server process this control room started, if it did.
-        rehearsal: whether this is a rehearsal (temporary database; simulated students allowed).
+        server: the server this control room started or found, if it did.
+        results: the folder where `save_csv` and `stop` save the results.
     """
 
     def __init__(
@@ -87,16 +114,18 @@ class ControlRoom:
         room: str,
         address: str,
         *,
-        server: ServerProcess | None = None,
-        rehearsal: bool = False,
+        server: Launched | None = None,
+        results: str | Path | None = None,
     ) -> None:
         self.teacher, self.room, self.address = teacher, room, address
-        self.server, self.rehearsal = server, rehearsal
+        self.server = server
+        self.rehearsal = server is not None and server.rehearsal
         self._simulated: list[SimulatedClass] = []
-        self._tmp: tempfile.TemporaryDirectory[str] | None = None
-        self.folder = Path.cwd()  #: where `save_csv` saves by default (a rehearsal's temporary folder)
+        self._panels: list[Monitor] = []
+        self.folder = Path(results or os.environ.get("RA_CLASSROOM_RESULTS") or Path.cwd() / "results").resolve()
+        plain_errors()
 
-    # -- starting -------------------------------------------------------------------------------
+    # -- starting and stopping ----------------------------------------------------------------
 
     @classmethod
     def start(
@@ -107,8 +136,12 @@ class ControlRoom:
         database: str | None = None,
         room: str | None = None,
         seed: str | None = None,
+        results: str | Path | None = None,
     ) -> ControlRoom:
-        """Start a classroom server in a child process, open a room, and return its control room.
+        """Start a classroom server in a child process (or find the one running), open a room, return its control room.
+
+        Run again (the same cell, or after the kernel restarted), it finds the server that runs
+        and the room, and the class goes on.
 
         Args:
             host: ``0.0.0.0`` to let the class's devices in (default ``$RA_CLASSROOM_HOST``, else
@@ -116,57 +149,84 @@ class ControlRoom:
             port: the port (default ``$RA_CLASSROOM_PORT``, else a free one).
             database: a SQLite file or a database URL (default ``$RA_CLASSROOM_DATABASE``, else a
                 temporary file: a rehearsal).
-            room: the room's code (3-12 letters or digits); if the database has that room already (the
-                server or the notebook was restarted), the class goes on in it. Default: a new code.
+            room: the room's code (3-12 letters or digits); if the database has that room already, the
+                class goes on in it. Default: a new code.
             seed: the seed of a new room, which decides its groups and values. Default: a fresh one
                 for a class, a fixed one in a rehearsal (so that a rehearsal can be repeated).
+            results: the folder for the results (default ``$RA_CLASSROOM_RESULTS``, else ``results``
+                in this notebook's folder).
+
+        Raises:
+            ClassroomError: the port is taken by another program (the message says what to do).
         """
         host = host or os.environ.get("RA_CLASSROOM_HOST") or "127.0.0.1"
         port = port if port is not None else int(os.environ.get("RA_CLASSROOM_PORT") or 0)
         database = database or os.environ.get("RA_CLASSROOM_DATABASE") or None
-        tmp = None
-        if database is None:
-            tmp = tempfile.TemporaryDirectory(prefix="ra-classroom-")
-            database = str(Path(tmp.name) / "rehearsal.db")
-        log = _log_beside(database)
-        server = ServerProcess(database, new_secret(), host=host, port=port, log=log).start()
-        atexit.register(server.stop)
+        asked = (host, port, database, room, seed, str(results))
+        known = _STARTED.get(asked)
+        if known is not None and known.server is not None and known.server.server.running():
+            return known
+        launched = launch(host, port, database)
+        server = launched.server
         teacher = TeacherClient(server.url, server.secret)
-        if seed is None and tmp is not None:
+        if seed is None and launched.rehearsal:
             seed = "rehearsal"
         code = _reopen(teacher, room) if room else None
-        control = cls(teacher, code or teacher.create_room(room, seed), server_address(host, server.port),
-                      server=server, rehearsal=tmp is not None)  # fmt: skip
-        control._tmp = tmp
-        control.folder = Path(tmp.name) if tmp else Path.cwd()
+        if code is None:
+            code = teacher.create_room(room, seed)
+        else:  # the class goes on: pages that said the session had ended come back
+            teacher.control(code, "end", {"ended": False})
+        control = cls(teacher, code, server_address(host, server.port), server=launched, results=results)
+        _STARTED[asked] = control
         return control
 
     @classmethod
-    def connect(cls, url: str, secret: str, room: str | None = None) -> ControlRoom:
+    def connect(
+        cls, url: str, secret: str, room: str | None = None, *, results: str | Path | None = None
+    ) -> ControlRoom:
         """Return the control room of a server started elsewhere (``python -m ra_classroom serve``).
 
         Args:
             url: the server's address.
             secret: the teacher's secret it printed.
             room: an existing room's code; default: a new room.
+            results: the folder for the results (as in `start`).
         """
         teacher = TeacherClient(url, secret)
-        return cls(teacher, room or teacher.create_room(), url)
+        return cls(teacher, room or teacher.create_room(), url, results=results)
 
-    def stop(self) -> None:
-        """Stop the simulated students and the server this control room started (the database stays)."""
+    def stop(self) -> Note:
+        """End the class: save the results, tell the students, stop the server; return what was done.
+
+        The students' pages say that the session has ended; the simulated students and the server
+        this control room started stop. The database stays (a rehearsal's goes).
+        """
+        said = []
+        try:
+            self.teacher.control(self.room, "end")  # an open round is closed and settled first
+            saved = self.save_csv()
+            said.append(f"The results are saved in {_shown(saved)}." if saved else "No round closed: nothing to save.")
+            said.append("The students' pages say that the session has ended.")
+            if self.server is not None:
+                time.sleep(1.0)  # the pages' last view leaves before the server stops
+        except ClassroomError as e:
+            said.append(f"Nothing saved: {e}")
         for sim in self._simulated:
             sim.stop()
+        self._simulated.clear()
+        for panel in self._panels:
+            panel.stop()
+            panel.message.value = "The session has ended."
         if self.server is not None:
             self.server.stop()
-        if self._tmp is not None:
-            self._tmp.cleanup()
+            said.append("The server is stopped.")
+        return Note(" ".join(said))
 
     # -- the way in -----------------------------------------------------------------------------
 
     @property
     def link(self) -> str:
-        """Return the room's short link (it opens the page with the code filled in)."""
+        """Return the room's short link (it opens the page with the room code filled in)."""
         return room_link(self.address, self.room)
 
     def invitation(self) -> Invitation:
@@ -178,6 +238,20 @@ class ControlRoom:
             f'<div style="font-size:1.6em;line-height:1.6">Open <a href="{link}"><b>{link}</b></a><br>'
             f"or go to <b>{html.escape(self.address)}</b> and type the room code "
             f'<b style="font-size:1.4em;letter-spacing:0.1em">{html.escape(self.room)}</b></div></div>'
+        )
+
+    @property
+    def projector_link(self) -> str:
+        """Return the projector page's address on this machine (with the teacher's secret after ``#``)."""
+        return f"{self.teacher.url}/projector/{self.room}#{self.teacher.secret}"
+
+    def projector(self) -> Invitation:
+        """Return a link that opens the projector page in a new tab: the way in, the clock, the count, the results."""
+        link = html.escape(self.projector_link)
+        return Invitation(
+            f'<p style="font-size:1.3em"><a href="{link}" target="_blank" rel="noopener"><b>Open the projector'
+            " page</b></a> in a new tab and put it on the projector (full screen: F11). It shows the room code and"
+            " QR code, then each round's clock and how many have bid, then the results.</p>"
         )
 
     # -- rounds --------------------------------------------------------------------------------
@@ -192,42 +266,80 @@ class ControlRoom:
         seconds: float | None = None,
         practice: bool = False,
         absent_after: float = 60.0,
+        close_when_done: bool = True,
     ) -> dict[str, Any]:
-        """Open the next round for the students here; return its id, groups (or tables) and who sits out.
+        """Open the next round for the students here; return its id, groups (or tables), who sits out, and a note.
+
+        A class smaller than a group bids as one smaller group; those left over form a smaller
+        group; Ra tables take bots in the empty seats. The returned ``note`` says so.
 
         Args:
             kind: ``first``, ``second``, ``allpay``, ``common`` or ``ra`` (see `KINDS`).
             group_size: bidders per group (2-12), or players per Ra table (3-5).
             law: the values' law (default uniform on [0, 100]).
             noise: common value: signals are the worth plus an error uniform in [-noise, noise].
-            seconds: the time to bid; None: until you close the round.
+            seconds: the time to bid; None: until you close it.
             practice: a practice round, whose earnings do not count.
             absent_after: Ra tables: seconds before a bot plays a disconnected student's turns.
+            close_when_done: close as soon as everyone has bid (or every Ra game is over).
         """
         spec: dict[str, Any] = {"kind": kind, "group_size": group_size, "noise": noise, "practice": practice,
-                                "seconds": seconds, "absent_after": absent_after}  # fmt: skip
+                                "seconds": seconds, "absent_after": absent_after,
+                                "close_when_done": close_when_done}  # fmt: skip
         if law is not None:
             spec["law"] = law.to_dict()
         return self.teacher.open_round(self.room, spec)
 
-    def close_round(self) -> dict[str, Any]:
-        """Close the open round and settle it."""
-        return self.teacher.close_round(self.room)
+    def close_round(self) -> Note:
+        """Close the open round now and settle it."""
+        info = self.teacher.close_round(self.room)
+        return Note(f"Round closed (id {info['round']}).")
+
+    def pause(self) -> Note:
+        """Pause the open round: no bid or move, the clock stopped (`resume` goes on)."""
+        return Note(f"Round {self.teacher.control(self.room, 'pause')['number']} is paused.")
+
+    def resume(self) -> Note:
+        """Let the paused round go on, with the time it had left."""
+        return Note(f"Round {self.teacher.control(self.room, 'resume')['number']} goes on.")
+
+    def extend(self, seconds: float = 30) -> Note:
+        """Give the open round `seconds` more."""
+        info = self.teacher.control(self.room, "extend", {"seconds": seconds})
+        return Note(f"Round {info['number']} has {info['closes_in']:.0f} s left.")
+
+    def cancel_round(self) -> Note:
+        """Cancel the open round: it ends now, nothing is settled, and it counts nowhere."""
+        return Note(f"Round {self.teacher.control(self.room, 'cancel')['number']} is cancelled: it counts nowhere.")
+
+    def exclude_round(self, number: int, excluded: bool = True) -> Note:
+        """Leave closed round `number` out of the results and the earnings (`excluded` False: count it again)."""
+        self.teacher.exclude(self.room, number, excluded)
+        return Note(f"Round {number} is {'left out of' if excluded else 'back in'} the results.")
+
+    def wait(self, timeout: float | None = None) -> Waiting:
+        """Return the wait for the open round to close, for a cell to await: ``await room.wait()``.
+
+        The kernel stays free while it waits, so the panel's buttons (close, pause, extend, ...)
+        act at once. Awaited, it returns the room's status in a few lines.
+        """
+        return Waiting(self, timeout)
 
     def status(self) -> dict[str, Any]:
-        """Return the room now: students (present or not), the latest round and who has bid, the tables."""
+        """Return the room now: students, every round, the latest round and who has bid, the tables."""
         return self.teacher.status(self.room)
 
     def status_text(self, status: dict[str, Any] | None = None) -> str:
         """Return the room now in a few plain lines: who joined, who is here, the round, who has bid."""
         s = status or self.status()
-        people = s["students"]
+        people = [p for p in s["students"] if not p.get("removed")]
         lines = [f"Room {s['room']}: {len(people)} students joined, {sum(p['present'] for p in people)} here."]
         r = s["round"]
         if r is None:
             lines.append("No round yet.")
             return "\n".join(lines)
-        head = f"Round {r['number']} ({KINDS[r['kind']]}{', practice' if r['practice'] else ''}): {r['status']}"
+        state = "cancelled" if r["status"] == "void" else "paused" if r.get("paused") else r["status"]
+        head = f"Round {r['number']} ({KINDS[r['kind']]}{', practice' if r['practice'] else ''}): {state}"
         if "bid" in r:
             given = len(r["bid"]) + len(r["waiting"])
             head += f"; {len(r['bid'])} of {given} have bid"
@@ -239,47 +351,50 @@ class ControlRoom:
             lines.append(f"Table {t['table']}: {t['moves']} moves{', game over' if t['over'] else ''}; fame: {seats}.")
         return "\n".join(lines)
 
-    def wait_for_bids(self, timeout: float = 120.0) -> int:
-        """Wait until every student with a value in the open round has bid (or `timeout`); return how many bid."""
-        deadline = time.monotonic() + timeout
-        while True:
-            r = self.status()["round"]
-            if r is None or "bid" not in r:
-                return 0
-            if not r["waiting"] or r["status"] != "open" or time.monotonic() > deadline:
-                return len(r["bid"])
-            time.sleep(0.2)
-
-    def finish_round(self, timeout: float = 300.0) -> str:
-        """Wait until everyone with a value has bid or the time is up, close the round if still open; return the status.
-
-        For Ra tables: wait until every table's game is over (or `timeout`), then close.
-        """
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            s = self.status()
-            r = s["round"]
-            if r is None or r["status"] != "open":
-                break
-            if ("bid" in r and not r["waiting"]) or (r["kind"] == "ra" and all(t["over"] for t in s["tables"])):
-                self.close_round()
-                break
-            time.sleep(0.2)
-        else:
-            if (self.status()["round"] or {}).get("status") == "open":
-                self.close_round()
-        return self.status_text()
-
     def monitor(self, every: float = 1.0) -> Monitor:
-        """Return a live panel (ipywidgets): who joined, who has bid, the tables, and a button to close the round."""
+        """Return the live panel (ipywidgets): who is here, the round, who has bid, and every control as a button."""
         from .monitor import Monitor
 
-        return Monitor(self, every)
+        panel = Monitor(self, every)
+        self._panels.append(panel)
+        return panel
+
+    # -- students -------------------------------------------------------------------------------
+
+    def remove(self, name: str) -> Note:
+        """Remove a student: his page closes, his seat opens nothing, bots play his Ra seats; his bids stay."""
+        return Note(f"{self.teacher.student(self.room, 'remove', name)['name']} is removed.")
+
+    def rename(self, name: str, to: str) -> Note:
+        """Rename a student (his seat and history stay his)."""
+        return Note(f"{name} is now {self.teacher.student(self.room, 'rename', name, to)['name']}.")
+
+    def reseat(self, name: str) -> Note:
+        """Let in the device that asks for `name`'s seat: it is his from now on (his old device's page closes)."""
+        return Note(f"{self.teacher.student(self.room, 'reseat', name)['name']}'s seat is open on the new device.")
+
+    def refuse(self, name: str) -> Note:
+        """Refuse the device that asks for `name`'s seat."""
+        return Note(
+            f"The device asking for {self.teacher.student(self.room, 'refuse', name)['name']}'s seat is refused."
+        )
+
+    def bot_plays(self, name: str) -> Note:
+        """Hand `name`'s seats at open Ra tables to bots, until `give_back` (each board marks them)."""
+        who = self.teacher.student(self.room, "bot", name)["name"]
+        return Note(f"A bot plays for {who} until you give the seat back.")
+
+    def give_back(self, name: str) -> Note:
+        """Give `name` back the Ra seats handed to bots."""
+        return Note(f"{self.teacher.student(self.room, 'back', name)['name']} plays again.")
 
     # -- results ---------------------------------------------------------------------------------
 
     def results(self) -> pd.DataFrame:
-        """Return the closed sealed-bid rounds, one row per student and round (columns: `export.BID_COLUMNS`)."""
+        """Return the closed sealed-bid rounds, one row per student and round (columns: `export.BID_COLUMNS`).
+
+        Cancelled and excluded rounds are left out; before any round closes the table is empty.
+        """
         import pandas as pd
 
         from ..store.export import BID_COLUMNS
@@ -294,13 +409,27 @@ class ControlRoom:
 
         return pd.DataFrame(self.teacher.results(self.room)["tables"], columns=list(TABLE_COLUMNS))
 
-    def save_csv(self, path: str | Path | None = None) -> Path:
-        """Save the sealed-bid results as CSV (for a spreadsheet, or `pandas.read_csv`); return where.
+    def results_name(self, day: datetime.date | None = None) -> str:
+        """Return the results file's name: the room and the date (``RA1-2025-03-14.csv``; a rehearsal's says so)."""
+        day = day or datetime.date.today()
+        return f"{self.room}-{day.isoformat()}{'-rehearsal' if self.rehearsal else ''}.csv"
 
-        Default: ``results-<room>.csv`` in `folder` (this folder, or a rehearsal's temporary one).
+    def save_csv(self, path: str | Path | None = None) -> Path | None:
+        """Save the results as CSV (for a spreadsheet, or notebook 14); return where, or None if no round closed.
+
+        Default: `folder` (``results`` beside this notebook), named by `results_name`; the Ra
+        tables, if any, go beside it (``...-ra.csv``). Saving again the same day replaces the
+        file with the room's results so far.
         """
-        out = Path(path) if path is not None else self.folder / f"results-{self.room}.csv"
+        rows = self.teacher.results(self.room)
+        if not rows["bids"] and not rows["tables"]:
+            return None
+        out = Path(path) if path is not None else self.folder / self.results_name()
+        out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(self.teacher.results_csv(self.room), encoding="utf-8")
+        if rows["tables"]:
+            tables = self.teacher.call("GET", f"/api/rooms/{self.room}/tables.csv", raw=True)
+            out.with_name(out.stem + "-ra.csv").write_text(tables, encoding="utf-8")
         return out
 
     # -- a rehearsal -----------------------------------------------------------------------------
@@ -310,11 +439,33 @@ class ControlRoom:
     ) -> SimulatedClass:
         """Seat simulated students who bid and play by `behaviour` (a rehearsal only: never in a real class).
 
+        Run again, it returns the students already seated.
+
         Raises:
-            RuntimeError: this control room runs a real class (a database of its own).
+            ClassroomError: this control room runs a real class (a database of its own).
         """
         if not self.rehearsal:
-            raise RuntimeError("simulated students join rehearsals only, not a real class's database")
+            raise ClassroomError("Simulated students join rehearsals only, not a real class's database.")
+        if self._simulated:
+            return self._simulated[0]
         sim = SimulatedClass(self.teacher.url, self.room, students, seed=seed, behaviour=behaviour).start()
         self._simulated.append(sim)
         return sim
+
+
+def _shown(path: Path) -> str:
+    """Return `path` as the teacher finds it: from this notebook's folder when it is below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _reopen(teacher: TeacherClient, code: str) -> str | None:
+    """Return `code` as stored if the server has that room already, else None."""
+    try:
+        return str(teacher.status(code)["room"])
+    except RefusedError as e:
+        if e.status == 404:
+            return None
+        raise

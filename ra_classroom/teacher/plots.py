@@ -15,6 +15,7 @@ from ..auctions.laws import Uniform, law_from_dict
 from ..auctions.theory import common_value_bid, common_value_worth, equilibrium_bid, shading
 from ..game.bridge import plot_style
 from .analysis import counted, learning, revenue
+from .notes import Note
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -23,6 +24,10 @@ if TYPE_CHECKING:
 __all__ = ["bids_against_values", "revenue_by_format", "student_slopes_plot", "svg_setup", "winners_curse_plot"]
 
 _PRIVATE = ("first", "second", "allpay")
+_NO_PRIVATE = (
+    "No first-price, second-price or all-pay round (practice aside) in these results, so nothing to plot here:"
+    ' run one (room.open_round("first")), or skip this plot.'
+)
 
 
 def svg_setup() -> None:
@@ -30,7 +35,7 @@ def svg_setup() -> None:
     plot_style().svg_setup()
 
 
-def bids_against_values(df: pd.DataFrame, rho: float | None = 0.5, practice: bool = False) -> Figure:
+def bids_against_values(df: pd.DataFrame, rho: float | None = 0.5, practice: bool = False) -> Figure | Note:
     """Return one panel per private-value format: each bid against its value, with the risk-neutral equilibrium.
 
     Args:
@@ -43,7 +48,7 @@ def bids_against_values(df: pd.DataFrame, rho: float | None = 0.5, practice: boo
     data = counted(df, practice)
     kinds = [k for k in _PRIVATE if (data["kind"] == k).any()]
     if not kinds:
-        raise ValueError("no private-value round in these results")
+        return Note(_NO_PRIVATE)
     fig, axes = style.figure(3.6 * len(kinds), 3.4, ncols=len(kinds))
     axes = [axes] if len(kinds) == 1 else list(axes)
     for ax, kind in zip(axes, kinds, strict=True):
@@ -122,7 +127,7 @@ def _slope_of(rho: Any, n: int) -> Any:
     return (n - 1) / (n - 1 + r)
 
 
-def revenue_by_format(df: pd.DataFrame, practice: bool = False, rho: float | None = None) -> Figure:
+def revenue_by_format(df: pd.DataFrame, practice: bool = False, rho: float | None = None) -> Figure | Note:
     """Return the mean revenue per group of each private-value format with its 95 % interval, beside two benchmarks.
 
     The benchmarks of `analysis.revenue`: risk-neutral (the mean second-highest value, the same in
@@ -131,7 +136,7 @@ def revenue_by_format(df: pd.DataFrame, practice: bool = False, rho: float | Non
     style = plot_style()
     table = revenue(df, practice, rho=rho)
     if table.empty:
-        raise ValueError("no private-value round in these results")
+        return Note(_NO_PRIVATE)
     fig, ax = style.figure(6.4, 3.2)
     x = list(range(len(table)))
     ax.bar(x, table["revenue"], color=style.PALETTE[0], label="the class (bars: 95 %)",
@@ -152,7 +157,7 @@ def revenue_by_format(df: pd.DataFrame, practice: bool = False, rho: float | Non
     return done
 
 
-def winners_curse_plot(df: pd.DataFrame, practice: bool = False) -> Figure:
+def winners_curse_plot(df: pd.DataFrame, practice: bool = False) -> Figure | Note:
     """Return the common-value rounds (first price): bids against signals with the rules, and shading by round.
 
     Left: every bid against its signal (winners filled), with bidding the signal, the break-even
@@ -165,7 +170,10 @@ def winners_curse_plot(df: pd.DataFrame, practice: bool = False) -> Figure:
     data = counted(df, practice)
     bids = data[(data["kind"] == "common") & data["bid"].notna()]
     if bids.empty:
-        raise ValueError("no common-value round with a bid in these results")
+        return Note(
+            "No common-value round with a bid in these results, so no winner's curse to show: run one"
+            ' (room.open_round("common", noise=10)), or skip this plot.'
+        )
     n, noise = int(bids["n"].mode().iloc[0]), float(bids["noise"].iloc[0])
     law = law_from_dict(json.loads(bids["law_json"].iloc[0]))
     fig, (left, right) = style.figure(8.4, 3.6, ncols=2)

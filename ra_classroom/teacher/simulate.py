@@ -25,6 +25,9 @@ from ..auctions.theory import equilibrium_bid, shading
 
 __all__ = ["Behaviour", "Probe", "SimStudent", "SimulatedClass", "sim_bid"]
 
+GAP = 1 / 6  #: seconds between two messages of one simulated student, at least (the server takes 8 a second)
+_AGAIN = ("paused", "Too many messages")  # refusals that mean "not now": he acts again later
+
 
 @dataclasses.dataclass(frozen=True)
 class Behaviour:
@@ -160,11 +163,15 @@ class SimStudent:
         self.view: dict[str, Any] | None = None
         self.done: set[tuple[Any, ...]] = set()  # actions answered (ack or refusal): never sent again
         self.pending: dict[int, tuple[Any, ...]] = {}  # message id -> action, sent and not yet answered
+        self.decided: dict[tuple[Any, ...], Any] = {}  # action -> what he chose: sent again (after a pause, a
+        # reconnection) it is the same, so his random stream is drawn once per decision, whatever the timing
         self.joined = asyncio.Event()
         self.connections = 0
         self.common_rounds: set[int] = set()  # the common-value rounds he has bid in
         self.quiet = False  # set: he reads his views but takes no new action (the end of a session)
+        self.gone = False  # set: the teacher removed him, or his seat moved to another device: he stops
         self._ids = 0
+        self._free_at = 0.0  # the loop's time from which he may send his next message
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def run(self, ws_url: str, room: str, stop: asyncio.Event) -> None:
@@ -172,7 +179,7 @@ class SimStudent:
         import websockets
 
         wait = 0.2
-        while not stop.is_set():
+        while not stop.is_set() and not self.gone:
             try:
                 async with websockets.connect(ws_url, max_size=2**22, open_timeout=10) as ws:
                     self.connections += 1
@@ -181,7 +188,7 @@ class SimStudent:
             except (OSError, websockets.ConnectionClosed, TimeoutError):
                 pass
             self.pending.clear()  # unanswered actions may be retried from the next view
-            if not stop.is_set():
+            if not stop.is_set() and not self.gone:
                 await asyncio.sleep(wait)
                 wait = min(2.0, wait * 2)
 
@@ -213,33 +220,46 @@ class SimStudent:
             ident = msg.get("id")
             key = self.pending.pop(ident, None) if isinstance(ident, int) else None
             if key is not None:
-                self.done.add(key)
+                if kind == "refused" and any(why in str(msg.get("why")) for why in _AGAIN):
+                    asyncio.get_running_loop().call_later(1.0, self._again, ws, self.view)  # not now: a little later
+                else:
+                    self.done.add(key)
                 if self.probe is not None:
                     self.probe.answered(self, key, msg, now)
+        elif kind == "bye":
+            self.gone = True
         elif kind == "view":
             self.view = msg
             if self.probe is not None:
                 self.probe.viewed(self, msg, now)
             self._decide(ws, msg)
 
+    def _again(self, ws: Any, view: dict[str, Any] | None) -> None:
+        """Decide again on `view` if no newer view came meanwhile (a newer one decides by itself)."""
+        if view is not None and view is self.view:
+            self._decide(ws, view)
+
     def _decide(self, ws: Any, view: dict[str, Any]) -> None:
         """Act on a view if it asks for an action not yet taken."""
-        if self.quiet:
-            return
         rnd, table = view.get("round"), view.get("table")
+        if self.quiet or (rnd and rnd.get("paused")):
+            return
         if view["screen"] == "bid" and rnd and rnd.get("your_bid") is None:
             key: tuple[Any, ...] = ("bid", rnd["id"])
             if key not in self.done and key not in self.pending.values():
-                amount = sim_bid(rnd, self.behaviour, self.rng, len(self.common_rounds - {rnd["id"]}))
+                if key not in self.decided:
+                    self.decided[key] = sim_bid(rnd, self.behaviour, self.rng, len(self.common_rounds - {rnd["id"]}))
                 if rnd["kind"] == "common":
                     self.common_rounds.add(rnd["id"])
-                self._later(ws, key, {"t": "bid", "round": rnd["id"], "amount": amount})
+                self._later(ws, key, {"t": "bid", "round": rnd["id"], "amount": self.decided[key]})
         elif view["screen"] == "ra" and table and table["yours"] and table["choices"]:
             key = ("move", table["id"], table["ply"])
             if key not in self.done and key not in self.pending.values():
                 choices = table["choices"]
-                action = choices[int(self.rng.random() * len(choices))]
-                self._later(ws, key, {"t": "move", "table": table["id"], "action": action, "version": table["ply"]})
+                if key not in self.decided:
+                    self.decided[key] = choices[int(self.rng.random() * len(choices))]
+                self._later(ws, key, {"t": "move", "table": table["id"], "action": self.decided[key],
+                                      "version": table["ply"]})  # fmt: skip
 
     def _later(self, ws: Any, key: tuple[Any, ...], msg: dict[str, Any]) -> None:
         self._ids += 1
@@ -250,6 +270,10 @@ class SimStudent:
 
         async def act() -> None:
             await asyncio.sleep(delay)
+            now = asyncio.get_running_loop().time()  # never faster than the server takes (its rate limit)
+            at = max(now, self._free_at)
+            self._free_at = at + GAP
+            await asyncio.sleep(at - now)
             if self.probe is not None:
                 self.probe.sent(self, key, msg, time.perf_counter())
             try:

@@ -37,12 +37,14 @@ HEADERS = {
 }
 
 
-def create_app(database: str, teacher_secret: str) -> Starlette:
+def create_app(database: str, teacher_secret: str, address: str | None = None) -> Starlette:
     """Return the classroom's ASGI app on `database` (a SQLAlchemy URL or a SQLite file).
 
     Args:
         database: where everything is stored.
         teacher_secret: what the teacher's API calls must carry.
+        address: the server's address as students type it (the projector shows it); default:
+            the address the projector's page was opened at.
     """
     if len(teacher_secret) < 16:
         raise ValueError("the teacher's secret must have at least 16 characters")
@@ -59,6 +61,9 @@ def create_app(database: str, teacher_secret: str) -> Starlette:
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=HEADERS)
 
+    async def projector_page(request: Request) -> Response:
+        return FileResponse(STATIC / "projector.html", headers=HEADERS)
+
     async def health(request: Request) -> Response:
         return PlainTextResponse("ok")
 
@@ -69,9 +74,10 @@ def create_app(database: str, teacher_secret: str) -> Starlette:
         routes=[
             Route("/", page),
             Route("/r/{code}", page),
+            Route("/projector/{code}", projector_page),
             Route("/healthz", health),
             WebSocketRoute("/ws", socket),
-            *teacher_routes(classroom, teacher_secret),
+            *teacher_routes(classroom, teacher_secret, address),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,

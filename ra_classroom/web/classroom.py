@@ -26,7 +26,7 @@ from sqlalchemy import select as query
 
 from ..auctions.experiments import RoundSpec
 from ..game.table import Selection, select
-from ..store import rooms, rounds, table_moves
+from ..store import rooms, roster, rounds, table_moves
 from ..store.bus import Listener
 from ..store.database import Database
 from ..store.pages import build_views, table_view
@@ -149,17 +149,42 @@ class Classroom:
 
     # -- the students' commands ---------------------------------------------------------------
 
-    async def join(self, room: Any, name: Any) -> tuple[int, str, str, str]:
-        """Seat a new student; return his id, token, room and name (see `rooms.join`)."""
-        return await self.command(lambda conn: (rooms.join(conn, room, name, time.time()), []))
+    async def join(self, room: Any, name: Any, code: Any = None) -> rooms.Joined:
+        """Seat a new student, or give one his seat back with his rejoin code (see `rooms.join`)."""
 
-    async def hello(self, token: Any) -> tuple[int, str, str]:
-        """Find the student of a seat token, and give him back any seat a bot played meanwhile."""
+        def fn(conn: Connection) -> tuple[rooms.Joined, list[dict[str, Any]]]:
+            joined = rooms.join(conn, room, name, time.time(), code)
+            if not joined.moved:
+                return joined, []
+            why = "Your seat is now open on another device (you typed your rejoin code there)."
+            return joined, [{"k": "leave", "student": joined.student, "why": why}, {"k": "room", "room": joined.room}]
 
-        def fn(conn: Connection) -> tuple[tuple[int, str, str], list[dict[str, Any]]]:
+        return await self.command(fn)
+
+    async def ask(self, room: Any, name: Any) -> tuple[str, str, str]:
+        """Ask the teacher for a student's seat from a new device; return the device's token, the room, the name."""
+
+        def fn(conn: Connection) -> tuple[tuple[str, str, str], list[dict[str, Any]]]:
+            asked = roster.ask(conn, room, name, time.time())
+            return asked, [{"k": "room", "room": asked[1]}]
+
+        return await self.command(fn)
+
+    async def hello(self, token: Any) -> tuple[int, str, str, str | None]:
+        """Find a seat token's student; give him back the seats bots played meanwhile, and a rejoin code if none.
+
+        Raises:
+            Pending: the token is a device's that asked for a seat, and the teacher has not let it in yet.
+        """
+
+        def fn(conn: Connection) -> tuple[tuple[int, str, str, str | None], list[dict[str, Any]]]:
             now = time.time()
-            who = rooms.hello(conn, token, now)
-            return who, table_moves.return_seats(conn, self.cache, who[0], now)
+            try:
+                sid, room, name = rooms.hello(conn, token, now)
+            except Refusal:
+                roster.pending(conn, token)
+                raise
+            return (sid, room, name, roster.new_rejoin(conn, sid)), table_moves.return_seats(conn, self.cache, sid, now)
 
         return await self.command(fn)
 
@@ -207,6 +232,10 @@ class Classroom:
     async def create_room(self, code: str | None = None, seed: str | None = None) -> str:
         """Create a room; return its code."""
         return await self.command(lambda conn: (rooms.create_room(conn, time.time(), code, seed), []))
+
+    async def control(self, fn: Callable[[Connection, float], tuple[T, list[dict[str, Any]]]]) -> T:
+        """Run one of the teacher's controls, `fn(conn, now)`, in one transaction (see `command`)."""
+        return await self.command(lambda conn: fn(conn, time.time()))
 
     async def open_round(self, room: str, spec: RoundSpec) -> dict[str, Any]:
         """Open the next round of `room`."""

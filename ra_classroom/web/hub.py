@@ -128,11 +128,30 @@ class Hub:
         return found
 
     def dispatch(self, events: Iterable[dict[str, Any]]) -> None:
-        """Mark the pages that `events` concern, for the next batch of views."""
+        """Mark the pages that `events` concern, for the next batch of views; close those a student left."""
         for e in events:
-            self._dirty |= self.concerned(e)
+            if e.get("k") == "leave":
+                self.leave(e.get("student"), str(e.get("why", "")))
+            else:
+                self._dirty |= self.concerned(e)
         if self._dirty:
             self._wake.set()
+
+    def leave(self, student: Any, why: str) -> None:
+        """Close every page of `student` here, telling it `why` (removed, or his seat open on another device).
+
+        They are forgotten at once, so a page that takes the seat right after is not closed with them.
+        """
+        for page in self.pages.pop(student, set()):
+            page.student = None
+
+            async def bye(page: Page = page) -> None:
+                await page.send({"t": "bye", "why": why})
+                await page.ws.close(4001, "left the seat")
+
+            task = asyncio.ensure_future(bye())
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
 
     def refresh(self, students: Iterable[int]) -> None:
         """Mark these students' pages for a fresh view."""

@@ -39,12 +39,17 @@ def room_link(address: str, room: str) -> str:
     return f"{address.rstrip('/')}/r/{room}"
 
 
-def qr_svg(text: str, scale: int = 5) -> str:
-    """Return a QR code of `text` as an SVG picture (dark on white, so phones read it on any theme)."""
+def qr_svg(text: str, scale: int = 5, *, fit: bool = False) -> str:
+    """Return a QR code of `text` as an SVG picture (dark on white, so phones read it on any theme).
+
+    With `fit`, the picture has no size of its own and fills the box it is put in (the projector's).
+    """
     import segno
 
     out = io.BytesIO()
-    segno.make(text, error="m").save(out, kind="svg", scale=scale, xmldecl=False, svgns=True, light="#fff", dark="#000")
+    segno.make(text, error="m").save(
+        out, kind="svg", scale=scale, xmldecl=False, svgns=True, light="#fff", dark="#000", omitsize=fit
+    )
     return out.getvalue().decode("utf-8")
 
 

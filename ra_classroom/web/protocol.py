@@ -5,15 +5,22 @@ Page to server (``t`` is the kind; ``id``, optional, is echoed in the answer):
 ==========  ======================================  =========================================
 ``t``       fields                                  answer
 ==========  ======================================  =========================================
-``join``    ``room``, ``name``                      ``welcome`` with the seat ``token``, then a ``view``
-``hello``   ``token``                               ``welcome``, then a ``view`` (a page back after a reload)
+``join``    ``room``, ``name``, ``code``            ``welcome`` with the seat ``token`` and the rejoin
+                                                    ``code``, then a ``view``; with his rejoin ``code``
+                                                    a student takes his seat back on a new device
+``ask``     ``room``, ``name``                      ``asking`` with a seat ``token`` that opens the
+                                                    seat once the teacher lets the device in
+``hello``   ``token``                               ``welcome``, then a ``view`` (a page back after a
+                                                    reload), or ``pending`` (the teacher has not let it in)
 ``bid``     ``round``, ``amount``                   ``ack`` with ``bids_in`` (of his group)
 ``move``    ``table``, ``action``, ``version``      ``ack`` with ``ply`` (the board's new version)
 ``ui``      ``table``, ``ui``, ``version``, ``sel``  a ``view`` of his table with the choice in progress
 ==========  ======================================  =========================================
 
-Server to page: ``view`` (the whole page: see `ra_classroom.store.pages`), ``welcome``, ``ack`` and
-``refused`` (with ``why``, one sentence). Anything else is refused and changes nothing.
+Server to page: ``view`` (the whole page: see `ra_classroom.store.pages`), ``welcome``, ``ack``,
+``refused`` (with ``why``, one sentence), ``asking`` and ``pending``, and ``bye`` (with ``why``:
+the teacher removed the student, or his seat is open on another device now; the page is closed
+after it). Anything else is refused and changes nothing.
 
 >>> parse('{"t": "bid", "round": 3, "amount": 41.5}')
 {'t': 'bid', 'round': 3, 'amount': 41.5}
@@ -35,7 +42,8 @@ __all__ = ["FIELDS", "parse"]
 
 #: The fields each kind of message may carry (``t`` and ``id`` aside).
 FIELDS: dict[str, frozenset[str]] = {
-    "join": frozenset({"room", "name"}),
+    "join": frozenset({"room", "name", "code"}),
+    "ask": frozenset({"room", "name"}),
     "hello": frozenset({"token"}),
     "bid": frozenset({"round", "amount"}),
     "move": frozenset({"table", "action", "version"}),

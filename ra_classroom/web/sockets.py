@@ -17,6 +17,7 @@ from ra_core import Tile
 
 from ..game.table import Selection
 from ..store.refusal import Refusal
+from ..store.roster import Pending
 from .classroom import Classroom
 from .hub import Page
 from .limits import RATE, RateLimit
@@ -58,18 +59,10 @@ async def student_socket(ws: WebSocket, classroom: Classroom) -> None:
 async def _handle(msg: dict[str, Any], page: Page, classroom: Classroom) -> None:
     """Act on one parsed message from `page`."""
     kind, ident = msg["t"], msg.get("id")
-    if kind in ("join", "hello"):
+    if kind in ("join", "hello", "ask"):
         if page.student is not None:
             raise Refusal(f"This page is in room {page.room} already.")
-        if kind == "join":
-            sid, token, room, name = await classroom.join(msg.get("room"), msg.get("name"))
-            welcome = {"t": "welcome", "id": ident, "student": sid, "room": room, "name": name, "token": token}
-        else:
-            sid, room, name = await classroom.hello(msg.get("token"))
-            welcome = {"t": "welcome", "id": ident, "student": sid, "room": room, "name": name}
-        classroom.hub.attach(page, sid, room)
-        await page.send(welcome)
-        classroom.hub.refresh([sid])
+        await _enter(msg, page, classroom)
         return
     if page.student is None:
         raise Refusal("Join a room first: type the room code and your name.")
@@ -85,6 +78,37 @@ async def _handle(msg: dict[str, Any], page: Page, classroom: Classroom) -> None
             raise Refusal("That step is not on your board.")
         part = await classroom.ui_step(page.student, table, msg.get("version"), ui, _selection(msg.get("sel")))
         await page.send({"t": "table", "id": ident, "table": part})
+
+
+async def _enter(msg: dict[str, Any], page: Page, classroom: Classroom) -> None:
+    """Seat the page's student: a join (new, or back with his rejoin code), a hello (his seat token), or an ask.
+
+    An ask, and a hello from a device the teacher has not let in yet, seat nobody: the page is
+    told to wait (``asking``, ``pending``) and tries its hello again a little later.
+    """
+    kind, ident = msg["t"], msg.get("id")
+    if kind == "ask":
+        token, room, name = await classroom.ask(msg.get("room"), msg.get("name"))
+        why = f"Asked: your teacher sees that this device asks to be {name}. Wait here; tell your teacher it is you."
+        await page.send({"t": "asking", "id": ident, "token": token, "room": room, "name": name, "why": why})
+        return
+    if kind == "join":
+        joined = await classroom.join(msg.get("room"), msg.get("name"), msg.get("code"))
+        sid, room, name = joined.student, joined.room, joined.name
+        welcome = {"t": "welcome", "id": ident, "student": sid, "room": room, "name": name, "token": joined.token,
+                   "code": joined.rejoin}  # fmt: skip
+    else:
+        try:
+            sid, room, name, code = await classroom.hello(msg.get("token"))
+        except Pending as waiting:
+            await page.send({"t": "pending", "id": ident, "why": waiting.why})
+            return
+        welcome = {"t": "welcome", "id": ident, "student": sid, "room": room, "name": name}
+        if code is not None:
+            welcome["code"] = code
+    classroom.hub.attach(page, sid, room)
+    await page.send(welcome)
+    classroom.hub.refresh([sid])
 
 
 def _selection(data: Any) -> Selection:

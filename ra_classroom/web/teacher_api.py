@@ -1,18 +1,31 @@
 """The teacher's HTTP API: every call needs the teacher's secret (``Authorization: Bearer <secret>``).
 
-==========================================  ====================================================
-call                                        what it does
-==========================================  ====================================================
-``POST /api/rooms``                         create a room (``{"code": ..., "seed": ...}``, both optional)
-``GET  /api/rooms/{code}``                  who is here, the latest round (who has bid), the tables
-``POST /api/rooms/{code}/rounds``           open a round: a `RoundSpec` as JSON
-``POST /api/rooms/{code}/close``            close the open round and settle it
-``GET  /api/rooms/{code}/results``          ``{"bids": [...], "tables": [...]}``, one row per student and round
-``GET  /api/rooms/{code}/results.csv``      the sealed-bid results as CSV (``tables.csv``: the Ra tables)
-==========================================  ====================================================
+=================================================  ===============================================
+call                                               what it does
+=================================================  ===============================================
+``POST /api/rooms``                                create a room (``{"code": ..., "seed": ...}``, both optional)
+``GET  /api/rooms/{code}``                         the students, every round, the latest (who has bid), the tables
+``POST /api/rooms/{code}/rounds``                  open a round: a `RoundSpec` as JSON
+``POST /api/rooms/{code}/close``                   close the open round now and settle it
+``POST /api/rooms/{code}/pause``, ``/resume``      pause the open round (no bid, no move, the clock stopped), go on
+``POST /api/rooms/{code}/extend``                  ``{"seconds": 30}`` more for the open round
+``POST /api/rooms/{code}/cancel``                  end the open round with nothing settled: it counts nowhere
+``POST /api/rooms/{code}/rounds/{n}/exclude``      ``{"excluded": true}``: leave round n out of the results (false: in)
+``POST /api/rooms/{code}/students/{action}``       ``{"name": ...}`` (or ``{"student": id}``): ``remove``, ``rename``
+                                                   (with ``"to"``), ``reseat`` (let in the device asking for his
+                                                   seat), ``refuse`` (that device), ``bot`` (bots play his Ra
+                                                   seats), ``back`` (give them back)
+``POST /api/rooms/{code}/end``                     end the session: every page says so (an open round is closed);
+                                                   ``{"ended": false}``: the session goes on
+``GET  /api/rooms/{code}/projector``               what the projector shows: counts, the clock, the results
+``GET  /api/rooms/{code}/results``                 ``{"bids": [...], "tables": [...]}``, one row per student and round
+``GET  /api/rooms/{code}/results.csv``             the sealed-bid results as CSV (``tables.csv``: the Ra tables)
+=================================================  ===============================================
 
 A refused call answers ``{"error": why}`` with status 400 (401 without the secret, 403 with
-a wrong one, 404 for an unknown room) and changes nothing.
+a wrong one, 404 for an unknown room) and changes nothing. The projector's page itself,
+``/projector/{code}``, is served to anyone; it shows nothing without the secret (in the
+link's ``#`` part, which the browser never sends).
 """
 
 from __future__ import annotations
@@ -27,11 +40,14 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from ..auctions.experiments import RoundSpec
+from ..store import controls, roster, table_moves
 from ..store.export import BID_COLUMNS, TABLE_COLUMNS, bid_rows, csv_text, status, table_rows
+from ..store.projector import projector
 from ..store.refusal import Refusal
 from ..store.rooms import room_exists
 from ..store.tokens import normal_code, same_secret
 from .classroom import Classroom
+from .links import qr_svg, room_link
 
 __all__ = ["teacher_routes"]
 
@@ -57,8 +73,15 @@ async def _body(request: Request) -> Any:
         raise Refusal("The request's body is not JSON.") from None
 
 
-def teacher_routes(classroom: Classroom, secret: str) -> list[Route]:
-    """Return the API's routes, each checking the teacher's `secret` first."""
+def teacher_routes(classroom: Classroom, secret: str, address: str | None = None) -> list[Route]:
+    """Return the API's routes, each checking the teacher's `secret` first.
+
+    Args:
+        classroom: the server's classroom.
+        secret: the teacher's secret.
+        address: the server's address as students type it, for the projector's link and QR code
+            (default: the address the projector's page was opened at).
+    """
 
     def guarded(handler: Handler, room: bool = True) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
@@ -86,6 +109,14 @@ def teacher_routes(classroom: Classroom, secret: str) -> list[Route]:
         Route("/api/rooms/{code}", guarded(_status), methods=["GET"]),
         Route("/api/rooms/{code}/rounds", guarded(_open_round), methods=["POST"]),
         Route("/api/rooms/{code}/close", guarded(_close_round), methods=["POST"]),
+        Route("/api/rooms/{code}/pause", guarded(_round_control(controls.pause)), methods=["POST"]),
+        Route("/api/rooms/{code}/resume", guarded(_round_control(controls.resume)), methods=["POST"]),
+        Route("/api/rooms/{code}/cancel", guarded(_round_control(controls.cancel)), methods=["POST"]),
+        Route("/api/rooms/{code}/end", guarded(_end), methods=["POST"]),
+        Route("/api/rooms/{code}/extend", guarded(_extend), methods=["POST"]),
+        Route("/api/rooms/{code}/rounds/{number:int}/exclude", guarded(_exclude), methods=["POST"]),
+        Route("/api/rooms/{code}/students/{action}", guarded(_student), methods=["POST"]),
+        Route("/api/rooms/{code}/projector", guarded(_projector(address)), methods=["GET"]),
         Route("/api/rooms/{code}/results", guarded(_results), methods=["GET"]),
         Route("/api/rooms/{code}/results.csv", guarded(_results_csv), methods=["GET"]),
         Route("/api/rooms/{code}/tables.csv", guarded(_tables_csv), methods=["GET"]),
@@ -142,3 +173,80 @@ async def _tables_csv(request: Request, classroom: Classroom) -> Response:
     code = _code(request)
     rows = await classroom.read(lambda conn: table_rows(conn, classroom.cache, code))
     return PlainTextResponse(csv_text(rows, TABLE_COLUMNS), media_type="text/csv")
+
+
+def _round_control(fn: Callable[[Any, str, float], tuple[dict[str, Any], list[dict[str, Any]]]]) -> Handler:
+    """Return the handler of a control of the open round that takes no settings (pause, resume, cancel, end)."""
+
+    async def handler(request: Request, classroom: Classroom) -> Response:
+        code = _code(request)
+        return JSONResponse(await classroom.control(lambda conn, now: fn(conn, code, now)))
+
+    return handler
+
+
+async def _end(request: Request, classroom: Classroom) -> Response:
+    body, code = await _body(request), _code(request)
+    ended = body.get("ended", True) if isinstance(body, dict) else None
+    return JSONResponse(await classroom.control(lambda conn, now: controls.end_session(conn, code, now, ended)))
+
+
+async def _extend(request: Request, classroom: Classroom) -> Response:
+    body, code = await _body(request), _code(request)
+    seconds = body.get("seconds") if isinstance(body, dict) else None
+    return JSONResponse(await classroom.control(lambda conn, now: controls.extend(conn, code, seconds, now)))
+
+
+async def _exclude(request: Request, classroom: Classroom) -> Response:
+    body, code, number = await _body(request), _code(request), request.path_params["number"]
+    excluded = body.get("excluded", True) if isinstance(body, dict) else None
+    return JSONResponse(await classroom.control(lambda conn, now: controls.exclude(conn, code, number, excluded)))
+
+
+STUDENT_ACTIONS = ("remove", "rename", "reseat", "refuse", "bot", "back")
+
+
+async def _student(request: Request, classroom: Classroom) -> Response:
+    """One of the teacher's actions on a student, named in the body by ``name`` (or ``student``, his id)."""
+    body, code, action = await _body(request), _code(request), request.path_params["action"]
+    if action not in STUDENT_ACTIONS:
+        raise Refusal(f"No such action on a student: {action[:20]!r}; known: {', '.join(STUDENT_ACTIONS)}.")
+    if not isinstance(body, dict) or set(body) - {"name", "student", "to"}:
+        raise Refusal('Name the student: {"name": "Ana"} (and "to" for a new name).')
+    who = body.get("student", body.get("name"))
+    cache = classroom.cache
+
+    def act(conn: Any, now: float) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        if action == "remove":
+            name, events = roster.remove(conn, cache, code, who, now)
+        elif action == "rename":
+            name, events = roster.rename(conn, code, who, body.get("to"))
+        elif action == "reseat":
+            name, events = roster.reseat(conn, code, who)
+        elif action == "refuse":
+            name, events = roster.refuse(conn, code, who)
+        else:
+            sid, name = roster.find(conn, code, who)
+            events = (table_moves.hand_to_bot(conn, cache, sid, now) if action == "bot"
+                      else table_moves.give_back(conn, sid))  # fmt: skip
+            if not events and action == "bot":
+                raise Refusal(f"{name} has no seat at an open Ra table: bots play Ra seats only.")
+            if not events:
+                raise Refusal(f"{name} has no seat that the teacher handed to a bot.")
+        return {"name": name, "done": action}, events
+
+    return JSONResponse(await classroom.control(act))
+
+
+def _projector(address: str | None) -> Handler:
+    """Return the handler of what the projector shows, with the room's link and its QR code."""
+
+    async def handler(request: Request, classroom: Classroom) -> Response:
+        code = _code(request)
+        shown = await classroom.read(lambda conn: projector(conn, classroom.cache, code, time.time()))
+        base = address or str(request.base_url).rstrip("/")
+        shown["link"] = room_link(base, code)
+        shown["qr"] = qr_svg(shown["link"], fit=True)
+        return JSONResponse(shown)
+
+    return handler

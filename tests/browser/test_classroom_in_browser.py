@@ -20,8 +20,6 @@ from test_play_in_browser import CHROMIUM, FLAGS, _need_browser  # type: ignore[
 
 from ra_classroom import ControlRoom
 from ra_classroom.game.table import TableGame
-from ra_classroom.store.tokens import new_secret
-from ra_classroom.web.server import ServerProcess
 
 NAMES = ["Ann", "<b>Eve</b>", "Bo & Co"]  # a name with markup must show as text, never as markup
 
@@ -29,10 +27,7 @@ NAMES = ["Ann", "<b>Eve</b>", "Bo & Co"]  # a name with markup must show as text
 @pytest.fixture
 def room(tmp_path: Path) -> Iterator[ControlRoom]:
     _need_browser()
-    secret = new_secret()
-    server = ServerProcess(str(tmp_path / "class.db"), secret, log=tmp_path / "server.log").start()
-    control = ControlRoom.connect(server.url, secret)
-    control.server = server
+    control = ControlRoom.start(database=str(tmp_path / "class.db"), results=tmp_path / "results")
     yield control
     control.stop()
 
@@ -126,7 +121,7 @@ def test_students_bid_in_the_browser_and_the_teacher_closes_and_reads_the_result
     from playwright.sync_api import expect
 
     join(pages, room)
-    opened = room.open_round("first", group_size=3)
+    opened = room.open_round("first", group_size=3, close_when_done=False)  # closed by the teacher, below
     typed = {}
     for page, name in zip(pages, NAMES, strict=True):
         expect(page.locator("#bid")).to_be_visible()

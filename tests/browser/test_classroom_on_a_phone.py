@@ -22,8 +22,6 @@ import pytest
 from test_play_in_browser import CHROMIUM, FLAGS, _need_browser  # type: ignore[import-not-found]
 
 from ra_classroom import ControlRoom
-from ra_classroom.store.tokens import new_secret
-from ra_classroom.web.server import ServerProcess
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -46,10 +44,7 @@ _MEASURE = """() => {
 @pytest.fixture
 def room(tmp_path: Path) -> Iterator[ControlRoom]:
     _need_browser()
-    secret = new_secret()
-    server = ServerProcess(str(tmp_path / "class.db"), secret, log=tmp_path / "server.log").start()
-    control = ControlRoom.connect(server.url, secret)
-    control.server = server
+    control = ControlRoom.start(database=str(tmp_path / "class.db"), results=tmp_path / "results")
     yield control
     control.stop()
 

@@ -1,33 +1,54 @@
-"""The teacher's control room, as the notebook drives it: start, rehearse with simulated students, read results."""
+"""The teacher's control room, as the notebook drives it: start, rehearse, hold rounds, read and save results.
+
+It also checks what a teacher meets when something is off: a cell run again finds its own server,
+a kernel that restarted finds the server it left running, a busy port and a server that is down
+each come back as one sentence saying what to do, and nothing is lost at `stop`.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import datetime
+import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
 
 from ra_classroom import Behaviour, ControlRoom, RefusedError, Uniform
+from ra_classroom.teacher import launch
 from ra_classroom.teacher.analysis import bid_ratios, efficiency, revenue, winners_curse, with_theory
+from ra_classroom.teacher.client import ClassroomError, ServerDown, TeacherClient
+from ra_classroom.teacher.control import Waiting
 from ra_classroom.teacher.monitor import Monitor, monitor_html
+from ra_classroom.teacher.notes import Note
 from ra_classroom.teacher.plots import bids_against_values, revenue_by_format, winners_curse_plot
+
+from .pages import Page
 
 FAST = Behaviour(think=(0.0, 0.05))
 
 
 @pytest.fixture(scope="module")
-def room() -> Iterator[ControlRoom]:
-    control = ControlRoom.start(seed="control-room-test")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ControlRoom]:
+    control = ControlRoom.start(seed="control-room-test", results=tmp_path_factory.mktemp("results"))
     control.rehearse(8, seed=3, behaviour=FAST)
     yield control
     control.stop()
 
 
-def run_round(room: ControlRoom, kind: str, **settings: object) -> None:
-    room.open_round(kind, **settings)  # type: ignore[arg-type]
-    assert room.wait_for_bids(timeout=30) == 8
-    room.close_round()
+def waited(room: ControlRoom, timeout: float | None = 30) -> str:
+    async def main() -> str:
+        return await room.wait(timeout)
+
+    return asyncio.run(main())
+
+
+def run_round(room: ControlRoom, kind: str, **settings: Any) -> None:
+    room.open_round(kind, **settings)
+    assert "closed; 8 of 8 have bid" in waited(room)  # everyone bid: the round closed itself
 
 
 def test_a_rehearsal_runs_rounds_and_the_results_come_out_as_a_dataframe(room: ControlRoom, tmp_path: Path) -> None:
@@ -41,8 +62,8 @@ def test_a_rehearsal_runs_rounds_and_the_results_come_out_as_a_dataframe(room: C
     assert list(df.groupby("round").size()) == [8, 8, 8, 8]
     assert set(df["kind"]) == {"first", "second", "allpay", "common"}
     assert df.loc[df["kind"] == "allpay", "value"].max() <= 10
-    saved = pd.read_csv(room.save_csv(tmp_path / "class.csv"))
-    assert len(saved) == 32 and list(saved.columns) == list(df.columns)
+    saved = room.save_csv(tmp_path / "class.csv")
+    assert saved is not None and list(pd.read_csv(saved).columns) == list(df.columns) and len(pd.read_csv(saved)) == 32
     first = with_theory(df[df["kind"] == "first"])
     ratio = (first["bid"] / first["equilibrium"]).median()
     assert 1.05 < ratio < 1.25  # CRRA r = 0.5, n = 4: bids are 3/3.5 of the value, not 3/4: 8/7 of the line
@@ -53,12 +74,15 @@ def test_a_rehearsal_runs_rounds_and_the_results_come_out_as_a_dataframe(room: C
     assert list(curse["round"]) == [4, "all"] and list(curse["winners"]) == [2, 2]
     assert list(bid_ratios(df)["round"]) == [1, 3]
     for plot in (bids_against_values, revenue_by_format, winners_curse_plot):
-        assert plot(df).axes
+        figure = plot(df)
+        assert not isinstance(figure, Note) and figure.axes
+        missing = plot(df[df["kind"] == "ra"])  # no round of the kind the plot needs: one sentence, no traceback
+        assert isinstance(missing, Note) and "skip this plot" in missing
 
 
 def test_a_ra_round_seats_the_rehearsal_at_tables(room: ControlRoom) -> None:
     opened = room.open_round("ra", group_size=3)
-    assert len(opened["tables"]) == 3  # 8 students at tables of 3: 3, 3 and 2 with a bot
+    assert len(opened["tables"]) == 3 and "bots play 1 seat" in opened["note"]  # 8 at tables of 3: 3, 3, 2 + a bot
     status = room.status()
     assert sorted(len(t["seats"]) for t in status["tables"]) == [3, 3, 3]
     assert sum(t["seats"].count("bot") for t in status["tables"]) == 1
@@ -67,60 +91,160 @@ def test_a_ra_round_seats_the_rehearsal_at_tables(room: ControlRoom) -> None:
     assert set(tables["name"]) >= {"bot"} and len(tables[tables["round"] == tables["round"].max()]) == 9
 
 
-def test_refusals_reach_the_teacher_with_their_reason(room: ControlRoom) -> None:
+def test_a_group_larger_than_the_class_is_one_smaller_group_with_a_note(room: ControlRoom) -> None:
+    opened = room.open_round("first", group_size=12, seconds=60)
+    assert opened["groups"] == 1 and opened["note"] == "8 students here, groups of 12: one group of 8."
+    assert "closed; 8 of 8 have bid" in waited(room)
+
+
+def test_pause_extend_resume_cancel_and_exclude_from_the_notebook(room: ControlRoom) -> None:
+    for sim in room._simulated:  # the simulated students hold back: the round stays open
+        for s in sim.students:
+            s.quiet = True
+    try:
+        room.open_round("first", group_size=4, seconds=60)
+        assert room.pause().endswith("is paused.")
+        left = room.status()["round"]["closes_in"]
+        assert room.status()["round"]["paused"] and room.status()["round"]["closes_in"] == left  # the clock stands
+        with pytest.raises(RefusedError, match="paused already"):
+            room.pause()
+        assert room.extend(30).endswith(f"has {left + 30:.0f} s left.")
+        assert room.resume().endswith("goes on.")
+        assert 80 < room.status()["round"]["closes_in"] <= left + 30
+        number = room.status()["round"]["number"]
+        assert "cancelled" in room.cancel_round()
+        assert room.status()["round"]["status"] == "void" and "cancelled" in room.status_text()
+        assert number not in set(room.results()["round"])  # a cancelled round counts nowhere
+    finally:
+        for sim in room._simulated:
+            for s in sim.students:
+                s.quiet = False
+    first = int(room.results()["round"].min())
+    assert room.exclude_round(first) == f"Round {first} is left out of the results."
+    assert first not in set(room.results()["round"])
+    room.exclude_round(first, excluded=False)
+    assert first in set(room.results()["round"])
+
+
+def test_refusals_reach_the_teacher_as_one_sentence(room: ControlRoom) -> None:
     with pytest.raises(RefusedError, match="No round is open"):
         room.close_round()
-    with pytest.raises(RefusedError, match="need 12 students; 8 are here"):
-        room.open_round("first", group_size=12)
+    with pytest.raises(RefusedError, match="Nobody in room .* is called Zed"):
+        room.remove("Zed")
     real = ControlRoom(room.teacher, room.room, room.address)
-    with pytest.raises(RuntimeError, match="rehearsals only"):
+    with pytest.raises(ClassroomError, match="rehearsals only"):
         real.rehearse(3)
+    assert "await room.wait()" in repr(room.wait())  # a wait not awaited says how to await it
+    assert isinstance(room.wait(), Waiting)
 
 
-def test_the_live_panel_escapes_names_and_closes_rounds() -> None:
+def test_the_live_panel_escapes_names_and_shows_requests_and_pauses() -> None:
     status = {
         "room": "AB3CD",
-        "students": [{"id": 1, "name": "<script>x</script>", "present": True},
-                     {"id": 2, "name": "Bo & Co", "present": False}],
-        "round": {"number": 2, "kind": "first", "status": "open", "closes_in": 12.0, "bid": ["<script>x</script>"],
-                  "waiting": [], "sitting_out": []},
+        "students": [{"id": 1, "name": "<script>x</script>", "present": True, "asking": 12},
+                     {"id": 2, "name": "Bo & Co", "present": False, "bot": True}],
+        "rounds": [],
+        "round": {"number": 2, "kind": "first", "status": "open", "paused": True, "closes_in": 12.0,
+                  "bid": ["<script>x</script>"], "waiting": [], "sitting_out": []},
         "tables": [],
     }  # fmt: skip
     shown = monitor_html(status)
     assert "<script>" not in shown and "&lt;script&gt;x&lt;/script&gt;" in shown and "Bo &amp; Co" in shown
-    assert "closes in 12 s" in shown
+    assert "12 s left (clock stopped)" in shown and "<b>paused</b>" in shown
+    assert "A device asks to be &lt;script&gt;x&lt;/script&gt; (12 s ago)" in shown
+    assert "Bots play for: Bo &amp; Co" in shown
 
 
-def test_the_monitor_widget_refreshes_and_its_button_closes_the_round(room: ControlRoom) -> None:
-    room.open_round("first", group_size=4)
+def test_the_panel_buttons_are_the_notebook_calls(room: ControlRoom) -> None:
     panel = room.monitor(every=0.2)
     try:
-        assert isinstance(panel, Monitor) and "Waiting for" in panel.html.value
+        assert isinstance(panel, Monitor) and room.room in panel.html.value
+        panel.kind.value, panel.size.value, panel.seconds.value = "second", 4, 45
+        panel.open.click()
+        assert panel.message.value.startswith("Round ") and "is open" in panel.message.value
         panel.close.click()
-        assert panel.message.value.startswith("Round closed")
+        assert panel.message.value.startswith("Round closed") or "No round is open" in panel.message.value
         panel.close.click()
-        assert "No round is open" in panel.message.value
+        assert panel.message.value == "No round is open."
+        panel.remove.click()
+        assert panel.message.value == "Choose a student first."
+        panel.who.value = "sim08"
+        panel.new_name.value = "Sim Eight"
+        panel.rename.click()
+        assert panel.message.value == "sim08 is now Sim Eight."
+        assert "Sim Eight" in panel.html.value and "Sim Eight" in panel.who.options
+        panel.who.value, panel.new_name.value = "Sim Eight", "sim08"
+        panel.rename.click()
+        panel.played.value = panel.played.options[0][1]
+        panel.exclude.click()
+        assert "left out of the results" in panel.message.value
+        panel.include.click()
+        assert "back in the results" in panel.message.value
     finally:
         panel.stop()
 
 
-def test_a_restarted_control_room_goes_on_in_the_same_room(tmp_path: Path) -> None:
-    """A real class (a database of its own): the server and the notebook restart, the room and its students stay."""
-    from .pages import Page
+def test_stop_saves_the_results_by_room_and_date_and_tells_the_students(tmp_path: Path) -> None:
+    control = ControlRoom.start(results=tmp_path / "results")
+    page = Page(control.teacher.url)
+    page.join(control.room, "Ann")
+    Page(control.teacher.url).join(control.room, "Bo")
+    opened = control.open_round("first", group_size=2, seconds=30)
+    page.view(lambda v: v["screen"] == "bid")
+    assert page.answer(page.send(t="bid", round=opened["round"], amount=3))["t"] == "ack"
+    said = control.stop()
+    name = f"{control.room}-{datetime.date.today().isoformat()}-rehearsal.csv"
+    assert f"saved in {tmp_path / 'results' / name}" in said and "session has ended" in said
+    assert (tmp_path / "results" / name).read_text().count("\n") == 3  # kept after the rehearsal's database is gone
+    assert page.view(lambda v: v["screen"] == "ended")["room"] == control.room
+    with pytest.raises(ServerDown, match="does not answer: start it again"):
+        control.status()
 
-    database = str(tmp_path / "class.db")
-    first = ControlRoom.start(database=database, room="ra-7")
+
+def test_a_cell_run_again_finds_its_server_and_a_restarted_kernel_finds_the_one_it_left(tmp_path: Path) -> None:
+    database, port = str(tmp_path / "class.db"), _free()
+    first = ControlRoom.start(database=database, port=port, room="ra-7", results=tmp_path)
     try:
         assert first.room == "RA7" and not first.rehearsal
+        assert ControlRoom.start(database=database, port=port, room="ra-7", results=tmp_path) is first
         page = Page(first.teacher.url)
         page.join("ra7", "Ann")
-        token = page.token
+        first.teacher.control("RA7", "end")  # yesterday's session ended ...
+        launch._RUNNING.clear()  # ... and the kernel restarted, leaving its server running
+        from ra_classroom.teacher import control as control_module
+
+        control_module._STARTED.clear()
+        again = ControlRoom.start(database=database, port=port, room="RA7", results=tmp_path)
+        assert again.teacher.url == first.teacher.url and again.teacher.secret == first.teacher.secret
+        assert [s["name"] for s in again.status()["students"]] == ["Ann"]
+        assert not again.status()["ended"]  # the class goes on in the same room
     finally:
         first.stop()
-    again = ControlRoom.start(database=database, room="RA7")
+    assert not (tmp_path / "class.db.server.json").exists()
+    back = ControlRoom.start(database=database, port=port, room="RA7", results=tmp_path)  # a new server, same room
     try:
-        assert again.room == "RA7" and [s["name"] for s in again.status()["students"]] == ["Ann"]
-        back = Page(again.teacher.url)
-        assert back.hello(str(token))["name"] == "Ann"
+        assert Page(back.teacher.url).hello(str(page.token))["name"] == "Ann"
     finally:
-        again.stop()
+        back.stop()
+
+
+def test_a_port_taken_by_another_program_is_one_sentence(tmp_path: Path) -> None:
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        with pytest.raises(ClassroomError, match=f"Port {port} is taken by another program.*CLASS_PORT={port + 1}"):
+            ControlRoom.start(database=str(tmp_path / "class.db"), port=port)
+
+
+def test_a_server_that_is_down_is_one_sentence() -> None:
+    client = TeacherClient(f"http://127.0.0.1:{_free()}", "a-secret-that-is-long-enough")
+    with pytest.raises(ServerDown, match="does not answer"):
+        client.status("ABC")
+    assert Note("Round 2 is paused.").__repr__() == "Round 2 is paused."
+
+
+def _free() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

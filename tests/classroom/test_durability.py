@@ -28,7 +28,7 @@ def test_a_killed_server_loses_no_acknowledged_bid_or_move(
         pages = [Page(server.url) for _ in range(4)]
         for i, p in enumerate(pages):
             p.join(room, f"S{i}")
-        rid = teacher.open_round(room, {"kind": "first", "group_size": 2})["round"]
+        rid = teacher.open_round(room, {"kind": "first", "group_size": 2, "close_when_done": False})["round"]
         values = {}
         for p in pages[:3]:
             values[p.student] = p.view(lambda v: v["screen"] == "bid")["round"]["value"]

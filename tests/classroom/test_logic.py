@@ -17,16 +17,25 @@ from ra_classroom.web.protocol import parse
 from ra_core import Discard, UseGod
 
 
-def test_groups_are_formed_afresh_each_round_and_leftovers_sit_out() -> None:
+def test_groups_are_formed_afresh_each_round_and_leftovers_form_a_smaller_group() -> None:
     students = list(range(1, 15))
     seen = set()
     for number in range(1, 6):
         groups, out = form_groups(students, 4, round_stream("seed", number))
-        assert [len(g) for g in groups] == [4, 4, 4] and len(out) == 2
-        assert sorted(s for g in groups for s in g) + sorted(out) == sorted(set(students) - set(out)) + sorted(out)
+        assert [len(g) for g in groups] == [4, 4, 4, 2] and out == []  # 14 = 3 groups of 4 and one of 2
+        assert sorted(s for g in groups for s in g) == students
         seen.add(tuple(tuple(sorted(g)) for g in groups))
     assert len(seen) == 5  # rematched every round
     assert form_groups(students, 4, round_stream("seed", 3)) == form_groups(students, 4, round_stream("seed", 3))
+    outs = set()
+    for number in range(1, 6):  # 13 = 3 groups of 4, and one left over, a different one each round
+        groups, out = form_groups(students[:13], 4, round_stream("seed", number))
+        assert [len(g) for g in groups] == [4, 4, 4] and len(out) == 1
+        outs.add(out[0])
+    assert len(outs) > 1
+    for count in (2, 3):  # a class smaller than a group is one group
+        groups, out = form_groups(students[:count], 4, round_stream("seed", 1))
+        assert len(groups) == 1 and sorted(groups[0]) == students[:count] and out == []
 
 
 def test_tables_hold_everyone_spread_evenly_with_bots_in_the_rest() -> None:

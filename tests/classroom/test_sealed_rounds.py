@@ -50,8 +50,7 @@ def test_a_first_price_round_from_open_to_results(pages: list[Page], room: str, 
         assert ack["t"] == "ack" and 1 <= ack["bids_in"] <= 3
     status = teacher.status(room)["round"]
     assert status["waiting"] == [] and len(status["bid"]) == 6
-    teacher.close_round(room)
-    results = [p.view(lambda v: v["screen"] == "result") for p in pages]
+    results = [p.view(lambda v: v["screen"] == "result") for p in pages]  # everyone bid: the round closed itself
     rows = teacher.results(room)["bids"]
     assert len(rows) == 6
     for group in {r["group"] for r in rows}:
@@ -72,7 +71,7 @@ def test_a_first_price_round_from_open_to_results(pages: list[Page], room: str, 
 def test_no_page_sees_another_value_before_the_close(pages: list[Page], room: str, teacher: TeacherClient) -> None:
     """Values are drawn to the cent: another student's value in a message before the close would be a leak."""
     seat(pages, room)
-    opened = teacher.open_round(room, {"kind": "common", "group_size": 3, "noise": 10})
+    opened = teacher.open_round(room, {"kind": "common", "group_size": 3, "noise": 10, "close_when_done": False})
     views = [open_view(p, opened["round"]) for p in pages]
     for p, v in zip(pages, views, strict=True):
         p.answer(p.send(t="bid", round=opened["round"], amount=round(max(0, v["round"]["value"] - 8), 2)))
@@ -104,8 +103,7 @@ def test_second_price_and_all_pay_settle_by_their_rules(pages: list[Page], room:
         for p in pages[:4]:
             v = open_view(p, opened["round"])
             p.answer(p.send(t="bid", round=opened["round"], amount=round(v["round"]["value"] / 2, 2)))
-        teacher.close_round(room)
-        for p in pages[:4]:
+        for p in pages[:4]:  # everyone bid: the round closes itself
             p.view(result_of(opened["round"]))
     rows = teacher.results(room)["bids"]
     for kind in ("second", "allpay"):
@@ -171,7 +169,7 @@ def test_practice_rounds_do_not_count_and_late_arrivals_wait(
     pages: list[Page], room: str, teacher: TeacherClient
 ) -> None:
     seat(pages[:2], room)
-    opened = teacher.open_round(room, {"kind": "first", "group_size": 2, "practice": True})
+    opened = teacher.open_round(room, {"kind": "first", "group_size": 2, "practice": True, "close_when_done": False})
     for p in pages[:2]:
         v = open_view(p, opened["round"])
         p.answer(p.send(t="bid", round=opened["round"], amount=v["round"]["value"]))  # the winner earns 0 ...
@@ -201,7 +199,7 @@ def test_the_teacher_api_needs_the_secret_and_names_what_is_wrong(server: Server
         ({"kind": "common", "noise": 0}, "noise"),
         ({"kind": "first", "law": {"law": "uniform", "low": 50, "high": 10}}, "low < high"),
         ({"kind": "first", "colour": "red"}, "unknown settings"),
-        ({"kind": "first", "group_size": 2}, "need 2 students; 0 are here"),
+        ({"kind": "first", "group_size": 2}, "No student is here yet"),
     ):
         with pytest.raises(RefusedError, match=says):
             teacher.open_round(room, spec)

@@ -40,7 +40,8 @@ def test_students_on_two_processes_bid_and_play_together(pair: tuple[ServerProce
         p.join(room, f"S{i}")
     assert len(on_b.status(room)["students"]) == 3  # B reads what A stored
 
-    rid = on_b.open_round(room, {"kind": "first", "group_size": 3})["round"]  # opened on B ...
+    held = {"kind": "first", "group_size": 3, "close_when_done": False}  # it closes when the teacher says
+    rid = on_b.open_round(room, held)["round"]  # opened on B ...
     views = [p.view(lambda v: v["screen"] == "bid") for p in pages]  # ... reaches the pages on A
     for k, (p, v) in enumerate(zip(pages, views, strict=True)):
         assert p.answer(p.send(t="bid", round=rid, amount=round(v["round"]["value"] / 2, 2)))["t"] == "ack"

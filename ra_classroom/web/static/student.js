@@ -12,7 +12,8 @@
   const $ = (id) => document.getElementById(id);
   const SEATS = "ra-classroom-seats"; // localStorage: {room code: seat token}
   const LAST = "ra-classroom-room";
-  const SECTIONS = ["join", "wait", "bid", "result", "ra"];
+  const CODES = "ra-classroom-codes"; // localStorage: {room code: rejoin code}, to show it again
+  const SECTIONS = ["join", "wait", "bid", "result", "ra", "gone"];
   let ws = null;
   let view = null;
   let joined = false;
@@ -20,6 +21,7 @@
   let seq = 0;
   let sel = { god: false, picked: [] };
   let deadline = null;
+  let stopped = false; // the seat left this page (removed, or open on another device): no reconnecting
 
   function seats() {
     try { return JSON.parse(localStorage.getItem(SEATS) || "{}") || {}; } catch (e) { return {}; }
@@ -78,6 +80,11 @@
     ws.onmessage = (event) => receive(JSON.parse(event.data));
     ws.onclose = () => {
       joined = false;
+      if (stopped) return;
+      if (view && view.screen === "ended") { // the session has ended: stay on that screen, look in now and then
+        setTimeout(connect, 15000);
+        return;
+      }
       notice("Connection lost: reconnecting…");
       setTimeout(connect, backoff);
       backoff = Math.min(backoff * 2, 5000);
@@ -98,7 +105,11 @@
       if (location.pathname !== `/r/${msg.room}`) history.replaceState(null, "", `/r/${msg.room}`);
       $("who").textContent = `${msg.name} · room ${msg.room}`;
       $("leave").hidden = false;
+      $("ask").hidden = true;
       notice("");
+      showCode(msg.room, msg.code);
+    } else if (msg.t === "asking" || msg.t === "pending" || msg.t === "bye") {
+      seatMessage(msg);
     } else if (msg.t === "view") {
       const before = view && view.table ? view.table.ply : null;
       const screen = view ? `${view.screen}:${view.round && view.round.id}` : null;
@@ -118,15 +129,56 @@
     } else if (msg.t === "refused") {
       if (!joined) {
         const code = room();
-        if (code && /seat is unknown/.test(msg.why)) forget(code);
+        if (code && /seat is unknown|removed you/.test(msg.why)) forget(code);
         showJoin();
+        $("ask").hidden = !/already|rejoin code/.test(msg.why);
       }
       if (view && view.screen === "ra") $("ra-message").textContent = touchWords(msg.why);
       else notice(msg.why);
     }
   }
 
+  // A seat asked for (the teacher lets this device in), waited for, or gone from this page.
+  function seatMessage(msg) {
+    if (msg.t === "asking") keep(msg.room, msg.token);
+    show("gone");
+    $("gone-title").textContent = msg.t === "bye" ? "You have left this seat" : "Waiting for your teacher";
+    $("gone-text").textContent = msg.why;
+    $("leave").hidden = msg.t === "bye";
+    if (msg.t === "bye") {
+      stopped = true;
+      const code = room();
+      if (code) forget(code);
+    } else {
+      setTimeout(() => { if (!joined && seats()[room()]) send({ t: "hello", token: seats()[room()] }); }, 3000);
+    }
+  }
+
+  // The student's rejoin code: kept on this device and shown below, to copy down for another device.
+  function showCode(code, rejoin) {
+    let all = {};
+    try { all = JSON.parse(localStorage.getItem(CODES) || "{}") || {}; } catch (e) { all = {}; }
+    if (rejoin) {
+      all[code] = rejoin;
+      localStorage.setItem(CODES, JSON.stringify(all));
+    }
+    const shown = all[code];
+    $("code-line").hidden = !shown;
+    $("code").textContent = shown ? `${shown.slice(0, 3)} ${shown.slice(3)}` : "";
+  }
+
+  // The screens of a session that has ended, a cancelled round, and a round without this student.
+  function waitText(r) {
+    if (view.screen === "ended") return "The session has ended. Thank you for taking part! You can close this page.";
+    if (r && r.status === "void") return `The teacher cancelled round ${r.number}: it does not count. Wait for the next round.`;
+    if (view.screen !== "sitout") return "Wait for the teacher to open the next round.";
+    if (view.sitout === "late") return "This round began before you came in: you will be in the next one.";
+    if (view.sitout === "ra") return "The tables were set while your page was away: you will be in the next round.";
+    return "You sit this round out (the groups left one over, or your page was away when it began): you will be in the next one.";
+  }
+
   function render() {
+    $("who").textContent = `${view.name} · room ${view.room}`; // the teacher may have renamed him
     $("earned").hidden = view.earnings === null || view.earnings === undefined;
     $("earnings").textContent = money(view.earnings);
     const r = view.round;
@@ -135,10 +187,9 @@
     else if (view.screen === "ra") renderTable();
     else {
       show("wait");
-      $("wait-title").textContent = r ? `Round ${r.number}: ${r.title}` : "You are in.";
-      $("wait-text").textContent = view.screen === "sitout"
-        ? "You sit this round out (the groups did not come out even): you will be in the next one."
-        : "Wait for the teacher to open the next round.";
+      $("wait-title").textContent = view.screen === "ended" ? "The session has ended"
+        : r ? `Round ${r.number}: ${r.title}` : "You are in.";
+      $("wait-text").textContent = waitText(r);
     }
   }
 
@@ -150,17 +201,21 @@
     $("value").textContent = money(r.value);
     $("amount").max = r.max_bid;
     const done = r.your_bid !== null && r.your_bid !== undefined;
-    $("bid-form").hidden = done;
+    $("bid-form").hidden = done || r.paused;
     $("bid-done").hidden = !done;
     $("bid-done").textContent = done ? `Your bid: ${money(r.your_bid)}. It stands; wait for the round to close.` : "";
     $("bid-count").textContent = `${r.bids_in} of ${r.group_size} in your group have bid.`;
-    deadline = r.closes_in === null ? null : Date.now() + 1000 * r.closes_in;
+    deadline = r.closes_in === null || r.paused ? null : Date.now() + 1000 * r.closes_in;
     tick();
+    if (r.paused) {
+      $("countdown").textContent = `The teacher has paused the round: the clock is stopped${
+        r.closes_in === null ? "" : ` at ${Math.round(r.closes_in)} s`}. Wait until it goes on.`;
+    }
   }
 
   function tick() {
     if (deadline === null) {
-      $("countdown").textContent = "";
+      if (!(view && view.round && view.round.paused)) $("countdown").textContent = "";
       return;
     }
     const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
@@ -207,7 +262,10 @@
     const t = view.table;
     const r = view.round;
     $("ra-title").textContent = `Round ${r.number}: Ra, table ${t.table_no}`;
-    $("ra-status").textContent = touchWords(t.status); // the auction's lines are on the board itself
+    $("ra-status").textContent = r.paused ? "The teacher has paused the round: wait until it goes on."
+      : touchWords(t.status); // the auction's lines are on the board itself
+    $("ra-away").hidden = !t.bot_plays;
+    $("ra-away").textContent = t.bot_plays ? "A bot plays your seat for now (the board marks it)." : "";
     $("ra-message").textContent = "";
     const board = $("ra-board");
     board.innerHTML = t.svg; // drawn by ra_core: every name and word in it is escaped there
@@ -250,7 +308,12 @@
   document.addEventListener("DOMContentLoaded", () => {
     $("join-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      send({ t: "join", room: $("room").value.trim(), name: $("name").value });
+      const msg = { t: "join", room: $("room").value.trim(), name: $("name").value };
+      if ($("rejoin").value.trim()) msg.code = $("rejoin").value.trim();
+      send(msg);
+    });
+    $("ask").addEventListener("click", () => {
+      send({ t: "ask", room: $("room").value.trim(), name: $("name").value });
     });
     $("bid-form").addEventListener("submit", (event) => {
       event.preventDefault();

@@ -1,0 +1,134 @@
+"""What the projector shows the class: how many are here and have bid (counts, never names), then the results.
+
+While a round is open, the projector shows its clock and how many of those with a value have
+bid; once it is closed, every bid against its value beside what theory predicts (a chart's
+points and line, for the page to draw), and a few sentences on the round's outcome. The whole
+class sees it: no student is named, except the winner of each Ra table once its round is over.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, func, select
+
+from ..auctions.experiments import RoundSpec
+from ..auctions.theory import common_value_break_even, equilibrium_bid, expected_revenue
+from .export import table_rows
+from .pages import closes_in
+from .rooms import PRESENT_SECONDS
+from .schema import assignments, bids, groups, outcomes, rooms, rounds, students
+from .table_moves import TableCache
+
+__all__ = ["projector"]
+
+_STEPS = 40  # points on the theory's line
+
+
+def projector(conn: Connection, cache: TableCache, room: str, now: float) -> dict[str, Any]:
+    """Return what the projector page of `room` shows now."""
+    people = conn.execute(
+        select(students.c.last_seen).where(students.c.room == room, students.c.removed_at.is_(None))
+    ).all()
+    ended = conn.execute(select(rooms.c.ended_at).where(rooms.c.code == room)).scalar()
+    out: dict[str, Any] = {
+        "room": room, "ended": ended is not None, "joined": len(people),
+        "here": sum(p.last_seen >= now - PRESENT_SECONDS for p in people), "round": None,
+    }  # fmt: skip
+    r = conn.execute(select(rounds).where(rounds.c.room == room).order_by(rounds.c.number.desc()).limit(1)).first()
+    if r is None:
+        return out
+    spec = RoundSpec.from_dict(json.loads(r.spec))
+    info: dict[str, Any] = {
+        "number": int(r.number), "kind": r.kind, "title": spec.title, "practice": spec.practice, "status": r.status,
+        "paused": r.status == "open" and r.paused_at is not None, "closes_in": closes_in(r, now),
+        "excluded": bool(r.excluded),
+    }  # fmt: skip
+    if spec.sealed:
+        info["bidders"] = conn.execute(
+            select(func.count()).select_from(assignments).where(assignments.c.round_id == r.id)
+        ).scalar_one()
+        info["bids"] = conn.execute(select(func.count()).select_from(bids).where(bids.c.round_id == r.id)).scalar_one()
+        if r.status == "closed":
+            info.update(_sealed_results(conn, int(r.id), spec))
+    elif r.status != "void":
+        info.update(_tables(conn, cache, room, int(r.number)))
+    out["round"] = info
+    return out
+
+
+def _sealed_results(conn: Connection, round_id: int, spec: RoundSpec) -> dict[str, Any]:
+    """Return the chart (every bid against its value, and theory's line) and the sentences of a closed round."""
+    rows = conn.execute(
+        select(assignments.c.group_no, assignments.c.value, bids.c.amount, outcomes.c.won, outcomes.c.paid,
+               outcomes.c.earnings, groups.c.size, groups.c.common_value)
+        .select_from(
+            assignments.join(groups, (groups.c.round_id == assignments.c.round_id)
+                             & (groups.c.group_no == assignments.c.group_no))
+            .outerjoin(bids, (bids.c.round_id == assignments.c.round_id)
+                       & (bids.c.student_id == assignments.c.student_id))
+            .outerjoin(outcomes, (outcomes.c.round_id == assignments.c.round_id)
+                       & (outcomes.c.student_id == assignments.c.student_id))
+        )
+        .where(assignments.c.round_id == round_id)
+    ).all()  # fmt: skip
+    if not rows:
+        return {"chart": None, "summary": ["Nobody had a value in this round."]}
+    n = Counter(int(x.size) for x in rows).most_common(1)[0][0]
+    law = spec.law
+    points = [[x.value, x.amount] for x in rows if x.amount is not None]
+    low, top = law.low, spec.max_bid
+    grid = [low + (law.top - low) * i / _STEPS for i in range(_STEPS + 1)]
+    if spec.kind == "common":
+        line = [[v, common_value_break_even(v, n, spec.noise)] for v in grid]
+        label = f"break-even bid, n = {n}: signal − {spec.noise * (n - 1) / (n + 1):.3g}"
+    else:
+        line = [[v, equilibrium_bid(spec.kind, v, n, law)] for v in grid]
+        label = f"risk-neutral equilibrium, n = {n}"
+    chart = {"points": points, "line": line, "label": label, "x": "signal" if spec.kind == "common" else "value",
+             "low": low, "top": top}  # fmt: skip
+    return {"chart": chart, "summary": _sentences(rows, spec, n)}
+
+
+def _sentences(rows: Sequence[Any], spec: RoundSpec, n: int) -> list[str]:
+    """Return what the class should see of a closed round's outcome, in a few sentences."""
+    by_group: dict[int, list[Any]] = defaultdict(list)
+    for x in rows:
+        by_group[int(x.group_no)].append(x)
+    bid = sum(x.amount is not None for x in rows)
+    said = [f"{bid} of {len(rows)} bid, in {len(by_group)} group{'s' if len(by_group) != 1 else ''}."]
+    won = [x for x in rows if x.won]
+    if not won:
+        return [*said, "Nobody bid: nobody won."]
+    if spec.kind == "common":
+        mean = sum(float(x.earnings) for x in won) / len(won)
+        losers = sum(float(x.earnings) < 0 for x in won)
+        said.append(f"The winners earned {mean:.2f} on average; {losers} of {len(won)} lost money.")
+        if losers:
+            said.append("Winning with the most optimistic signal is the winner's curse.")
+        return said
+    revenue = sum(sum(float(x.paid or 0) for x in g) for g in by_group.values()) / len(by_group)
+    said.append(f"Revenue per group: {revenue:.2f} on average; theory: {expected_revenue(n, spec.law):.2f}.")
+    top_won = sum(any(x.won and x.value == max(y.value for y in g) for x in g) for g in by_group.values())
+    said.append(f"The highest value won in {top_won} of {len(by_group)} group{'s' if len(by_group) != 1 else ''}.")
+    return said
+
+
+def _tables(conn: Connection, cache: TableCache, room: str, number: int) -> dict[str, Any]:
+    """Return a Ra round's tables: how many, how many games are over, and each table's leader or winner."""
+    seated = table_rows(conn, cache, room, number)
+    tables: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in seated:
+        tables[int(row["table"])].append(row)
+    lines = []
+    for no, rows in sorted(tables.items()):
+        best = max(rows, key=lambda x: (x["winner"], x["fame"]))
+        if rows[0]["over"]:
+            lines.append(f"Table {no}: won by {best['name']} ({best['fame']} fame) after {rows[0]['moves']} moves.")
+        else:
+            lines.append(f"Table {no}: {rows[0]['moves']} moves so far; the most fame: {best['fame']}.")
+    over = sum(rows[0]["over"] for rows in tables.values())
+    return {"tables": len(tables), "over": over, "summary": lines}
