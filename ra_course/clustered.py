@@ -51,6 +51,9 @@ __all__ = [
 class Estimate(NamedTuple):
     """An estimate with its standard error and its interval.
 
+    One cluster shows no spread (a class of two students sits in one group): the estimate then
+    stands alone, its standard error, interval and design effect NaN, and `dof` 0.
+
     Attributes:
         value: the estimate.
         se: its standard error (cluster-robust when clusters were given).
@@ -131,8 +134,8 @@ def t_quantile(p: float, dof: int) -> float:
 
 
 def _interval(value: float, variance: float, naive: float, n: int, groups: int, confidence: float) -> Estimate:
-    if groups < 2:
-        raise ValueError(f"an interval needs at least 2 clusters (here {groups}): one cluster shows no spread")
+    if groups < 2:  # one cluster shows no spread: the estimate stands without an interval
+        return Estimate(value, math.nan, math.nan, math.nan, confidence, n, groups, 0, math.nan)
     se = math.sqrt(variance)
     dof = groups - 1
     half = t_quantile(0.5 + confidence / 2, dof) * se
@@ -250,12 +253,12 @@ def overlap_ratio(
     n = len(nums)
     if len(dens) != n or len(members) != n:
         raise ValueError(f"{n} numerators, {len(dens)} denominators and {len(members)} member sets: one each")
-    if n < 2:
-        raise ValueError(f"an interval needs at least 2 observations (here {n})")
     total = math.fsum(dens)
     if total == 0:
         raise ValueError("the denominators add up to 0: the ratio is not defined")
     ratio = math.fsum(nums) / total
+    if n < 2:
+        return _interval(ratio, math.nan, math.nan, n, n, confidence)
     parts = [a - ratio * b for a, b in zip(nums, dens, strict=True)]
     sets = [frozenset(m) for m in members]
     own = math.fsum(p * p for p in parts)

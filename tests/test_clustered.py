@@ -70,9 +70,16 @@ def test_a_clustered_slope_by_hand() -> None:
     assert plain.se**2 == pytest.approx(0.03) and plain.dof == 3 and plain.clusters == 4
 
 
+def test_one_cluster_gives_the_estimate_without_an_interval() -> None:
+    """A class of two sits in one group: its figure stands, with no interval, rather than no figure at all."""
+    one = clustered_mean([1.0, 2.0], clusters=["a", "a"])
+    assert one.value == 1.5 and one.clusters == 1 and one.dof == 0
+    assert all(math.isnan(x) for x in (one.se, one.low, one.high, one.design_effect))
+    alone = overlap_ratio([3.0], [2.0], [{"a", "b"}])
+    assert alone.value == 1.5 and alone.n == 1 and math.isnan(alone.low) and math.isnan(alone.high)
+
+
 def test_bad_input_is_named() -> None:
-    with pytest.raises(ValueError, match="2 clusters"):
-        clustered_mean([1.0, 2.0], clusters=["a", "a"])
     with pytest.raises(ValueError, match="3 observations but 2 cluster labels"):
         clustered_mean([1.0, 2.0, 3.0], clusters=["a", "b"])
     with pytest.raises(ValueError, match="every x is 0"):

@@ -133,10 +133,10 @@ def revenue_by_format(df: pd.DataFrame, practice: bool = False, rho: float | Non
     The benchmarks of `analysis.revenue`: risk-neutral (the mean second-highest value, the same in
     every format) and risk-averse bidders with the class's rho (first price only differs).
     """
+    if not counted(df, practice)["kind"].isin(_PRIVATE).any():
+        return Note(_NO_PRIVATE)
     style = plot_style()
     table = revenue(df, practice, rho=rho)
-    if table.empty:
-        return Note(_NO_PRIVATE)
     fig, ax = style.figure(6.4, 3.2)
     x = list(range(len(table)))
     ax.bar(x, table["revenue"], color=style.PALETTE[0], label="the class (bars: 95 %)",

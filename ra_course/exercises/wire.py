@@ -112,4 +112,3 @@ def _input(tag: str, body: Any, rest: list[tuple[str, Any]]) -> Any:
 
         return Law(body, density=bool(rest[0][1]))
     raise ValueError(f"not an input: {tag}")
-
