@@ -58,7 +58,8 @@ def check_invariants(s: State) -> None:
     if s.rules.fame_floor:
         assert all(p.fame >= 0 for p in s.players), "R69: fame floor"
     legal = s.legal_actions()
-    assert legal == turns.legal_actions(s), "legal actions a transition computed ahead agree with a fresh computation"
+    assert s.choices == turns.choices(s), "the choices a transition worked out agree with a fresh computation"
+    assert legal == (s.choices or turns.reveals(s)), "a player's legal actions are the state's choices"
     assert list(legal) == sorted(legal, key=sort_key), "legal actions are sorted"
     assert len(set(legal)) == len(legal), "legal actions are unique"
     if s.is_terminal():
