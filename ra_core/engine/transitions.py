@@ -26,8 +26,8 @@ from operator import add
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from .actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod
-from .auction import SEATS_AFTER, bid_choices, bid_order, must_bid
+from .actions import Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod
+from .auction import SEATS_AFTER, bid_choices, bid_order
 from .disasters import resolve
 from .records import CHANCE, TERMINAL, Auction, EpochScore, PendingDiscard, Phase, Player, Resume, Trigger
 from .rules import EPOCHS, TRACK_SIZE, Rules
@@ -159,32 +159,16 @@ def _end_epoch(
     # R60: the discards after scoring; R59: the tiles left on the auction track, and the Ra tiles
     box = _add(_add_counts(box, boxed), track + (_RA,) * ra_count)
     scores = (*s.scores, score)
-    legal: tuple[Action, ...] = ()
+    cls = type(s)
     if epoch == EPOCHS:
-        next_epoch, phase, turn, to_move = epoch, _OVER, s.turn_player, TERMINAL
-    else:
-        # R49: every sun is turned face up; R16, R61: the holder of the highest sun starts.
-        players = tuple([Player(p.suns, (), p.display, p.fame) for p in players])
-        first = highest_sun_holder(players)
-        next_epoch, phase, turn, to_move = epoch + 1, _ACTION, first, first
-        legal = turn_actions(players[first], EMPTY_TRACK, bag, rules)
-    return type(s)(
-        rules=rules,
-        epoch=next_epoch,
-        phase=phase,
-        turn_player=turn,
-        to_move=to_move,
-        bag=bag,
-        ra_count=0,
-        track=EMPTY_TRACK,
-        center_sun=center_sun,
-        players=players,
-        auction=None,
-        discard=None,
-        box=box,
-        scores=scores,
-        choices=legal,
-    )
+        return cls.__new__(cls, rules, epoch, _OVER, s.turn_player, TERMINAL, bag, 0, EMPTY_TRACK, center_sun,
+                           players, None, None, box, scores, ())  # fmt: skip
+    # R49: every sun is turned face up; R16, R61: the holder of the highest sun starts.
+    players = tuple([Player(p.suns, (), p.display, p.fame) for p in players])
+    first = highest_sun_holder(players)
+    legal = turn_actions(players[first], EMPTY_TRACK, bag, rules)
+    return cls.__new__(cls, rules, epoch + 1, _ACTION, first, first, bag, 0, EMPTY_TRACK, center_sun, players,
+                       None, None, box, scores, legal)  # fmt: skip
 
 
 def _decided(s: State) -> State:
@@ -294,7 +278,7 @@ def _start_auction(s: State, bag: tuple[int, ...], ra_count: int, trigger: Trigg
     bidders = bid_order(players, ra_player)
     first = bidders[0]
     auction = Auction.__new__(Auction, trigger, ra_player, bidders, (), 0, -1)  # no bid yet
-    legal = bid_choices(players[first].suns_up, 0, must_bid(first, ra_player, -1, trigger))
+    legal = bid_choices(first, players[first].suns_up, trigger, ra_player, 0, -1)
     cls = type(s)
     return cls.__new__(cls, rules, epoch, _BID, ra_player, first, bag, ra_count, track, center, players,
                        auction, pending, box, scores, legal)  # fmt: skip
@@ -321,7 +305,7 @@ def _bid(s: State, action: Bid | Pass) -> State:
         return _next_turn(s, turn, tuple(seats), EMPTY_TRACK, bag, box, high_bid, rules, epoch, ra_count, scores)
     seat = bidders[done]
     auction = Auction.__new__(Auction, trigger, ra_player, bidders, bids, high_bid, high_bidder)
-    legal = bid_choices(players[seat].suns_up, high_bid, must_bid(seat, ra_player, high_bidder, trigger))
+    legal = bid_choices(seat, players[seat].suns_up, trigger, ra_player, high_bid, high_bidder)
     cls = type(s)
     return cls.__new__(cls, rules, epoch, phase, turn, seat, bag, ra_count, track, center, players,
                        auction, pending, box, scores, legal)  # fmt: skip

@@ -34,7 +34,7 @@ from .actions import (
     UseGod,
     discard,
 )
-from .auction import bid_choices, must_bid
+from .auction import bid_choices
 from .disasters import discard_options
 from .errors import IllegalActionError
 from .records import CHANCE, PendingDiscard, Phase, Player
@@ -103,7 +103,7 @@ def choices(s: State) -> tuple[Action, ...]:
     if phase is _BID and s.auction is not None:
         seat = s.to_move
         trigger, ra_player, _, _, high_bid, high_bidder = s.auction
-        return bid_choices(s.players[seat].suns_up, high_bid, must_bid(seat, ra_player, high_bidder, trigger))
+        return bid_choices(seat, s.players[seat].suns_up, trigger, ra_player, high_bid, high_bidder)
     if phase is _ACTION:
         return turn_actions(s.players[s.turn_player], s.track, s.bag, s.rules)
     if phase is _GODS:
