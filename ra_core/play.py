@@ -33,7 +33,7 @@ from .engine.rules import Rules
 from .engine.safejson import MAX_INT, check_shape, load_json
 from .engine.setup import lone_surrogate, new_game
 from .engine.state import CHANCE, TERMINAL, Phase, State
-from .engine.timer import DecisionTimeout, time_limit_for
+from .engine.timer import DecisionTimeout, TimeLimit
 from .engine.turns import REVEALS_BY_INDEX
 
 #: A player: given the position and its own random stream, it returns its action (or its text).
@@ -255,7 +255,7 @@ def decide(
     *,
     seed: Any = None,
     move: int = 0,
-    time_limit: float | None = None,
+    time_limit: float | TimeLimit | None = None,
 ) -> tuple[Action, State]:
     """Ask `policy` for its action in `state`; return the action and the state after it.
 
@@ -264,18 +264,21 @@ def decide(
     returns an action that is not legal (or text
     that is no action), or takes longer than `time_limit` seconds raises `BotError` instead,
     naming the bot, its seat, the game's `seed` and the `move`. A bot that never returns is
-    stopped at the limit where the operating system allows it (see `ra_core.engine.timer`).
+    stopped at the limit where the operating system allows it (see `ra_core.engine.timer`); for
+    many decisions, pass one entered `TimeLimit` instead of the seconds.
     """
     try:
         if time_limit is None:
             action = policy(state, rng)
+        elif isinstance(time_limit, TimeLimit):
+            action = time_limit.run(policy, state, rng)
         else:
-            with time_limit_for(time_limit):
-                action = policy(state, rng)
+            with TimeLimit(time_limit) as limit:
+                action = limit.run(policy, state, rng)
         if isinstance(action, str):
             action = parse_action(action)
     except DecisionTimeout:
-        raise _bot_error(policy, state, seed, move, f"took longer than {time_limit} s", None) from None
+        raise _bot_error(policy, state, seed, move, f"took longer than {_seconds(time_limit)} s", None) from None
     except (IllegalActionError, InvalidActionError) as e:
         raise _bot_error(policy, state, seed, move, "chose an illegal action", e) from e
     except BaseException as e:  # whatever the bot raised (SystemExit, KeyboardInterrupt too) is its failure
@@ -284,6 +287,10 @@ def decide(
         return action, state.apply(action)
     except (IllegalActionError, InvalidActionError) as e:
         raise _bot_error(policy, state, seed, move, "chose an illegal action", e) from e
+
+
+def _seconds(time_limit: float | TimeLimit | None) -> float | None:
+    return time_limit.seconds if isinstance(time_limit, TimeLimit) else time_limit
 
 
 def _bot_error(policy: Policy, state: State, seed: Any, move: int, what: str, cause: BaseException | None) -> BotError:
@@ -342,18 +349,19 @@ def steps(
     chance = chance_stream(seed)
     streams = [bot_stream(seed, seat) for seat in range(len(policies))]
     move = 0
-    while True:
-        who = state.to_move
-        if who == TERMINAL:
-            return
-        if who == CHANCE:
-            action = sample_chance(state, chance)
-            after = state.apply(action)
-        else:
-            action, after = decide(policies[who], state, streams[who], seed=seed, move=move, time_limit=time_limit)
-        yield state, action, after
-        state = after
-        move += 1
+    with TimeLimit(time_limit) as limit:  # the alarm's handler, installed once for the game
+        while True:
+            who = state.to_move
+            if who == TERMINAL:
+                return
+            if who == CHANCE:
+                action = sample_chance(state, chance)
+                after = state.apply(action)
+            else:
+                action, after = decide(policies[who], state, streams[who], seed=seed, move=move, time_limit=limit)
+            yield state, action, after
+            state = after
+            move += 1
 
 
 __all__ = [
