@@ -2,9 +2,9 @@
 
     python benchmarks/classroom.py --students 200 --seconds 60 [--kill] [--database URL]
 
-The server runs in a child process (`ra_classroom.server.ServerProcess`, SQLite in a temporary
+The server runs in a child process (`ra_classroom.web.server.ServerProcess`, SQLite in a temporary
 folder unless --database is given); the students run in this process, each with his own
-websocket, as `ra_classroom.simulate` scripts them. The session: everyone joins, one
+websocket, as `ra_classroom.teacher.simulate` scripts them. The session: everyone joins, one
 first-price round in groups of 4 (every student bids once, after a think time of 0.3-2 s),
 closed by the teacher's API once all have bid; then Ra tables of 4 (bots in empty seats) until
 the time is up, each student moving 0.5-1.5 s after his turn comes. With --kill the server is
@@ -34,12 +34,12 @@ from typing import Any
 
 from sqlalchemy import create_engine, select
 
-from ra_classroom.database import database_url
-from ra_classroom.schema import bids, moves
-from ra_classroom.server import ServerProcess
-from ra_classroom.simulate import Behaviour, SimStudent, SimulatedClass
-from ra_classroom.teacher_client import TeacherClient
-from ra_classroom.tokens import new_secret
+from ra_classroom.store.database import database_url
+from ra_classroom.store.schema import bids, moves
+from ra_classroom.store.tokens import new_secret
+from ra_classroom.teacher.client import TeacherClient
+from ra_classroom.teacher.simulate import Behaviour, SimStudent, SimulatedClass
+from ra_classroom.web.server import ServerProcess
 
 
 class Meter:

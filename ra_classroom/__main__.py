@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from .tokens import new_secret
+from .store.tokens import new_secret
 
 __all__ = ["main"]
 
@@ -35,10 +35,10 @@ def main(argv: list[str] | None = None) -> int:
         secret = new_secret()
         print(f"teacher's secret: {secret}   (set RA_CLASSROOM_SECRET to choose it)", flush=True)
     if args.room:
-        from .links import announce_room
+        from .web.links import announce_room
 
         announce_room(args.database, args.host, args.port)
-    from .server import serve
+    from .web.server import serve
 
     serve(args.database, secret, args.host, args.port, "warning" if args.quiet else "info")
     return 0

@@ -17,14 +17,15 @@ checked here.
 
 from __future__ import annotations
 
-import ast
 import re
 import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests import layering
+from tests.layering import ROOT, cycle, listed, modules, runtime_imports, ticked
+
 PAGE = ROOT / "docs" / "architecture.md"
 PACKAGE = ROOT / "ra_core"
 
@@ -34,27 +35,7 @@ PACKAGE = ROOT / "ra_core"
 
 def table(heading: str) -> list[list[str]]:
     """Return the rows of the first table after `heading` on the page, as lists of cell texts."""
-    text = PAGE.read_text(encoding="utf-8")
-    start = text.index(heading)
-    rows = []
-    for line in text[start:].splitlines()[1:]:
-        if line.startswith("|"):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if not set("".join(cells)) <= set("-: "):
-                rows.append(cells)
-        elif rows:
-            break
-    return rows[1:]  # without the header
-
-
-def ticked(cell: str) -> list[str]:
-    """Return the names in backticks in a cell."""
-    return re.findall(r"`([^`]+)`", cell)
-
-
-def listed(cell: str) -> set[str]:
-    """Return the comma-separated names of a "may import" cell ("the standard library" names none)."""
-    return {n.strip() for n in cell.split(",") if n.strip() and "standard library" not in n}
+    return layering.table(PAGE, heading)
 
 
 class Layers:
@@ -82,54 +63,12 @@ class Layers:
 # -- reading the code ---------------------------------------------------------------------------
 
 
-def dotted(path: Path) -> str:
-    """Return the dotted module name of a file, e.g. ``ra_core.engine.state``."""
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def runtime_imports(path: Path) -> set[str]:
-    """Return the absolute module names `path` imports when it runs (not under TYPE_CHECKING).
-
-    ``from X import name`` counts as importing ``X.name``: a name may be a submodule.
-    """
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = dotted(path) if path.name == "__init__.py" else dotted(path).rpartition(".")[0]
-    found: set[str] = set()
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for branch in node.orelse:
-                visit(branch)
-            return
-        if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                stem = ".".join([*base, node.module] if node.module else base)
-            else:
-                stem = node.module or ""
-            found.update(f"{stem}.{a.name}" for a in node.names)
-        elif isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(tree)
-    return found
-
-
-def modules(folder: Path) -> dict[str, Path]:
-    return {dotted(p): p for p in sorted(folder.rglob("*.py"))}
-
-
 ALL = {**modules(PACKAGE), **modules(ROOT / "ra_course"), **modules(ROOT / "grading")}
 
 
 def resolve(target: str) -> str | None:
     """Return the project module a dotted import target names (a module, or a name from one)."""
-    while target and target not in ALL:
-        target = target.rpartition(".")[0]
-    return target or None
+    return layering.resolve(target, ALL.keys())
 
 
 # -- the checks ---------------------------------------------------------------------------------
@@ -189,23 +128,8 @@ def test_no_import_cycles_within_a_layer() -> None:
         mine = layers.of(file)
         targets = {resolve(t) for t in runtime_imports(file)} - {None, name}
         edges[name] = {t for t in targets if t and t.startswith("ra_core") and layers.of(ALL[t]) == mine}
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-    path: list[str] = []
-
-    def walk(m: str) -> None:
-        state[m] = 1
-        path.append(m)
-        for t in sorted(edges[m]):
-            if state.get(t) == 1:
-                raise AssertionError("import cycle: " + " -> ".join([*path[path.index(t) :], t]))
-            if t not in state:
-                walk(t)
-        path.pop()
-        state[m] = 2
-
-    for m in sorted(edges):
-        if m not in state:
-            walk(m)
+    found = cycle(edges)
+    assert found is None, "import cycle: " + " -> ".join(found or [])
 
 
 def test_the_packages_beside_import_what_the_page_says() -> None:

@@ -3,9 +3,9 @@
     python tools/execute_notebooks.py notebooks/*.ipynb
 
 Widget state is stripped from the metadata afterwards: nbval ignores it and it bloats diffs. An
-output that holds a widget view and a picture of it (text/html) keeps the picture only: a saved
-view shows only with its kernel ("Error displaying widget: model not found" without one), and nbval
-does not compare views; run, the cell shows the widget again.
+output that holds a widget view and a picture of it (an SVG with its PNG, or HTML) keeps the
+picture only: a saved view shows only with its kernel ("Error displaying widget: model not found"
+without one), and nbval does not compare views; run, the cell shows the widget again.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def execute(path: Path) -> None:
     for cell in nb.cells:
         for output in cell.get("outputs", []):
             data = output.get("data", {})
-            if WIDGET_VIEW in data and "text/html" in data:
+            if WIDGET_VIEW in data and {"text/html", "image/svg+xml"} & set(data):
                 del data[WIDGET_VIEW]
     nbformat.write(nb, path)
     print(f"executed {path}")

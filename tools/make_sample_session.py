@@ -2,7 +2,7 @@
 
     python tools/make_sample_session.py     # writes notebooks/data/sample_session.csv
 
-24 simulated students (`ra_classroom.simulate`) join a rehearsal of the classroom server and play
+24 simulated students (`ra_classroom.teacher.simulate`) join a rehearsal of the classroom server and play
 a 50-minute session's rounds in groups of 4, values uniform on [0, 100]: a practice round, then
 first price (3 rounds), second price (2), all-pay (2), common value with signals +/- 10 (3). Their
 behaviour is stated in the file's first line, so the data are never mistaken for a real class's.

@@ -19,9 +19,9 @@ import pytest
 from test_play_in_browser import CHROMIUM, FLAGS, _need_browser  # type: ignore[import-not-found]
 
 from ra_classroom import ControlRoom
-from ra_classroom.ratable import TableGame
-from ra_classroom.server import ServerProcess
-from ra_classroom.tokens import new_secret
+from ra_classroom.game.table import TableGame
+from ra_classroom.store.tokens import new_secret
+from ra_classroom.web.server import ServerProcess
 
 NAMES = ["Ann", "<b>Eve</b>", "Bo & Co"]  # a name with markup must show as text, never as markup
 
@@ -115,7 +115,7 @@ def test_three_pages_play_at_one_ra_table_by_clicking(room: ControlRoom, pages: 
 
 
 def _none() -> Any:
-    from ra_classroom.ratable import Selection
+    from ra_classroom.game.table import Selection
 
     return Selection()
 

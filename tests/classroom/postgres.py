@@ -16,7 +16,7 @@ import time
 import uuid
 from pathlib import Path
 
-from ra_classroom.server import free_port
+from ra_classroom.web.server import free_port
 
 __all__ = ["Postgres", "binaries"]
 

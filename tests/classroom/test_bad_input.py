@@ -12,9 +12,9 @@ import json
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from ra_classroom.limits import BURST, MAX_MESSAGE, WIRE_LIMIT
-from ra_classroom.server import ServerProcess
-from ra_classroom.teacher_client import TeacherClient
+from ra_classroom.teacher.client import TeacherClient
+from ra_classroom.web.limits import BURST, MAX_MESSAGE, WIRE_LIMIT
+from ra_classroom.web.server import ServerProcess
 
 from .pages import Page
 

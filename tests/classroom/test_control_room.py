@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 from ra_classroom import Behaviour, ControlRoom, RefusedError, Uniform
-from ra_classroom.analysis import bid_ratios, efficiency, revenue, winners_curse, with_theory
-from ra_classroom.monitor import Monitor, monitor_html
-from ra_classroom.plots import bids_against_values, revenue_by_format, winners_curse_plot
+from ra_classroom.teacher.analysis import bid_ratios, efficiency, revenue, winners_curse, with_theory
+from ra_classroom.teacher.monitor import Monitor, monitor_html
+from ra_classroom.teacher.plots import bids_against_values, revenue_by_format, winners_curse_plot
 
 FAST = Behaviour(think=(0.0, 0.05))
 

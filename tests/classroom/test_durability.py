@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ra_classroom.server import ServerProcess
-from ra_classroom.teacher_client import TeacherClient
+from ra_classroom.teacher.client import TeacherClient
+from ra_classroom.web.server import ServerProcess
 
 from .conftest import BACKENDS, SECRET, database_for
 from .pages import Page, ply_at_least

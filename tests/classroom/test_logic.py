@@ -7,13 +7,13 @@ from collections import Counter
 
 import pytest
 
-from ra_classroom.experiments import RoundSpec
-from ra_classroom.limits import RateLimit
-from ra_classroom.matching import assign_values, form_groups, form_tables, round_stream
-from ra_classroom.protocol import parse
-from ra_classroom.ratable import Selection, TableGame, select
-from ra_classroom.refusal import Refusal
-from ra_classroom.settle import Entry, settle
+from ra_classroom.auctions.experiments import RoundSpec
+from ra_classroom.auctions.matching import assign_values, form_groups, form_tables, round_stream
+from ra_classroom.auctions.settle import Entry, settle
+from ra_classroom.game.table import Selection, TableGame, select
+from ra_classroom.store.refusal import Refusal
+from ra_classroom.web.limits import RateLimit
+from ra_classroom.web.protocol import parse
 from ra_core import Discard, UseGod
 
 
@@ -159,7 +159,7 @@ def test_a_slow_page_holds_up_nobody_and_is_closed_past_its_backlog() -> None:
     from collections.abc import Collection
     from typing import Any
 
-    from ra_classroom.hub import BACKLOG, Hub, Page
+    from ra_classroom.web.hub import BACKLOG, Hub, Page
 
     class Socket:
         def __init__(self, stuck: bool) -> None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 import time
 
-from ra_classroom.server import ServerProcess
-from ra_classroom.teacher_client import TeacherClient
+from ra_classroom.teacher.client import TeacherClient
+from ra_classroom.web.server import ServerProcess
 
 from .pages import Message, Page, ply_at_least
 

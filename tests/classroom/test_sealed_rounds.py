@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from ra_classroom.server import ServerProcess
-from ra_classroom.teacher_client import RefusedError, TeacherClient
+from ra_classroom.teacher.client import RefusedError, TeacherClient
+from ra_classroom.web.server import ServerProcess
 
 from .pages import Message, Page, result_of
 

@@ -13,8 +13,8 @@ import statistics
 
 import pytest
 
-from ra_classroom.laws import Power, Uniform, law_from_dict
-from ra_classroom.theory import (
+from ra_classroom.auctions.laws import Power, Uniform, law_from_dict
+from ra_classroom.auctions.theory import (
     common_value_bid,
     common_value_break_even,
     equilibrium_bid,

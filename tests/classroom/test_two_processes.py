@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from ra_classroom.server import ServerProcess
-from ra_classroom.teacher_client import TeacherClient
+from ra_classroom.teacher.client import TeacherClient
+from ra_classroom.web.server import ServerProcess
 
 from .conftest import SECRET
 from .pages import Page, bids_in, ply_at_least

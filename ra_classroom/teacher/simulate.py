@@ -19,8 +19,8 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from .laws import law_from_dict
-from .theory import equilibrium_bid, shading
+from ..auctions.laws import law_from_dict
+from ..auctions.theory import equilibrium_bid, shading
 
 __all__ = ["Behaviour", "Probe", "SimStudent", "SimulatedClass", "sim_bid"]
 

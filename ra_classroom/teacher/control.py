@@ -26,13 +26,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .experiments import KINDS
-from .laws import Law
-from .links import qr_svg, room_link, server_address
-from .server import ServerProcess
+from ..auctions.experiments import KINDS
+from ..auctions.laws import Law
+from ..store.tokens import new_secret
+from ..web.links import qr_svg, room_link, server_address
+from ..web.server import ServerProcess
+from .client import TeacherClient
 from .simulate import Behaviour, SimulatedClass
-from .teacher_client import TeacherClient
-from .tokens import new_secret
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -51,7 +51,7 @@ def _log_beside(database: str) -> Path:
 
 def _reopen(teacher: TeacherClient, code: str) -> str | None:
     """Return `code` as stored if the server has that room already, else None."""
-    from .teacher_client import RefusedError
+    from .client import RefusedError
 
     try:
         return str(teacher.status(code)["room"])
@@ -282,7 +282,7 @@ class ControlRoom:
         """Return the closed sealed-bid rounds, one row per student and round (columns: `export.BID_COLUMNS`)."""
         import pandas as pd
 
-        from .export import BID_COLUMNS
+        from ..store.export import BID_COLUMNS
 
         return pd.DataFrame(self.teacher.results(self.room)["bids"], columns=list(BID_COLUMNS))
 
@@ -290,7 +290,7 @@ class ControlRoom:
         """Return every Ra table's seats: who sat there, fame, winner (columns: `export.TABLE_COLUMNS`)."""
         import pandas as pd
 
-        from .export import TABLE_COLUMNS
+        from ..store.export import TABLE_COLUMNS
 
         return pd.DataFrame(self.teacher.results(self.room)["tables"], columns=list(TABLE_COLUMNS))
 

@@ -17,8 +17,8 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, and_, bindparam, insert, select, update
 
-from .experiments import RoundSpec
-from .ratable import TableGame
+from ..auctions.experiments import RoundSpec
+from ..game.table import TableGame
 from .refusal import Refusal
 from .schema import moves, rounds, seats, students, tables
 

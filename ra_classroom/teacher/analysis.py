@@ -2,7 +2,7 @@
 
 Every function takes the results as the control room gives them (`ControlRoom.results`, or the
 CSV it saves: one row per student and closed sealed-bid round) and returns a small DataFrame
-with the class's figure beside the theory's (`ra_classroom.theory`). Practice rounds are left
+with the class's figure beside the theory's (`ra_classroom.auctions.theory`). Practice rounds are left
 out unless asked for.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from .laws import law_from_dict
-from .theory import common_value_break_even, equilibrium_bid, expected_revenue
+from ..auctions.laws import law_from_dict
+from ..auctions.theory import common_value_break_even, equilibrium_bid, expected_revenue
 
 if TYPE_CHECKING:
     import pandas as pd

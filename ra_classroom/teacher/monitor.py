@@ -11,7 +11,7 @@ import html
 import threading
 from typing import TYPE_CHECKING, Any
 
-from .experiments import KINDS
+from ..auctions.experiments import KINDS
 
 if TYPE_CHECKING:
     from .control import ControlRoom

@@ -16,7 +16,7 @@ from the ends of V's range). Bidding more than that below your signal loses mone
 when you win: the winner's curse. The risk-neutral first-price equilibrium bids close to
 signal - noise.
 
->>> from ra_classroom.laws import Uniform
+>>> from ra_classroom.auctions.laws import Uniform
 >>> equilibrium_bid("first", 80, 4, Uniform(0, 100))
 60.0
 >>> round(expected_revenue(4, Uniform(0, 100)), 2)

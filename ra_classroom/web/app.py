@@ -1,7 +1,7 @@
 """The ASGI application: the students' page, their websocket, and the teacher's API.
 
 One process serves every student (no kernel per student): `create_app` returns a Starlette
-app that uvicorn runs (`ra_classroom.server`). The page is static (``static/``): plain HTML, a
+app that uvicorn runs (`ra_classroom.web.server`). The page is static (``static/``): plain HTML, a
 stylesheet and one small script that shows the views the server sends and sends back clicks.
 """
 
@@ -18,7 +18,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from .service import Classroom
+from .classroom import Classroom
 from .sockets import student_socket
 from .teacher_api import teacher_routes
 

@@ -1,7 +1,7 @@
 """What the teacher reads: who is here and who has bid, and the results, one row per student and round.
 
 Rows are plain dictionaries, so the server needs no pandas; the control room turns them into
-DataFrames (`ra_classroom.control`), and `csv_text` writes them for a spreadsheet. One row
+DataFrames (`ra_classroom.teacher.control`), and `csv_text` writes them for a spreadsheet. One row
 per student in each closed sealed-bid round (a student who did not bid has an empty bid), and
 one per seat of each Ra table.
 """
@@ -16,10 +16,10 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from .experiments import RoundSpec
+from ..auctions.experiments import RoundSpec
 from .rooms import PRESENT_SECONDS
 from .schema import assignments, bids, groups, outcomes, rounds, students, tables
-from .tables import TableCache, seat_names
+from .table_moves import TableCache, seat_names
 
 __all__ = ["BID_COLUMNS", "TABLE_COLUMNS", "bid_rows", "csv_text", "status", "table_rows"]
 

@@ -35,12 +35,21 @@ from ra_core import (
     parse_action,
 )
 
-from .ra_bridge import Controls, facts, heuristic_bot, narrate, sample_chance, scores_text, status_lines, svg
+from .bridge import (
+    Controls,
+    facts,
+    heuristic_bot,
+    portrait_svg,
+    sample_chance,
+    scores_text,
+    since_last_move,
+    status_lines,
+)
 
 __all__ = ["CHANCE_SEAT", "Selection", "TableGame", "select"]
 
 CHANCE_SEAT = -1  #: the seat recorded for a chance move (a tile drawn from the bag)
-_RECENT = 6  # moves told in words beside the board
+_RECENT = 6  # moves told in words beside the board: since the seat last decided
 
 
 @dataclasses.dataclass(frozen=True)
@@ -150,12 +159,13 @@ class TableGame:
         return None
 
     def recent(self, seat: int, names: Sequence[str], count: int = _RECENT) -> list[str]:
-        """Return the last `count` moves in words, as `seat` reads them, newest last."""
-        start = max(0, self.ply - count)
-        return [
-            narrate(self.states[k], self.moves[k][1], self.states[k + 1], you=seat, names=names)
-            for k in range(start, self.ply)
-        ]
+        """Return what happened since `seat`'s last decision, in words, newest last (at most `count` lines).
+
+        The same sentences as the notebook's table (`since_last_move`): the seat's last decision,
+        then every move after it, a draw and its tile as one.
+        """
+        actions = [text for _, text in self.moves]
+        return since_last_move(self.states, actions, seat, names=names, most=count)
 
     def view(
         self, seat: int, names: Sequence[str], bots: Collection[int], *, live: bool, sel: Selection
@@ -184,7 +194,7 @@ class TableGame:
             status = f"Waiting for P{s.to_move} ({names[s.to_move]})."
         return {
             "ply": self.ply,
-            "svg": str(svg(s, you=seat, names=names, controls=controls)),
+            "svg": str(portrait_svg(s, you=seat, names=names, controls=controls)),  # a phone's board, every width
             "status": status,
             "lines": status_lines(s, table=True),
             "recent": self.recent(seat, names),

@@ -2,7 +2,7 @@
 
 Commands run in worker threads, one transaction each (one thread for SQLite, whose writes are
 serial anyway; several for PostgreSQL). A command's events go to this process's pages after the
-commit, and to other processes through PostgreSQL (`ra_classroom.bus`). Nothing another process
+commit, and to other processes through PostgreSQL (`ra_classroom.store.bus`). Nothing another process
 needs is kept only in memory: the table games cached here are rebuilt from the database.
 
 Every half second the process also closes rounds whose time is up, lets bots play the turns of
@@ -24,17 +24,17 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection
 from sqlalchemy import select as query
 
-from . import rooms, rounds, tables
-from .bus import Listener
-from .database import Database
-from .experiments import RoundSpec
+from ..auctions.experiments import RoundSpec
+from ..game.table import Selection, select
+from ..store import rooms, rounds, table_moves
+from ..store.bus import Listener
+from ..store.database import Database
+from ..store.pages import build_views, table_view
+from ..store.refusal import Refusal
+from ..store.schema import rounds as rounds_table
+from ..store.schema import tables as table_rows
+from ..store.table_moves import TableCache, seat_names, staged
 from .hub import Hub
-from .ratable import Selection, select
-from .refusal import Refusal
-from .schema import rounds as rounds_table
-from .schema import tables as ra_tables
-from .tables import TableCache, seat_names, staged
-from .views import build_views, table_view
 
 __all__ = ["Classroom"]
 
@@ -145,7 +145,7 @@ class Classroom:
 
     def _sweep_once(self, conn: Connection, *, now: float, here: list[int]) -> tuple[None, list[dict[str, Any]]]:
         rooms.heartbeat(conn, here, now)
-        return None, rounds.close_due(conn, now) + tables.take_over_absent(conn, self.cache, now)
+        return None, rounds.close_due(conn, now) + table_moves.take_over_absent(conn, self.cache, now)
 
     # -- the students' commands ---------------------------------------------------------------
 
@@ -159,7 +159,7 @@ class Classroom:
         def fn(conn: Connection) -> tuple[tuple[int, str, str], list[dict[str, Any]]]:
             now = time.time()
             who = rooms.hello(conn, token, now)
-            return who, tables.return_seats(conn, self.cache, who[0], now)
+            return who, table_moves.return_seats(conn, self.cache, who[0], now)
 
         return await self.command(fn)
 
@@ -170,7 +170,7 @@ class Classroom:
     async def move(self, student: int, table: Any, action: Any, version: Any) -> int:
         """Make a move at a Ra table; return the table's new ply."""
         return await self.command(
-            lambda conn: tables.move(conn, self.cache, student, table, action, version, time.time())
+            lambda conn: table_moves.move(conn, self.cache, student, table, action, version, time.time())
         )
 
     async def ui_step(self, student: int, table: int, version: Any, ui: str, sel: Selection) -> dict[str, Any]:
@@ -185,8 +185,8 @@ class Classroom:
             seat = seating.seat_of.get(student)
             status = conn.execute(
                 query(rounds_table.c.status)
-                .select_from(ra_tables.join(rounds_table, rounds_table.c.id == ra_tables.c.round_id))
-                .where(ra_tables.c.id == table)
+                .select_from(table_rows.join(rounds_table, rounds_table.c.id == table_rows.c.round_id))
+                .where(table_rows.c.id == table)
             ).scalar()
             if status != "open":
                 raise Refusal("The round is closed: the game has stopped.")

@@ -1,7 +1,7 @@
 """A student's websocket: read each message strictly, act on it, answer with an ack or a refusal.
 
 Before anything is read, the page's rate is checked; then the message is parsed
-(`ra_classroom.protocol`) and handled as its student, the one whose seat token or join opened
+(`ra_classroom.web.protocol`) and handled as its student, the one whose seat token or join opened
 the page: a page can act only for its own student, so only in his seat. A refused message
 changes nothing and gets ``{"t": "refused", "why": ...}``.
 """
@@ -15,12 +15,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ra_core import Tile
 
+from ..game.table import Selection
+from ..store.refusal import Refusal
+from .classroom import Classroom
 from .hub import Page
 from .limits import RATE, RateLimit
 from .protocol import parse
-from .ratable import Selection
-from .refusal import Refusal
-from .service import Classroom
 
 __all__ = ["student_socket"]
 

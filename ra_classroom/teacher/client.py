@@ -77,7 +77,7 @@ class TeacherClient:
         return dict(self.call("POST", f"/api/rooms/{room}/close", {}))
 
     def results(self, room: str) -> dict[str, list[dict[str, Any]]]:
-        """Return ``{"bids": rows, "tables": rows}`` (see `ra_classroom.export`)."""
+        """Return ``{"bids": rows, "tables": rows}`` (see `ra_classroom.store.export`)."""
         return dict(self.call("GET", f"/api/rooms/{room}/results"))
 
     def results_csv(self, room: str) -> str:

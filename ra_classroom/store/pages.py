@@ -17,10 +17,10 @@ from typing import Any
 
 from sqlalchemy import BindParameter, Connection, Row, bindparam, func, select
 
-from .experiments import RoundSpec
-from .ratable import Selection
+from ..auctions.experiments import RoundSpec
+from ..game.table import Selection
 from .schema import assignments, bids, groups, outcomes, rounds, seats, students, tables
-from .tables import TableCache, seat_names
+from .table_moves import TableCache, seat_names
 
 __all__ = ["build_views", "table_view"]
 

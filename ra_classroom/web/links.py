@@ -52,8 +52,8 @@ def announce_room(database: str, host: str, port: int) -> str:
     """Create a room in `database`, print its code, link and a QR code for the terminal; return the code."""
     import segno
 
-    from .database import Database
-    from .rooms import create_room
+    from ..store.database import Database
+    from ..store.rooms import create_room
 
     db = Database(database)
     with db.transaction() as conn:

@@ -12,7 +12,7 @@ Page to server (``t`` is the kind; ``id``, optional, is echoed in the answer):
 ``ui``      ``table``, ``ui``, ``version``, ``sel``  a ``view`` of his table with the choice in progress
 ==========  ======================================  =========================================
 
-Server to page: ``view`` (the whole page: see `ra_classroom.views`), ``welcome``, ``ack`` and
+Server to page: ``view`` (the whole page: see `ra_classroom.store.pages`), ``welcome``, ``ack`` and
 ``refused`` (with ``why``, one sentence). Anything else is refused and changes nothing.
 
 >>> parse('{"t": "bid", "round": 3, "amount": 41.5}')
@@ -20,7 +20,7 @@ Server to page: ``view`` (the whole page: see `ra_classroom.views`), ``welcome``
 >>> parse('{"t": "bid", "round": 3, "amount": NaN}')
 Traceback (most recent call last):
 ...
-ra_classroom.refusal.Refusal: That message is not JSON: NaN is not a number here.
+ra_classroom.store.refusal.Refusal: That message is not JSON: NaN is not a number here.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..store.refusal import Refusal
 from .limits import MAX_MESSAGE
-from .refusal import Refusal
 
 __all__ = ["FIELDS", "parse"]
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from ..auctions.experiments import KINDS
+from ..auctions.laws import law_from_dict
+from ..auctions.theory import common_value_break_even, equilibrium_bid
+from ..game.bridge import plot_style
 from .analysis import counted, revenue
-from .experiments import KINDS
-from .laws import law_from_dict
-from .ra_bridge import plot_style
-from .theory import common_value_break_even, equilibrium_bid
 
 if TYPE_CHECKING:
     import pandas as pd

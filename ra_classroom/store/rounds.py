@@ -15,13 +15,13 @@ from typing import Any
 from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .experiments import RoundSpec
-from .matching import assign_values, form_groups, form_tables, round_stream
+from ..auctions.experiments import RoundSpec
+from ..auctions.matching import assign_values, form_groups, form_tables, round_stream
+from ..auctions.settle import Entry, settle
 from .refusal import Refusal
 from .rooms import present, room_exists
 from .schema import assignments, bids, groups, outcomes, rooms, rounds
-from .settle import Entry, settle
-from .tables import TableCache, create_tables
+from .table_moves import TableCache, create_tables
 
 __all__ = ["close_due", "close_round", "open_round", "place_bid"]
 

@@ -26,12 +26,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from .experiments import RoundSpec
-from .export import BID_COLUMNS, TABLE_COLUMNS, bid_rows, csv_text, status, table_rows
-from .refusal import Refusal
-from .rooms import room_exists
-from .service import Classroom
-from .tokens import normal_code, same_secret
+from ..auctions.experiments import RoundSpec
+from ..store.export import BID_COLUMNS, TABLE_COLUMNS, bid_rows, csv_text, status, table_rows
+from ..store.refusal import Refusal
+from ..store.rooms import room_exists
+from ..store.tokens import normal_code, same_secret
+from .classroom import Classroom
 
 __all__ = ["teacher_routes"]
 
