@@ -32,7 +32,7 @@ from ra_core.bots import random_bot
 from ra_core.engine import turns
 from ra_core.engine.actions import discard
 from ra_core.engine.tiles import FULL_BAG
-from ra_core.play import GameRecord, play, sample_chance
+from ra_core.play import GameRecord, play_game, sample_chance
 
 from .positions import S4
 
@@ -134,7 +134,7 @@ def test_reveal_of_a_tile_no_longer_in_the_bag_is_illegal() -> None:
 
 def test_game_over_refuses_everything() -> None:
     """After epoch 3 no action is legal, and the error says the game is over."""
-    final = play([random_bot] * 3, seed=11).replay()
+    final = play_game([random_bot] * 3, seed=11).replay()
     with pytest.raises(IllegalActionError, match="the game is over"):
         final.apply("draw")
 
@@ -303,7 +303,7 @@ def test_new_game_seed_decides_the_sun_groups() -> None:
 
 def test_record_replays_and_reports_bad_actions() -> None:
     """A record replays to the same end; a corrupted one names the failing action."""
-    record = play([random_bot] * 4, seed=21)
+    record = play_game([random_bot] * 4, seed=21)
     assert record.replay().is_terminal()
     data = record.to_dict()
     data["actions"][3] = "bid 99"

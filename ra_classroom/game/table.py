@@ -12,7 +12,7 @@ nothing (R74), so every seat sees the whole position.
 >>> game = TableGame(3, "doc")             # seat 0 is a student's, seats 1 and 2 are bots'
 >>> game.run_automatic(bots={1, 2})        # P1 starts: the bots play until the student decides
 [(1, 'draw'), (-1, 'reveal flood'), (2, 'draw'), (-1, 'reveal astronomy')]
->>> game.play(0, "draw", bots={1, 2})[:2]
+>>> game.move(0, "draw", bots={1, 2})[:2]
 [(0, 'draw'), (-1, 'reveal step-pyramid')]
 >>> game.view(0, ["Ann", "bot", "bot"], {1, 2}, live=True, sel=Selection())["choices"]
 ['pass', 'bid 4', 'bid 7', 'bid 10', 'bid 11']
@@ -128,7 +128,7 @@ class TableGame:
             made.append(move)
         return made
 
-    def play(self, seat: int, text: str, bots: Collection[int]) -> list[tuple[int, str]]:
+    def move(self, seat: int, text: str, bots: Collection[int]) -> list[tuple[int, str]]:
         """Make `seat`'s move `text`, then the automatic moves after it; return every move made.
 
         Raises:

@@ -218,7 +218,7 @@ def move(
             conn.execute(update(seats).where(seats.c.table_id == table_id, seats.c.seat == row.seat).values(bot=False))
             bots.discard(int(row.seat))
         try:
-            made = game.play(int(row.seat), action, bots)
+            made = game.move(int(row.seat), action, bots)
         except ValueError as e:
             raise Refusal(str(e)) from None
         _store(conn, table_id, game, made, now)

@@ -5,15 +5,15 @@ stands for one of your legal actions with that action's text (``data-action="bid
 pieces that only prepare one with a step (``data-ui="god"``, ``data-ui="pick art"``). A front end
 sends back what was clicked; `BoardClicks.press` judges it, once: the board's version, whose
 turn it is and whether the move is legal are each checked there and nowhere else, and the
-answer says what happened (`Answer`): a move played (handed to `PlayController.play`), a step
+answer says what happened (`Answer`): a move played (handed to `TableController.move`), a step
 of a choice taken, or nothing, and why. A god is used in two clicks (your god tile, then a
 slot), a disaster's losses in several (each tile to lose, then Confirm), so that a stray click
 never costs a tile.
 
 A click that is not a choice now changes nothing and says why:
 
->>> from ra_core.widgets import PlayController
->>> board = BoardClicks(PlayController(players=3, you=2, seed=1))
+>>> from ra_core.widgets import TableController
+>>> board = BoardClicks(TableController(players=3, you=2, seed=1))
 >>> board.press(ui="god")
 Answer(kind='refused', text='You have no god to use now. Click the bag to draw a tile, or the Ra statue to call Ra.')
 >>> board.controller.message == board.press(ui="god").text
@@ -33,7 +33,7 @@ from ..pictures.portrait import WIDTH as PORTRAIT_WIDTH
 from ..pictures.portrait import portrait_svg
 from ..pictures.svg import svg
 from ..pictures.words import tile_name
-from .controllers import PlayController, Reply
+from .controllers import Reply, TableController
 from .inputs import describe_value
 from .overlay import scores_overlay
 
@@ -63,7 +63,7 @@ class BoardClicks:
 
     It keeps what a click may start and not finish: a god chosen, tiles picked to lose, scores
     shown over the board until closed. The game itself (positions, bots, undo, records) is the
-    `PlayController`'s, which plays the moves judged here.
+    `TableController`'s, which plays the moves judged here.
 
     Attributes:
         controller: the game; its `message` says why a click did nothing.
@@ -71,7 +71,7 @@ class BoardClicks:
         picked: the tiles chosen so far to lose to a disaster.
     """
 
-    def __init__(self, controller: PlayController) -> None:
+    def __init__(self, controller: TableController) -> None:
         self.controller = controller
         self.god = False
         self.picked: tuple[Tile, ...] = ()
@@ -181,7 +181,7 @@ class BoardClicks:
                                         f"Your choices: {legal}.")  # fmt: skip
                 return self._refuse(f"Not legal now: {describe_value(action)}. Your choices: {legal}.")
             self.god, self.picked = False, ()
-            c.play(chosen, reply)
+            c.move(chosen, reply)
             self._version = c.version
             return Answer("played", str(chosen))
         step, _, arg = ui.partition(" ")

@@ -21,11 +21,11 @@ from ..pictures.narrate import since_last_move
 from ..pictures.raster import picture_bundle
 from ..pictures.svg import captioned, svg
 from .board import Answer, BoardClicks
-from .controllers import PlayController
+from .controllers import TableController
 from .replay import ReplayController
 from .table import TableWidget
 
-__all__ = ["SAVED_NOTE", "PlayView", "ReplayView", "View", "saved_board"]
+__all__ = ["SAVED_NOTE", "TableView", "ReplayView", "View", "saved_board"]
 
 _WRAP = w.Layout(flex_flow="row wrap")
 _NUMBER = w.Layout(width="5.5em")
@@ -119,7 +119,7 @@ class View:
 # -- play -------------------------------------------------------------------------------------
 
 
-class PlayView(View):
+class TableView(View):
     """A game of Ra in a cell: the board you click on, the last moves beside it, the log, and more.
 
     The board is the control surface (a `TableWidget`): click the bag, the Ra statue, a god tile
@@ -127,17 +127,17 @@ class PlayView(View):
     game, the bots' pace, save and load are ordinary buttons under it; the whole log is below.
 
     A click goes: front end -> `TableWidget` -> `press` -> `BoardClicks.press` (the one judge)
-    -> `PlayController.play` -> the engine. The view asks for the bots' reply ``"later"`` and
+    -> `TableController.move` -> the engine. The view asks for the bots' reply ``"later"`` and
     runs it itself on the kernel's event loop, so your move is on the board before they think.
 
     Attributes:
-        controller: the `PlayController`; everything shown is rendered from it.
+        controller: the `TableController`; everything shown is rendered from it.
         clicks: the `BoardClicks` that judge clicks on the board.
         delay: seconds between two visible bot steps when bots go step by step.
         step_by_step: whether the bots move one visible step at a time (else all at once).
     """
 
-    def __init__(self, controller: PlayController, delay: float = 0.6, step_by_step: bool = False) -> None:
+    def __init__(self, controller: TableController, delay: float = 0.6, step_by_step: bool = False) -> None:
         self.controller = controller
         self.clicks = BoardClicks(controller)
         self.delay = delay

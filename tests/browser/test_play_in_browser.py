@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from ra_core.widgets import PlayController
+from ra_core.widgets import TableController
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "07_play_a_game.ipynb"
@@ -189,7 +189,7 @@ def _headless(seed: int = SEED) -> Any:
     from ra_core.widgets import LEVELS
     from ra_core.widgets.board import BoardClicks
 
-    return BoardClicks(PlayController(PLAYERS, you=YOU, seed=seed, bots=LEVELS["normal"]))
+    return BoardClicks(TableController(PLAYERS, you=YOU, seed=seed, bots=LEVELS["normal"]))
 
 
 def _piece(page: Any, kind: str, value: str) -> Any:

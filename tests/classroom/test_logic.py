@@ -98,7 +98,7 @@ def play_until(game: TableGame, want: type, seat: int = 0) -> None:
         if any(isinstance(a, want) for a in legal):
             return
         bids = [a for a in legal if str(a).startswith("bid")]
-        game.play(seat, str(bids[-1] if bids else legal[0]), others)
+        game.move(seat, str(bids[-1] if bids else legal[0]), others)
     raise AssertionError(f"no {want.__name__} before the end of the game")
 
 
@@ -143,13 +143,13 @@ def test_a_table_replays_from_its_moves_and_refuses_out_of_turn() -> None:
     game = TableGame(4, "replay")
     game.run_automatic({1, 2, 3})
     for _ in range(10):
-        game.play(0, str(game.state.legal_actions()[-1]), {1, 2, 3})
+        game.move(0, str(game.state.legal_actions()[-1]), {1, 2, 3})
     copy = TableGame(4, "replay")
     for seat, text in game.moves:
         copy.push(seat, text)
     assert copy.state == game.state
     with pytest.raises(ValueError, match="not your turn"):
-        game.play(1, "draw", {2, 3})
+        game.move(1, "draw", {2, 3})
     with pytest.raises(ValueError, match="is by seat"):
         copy.push(3 if copy.state.to_move != 3 else 2, "draw")
 
