@@ -22,7 +22,7 @@ their thinking time (the time spent inside the policies) left out. Two levels ar
 
 * view: a click message as the board's front end sends it, handled by `TableView` (its
   `TableWidget`), which also sets the widget values (headless: no browser, so the comm
-  messages go nowhere). The browser's own share is measured by tests/browser (see README).
+  messages go nowhere). The browser's own share is the `--browser` measure above.
 """
 
 from __future__ import annotations

@@ -129,12 +129,10 @@ def chatty(state: State, rng: random.Random) -> Any:
     ],
 )
 def test_a_failing_bot_is_stopped_and_named_in_one_line(bot: Any, why: str) -> None:
-    start = time.perf_counter()
     with pytest.raises(BotError) as info:
         tournament([bot, random_bot], players=2, games=2, seed=1, time_limit=0.2, progress=False)
     message = str(info.value)
     assert why in message and f"bot '{bot.__name__}'" in message and "\n" not in message
-    assert time.perf_counter() - start < 30
 
 
 def test_a_hanging_bot_is_stopped_in_a_process_pool_worker() -> None:

