@@ -22,6 +22,7 @@ from ra_core.pictures import svg as board_svg
 from ra_core.pictures.narrate import since_last_move
 from ra_core.pictures.words import signed
 from ra_core.play import GameRecord, play_game
+from ra_core.table import Answer
 from ra_core.widgets import (
     AuctionExplorer,
     DisasterExplorer,
@@ -48,7 +49,7 @@ def _play_out(board: BoardClicks, rng: random.Random, clicked: Counter[str]) -> 
     c = board.controller
     while not c.state.is_terminal():
         if board.scores_due():
-            assert board.press(ui="dismiss") == ("step", "dismiss")
+            assert board.press(ui="dismiss") == Answer("step", "dismiss")
         choices = c.choices()
         assert choices, c.text()
         gods = [ch for ch in choices if ch.action.startswith("god")]
@@ -56,7 +57,7 @@ def _play_out(board: BoardClicks, rng: random.Random, clicked: Counter[str]) -> 
         if gods and rng.random() < 0.5:  # gods are rare: use them often, so that "done" comes up too
             pick = gods[0]
         before = c.text()
-        assert board.press(action=pick.action, version=c.version) == ("played", pick.action), c.message
+        assert board.press(action=pick.action, version=c.version) == Answer("played", pick.action), c.message
         clicked[_kind(pick.action)] += 1
         after = c.text()
         assert after != before

@@ -1,9 +1,10 @@
-"""The play controller: a game against bots, its positions, log, undo, saving and loading.
+"""The table controller: a game against bots, its positions, log, undo, saving and loading.
 
 Standard library only. The controller keeps the game and plays the moves it is given
-(`TableController.move`); what a click on the board may play is decided in one place,
-`ra_core.widgets.board.BoardClicks.press`, which checks the board's version, whose turn it is
-and the move's legality once each, then hands the move here. The ipywidgets view
+(`TableController.move`); what a click on the board may play is decided in one place, the one
+judge of a click (`ra_core.table.judge`, asked by `ra_core.widgets.board.BoardClicks`), which
+checks the board's version, whose turn it is and the move's legality once each; the judged
+move comes here as the engine's own action. The ipywidgets view
 (`ra_core.widgets.views`) only shows what the two render. Tests drive them directly and read
 `text()`.
 

@@ -20,7 +20,8 @@ import ipywidgets as w
 from ..pictures.narrate import since_last_move
 from ..pictures.raster import picture_bundle
 from ..pictures.svg import captioned, svg
-from .board import Answer, BoardClicks
+from ..table import Answer, Click, read_click
+from .board import BoardClicks
 from .controllers import TableController
 from .replay import ReplayController
 from .table import TableWidget
@@ -126,8 +127,9 @@ class TableView(View):
     then a slot, one of your suns, Pass or Done, or the tiles to lose to a disaster. Undo, new
     game, the bots' pace, save and load are ordinary buttons under it; the whole log is below.
 
-    A click goes: front end -> `TableWidget` -> `press` -> `BoardClicks.press` (the one judge)
-    -> `TableController.move` -> the engine. The view asks for the bots' reply ``"later"`` and
+    A click goes: front end -> `TableWidget` (the message read once) -> `answer` ->
+    `BoardClicks.answer` -> `ra_core.table.judge` (the one judge of a click) ->
+    `TableController.move` -> the engine. The view asks for the bots' reply ``"later"`` and
     runs it itself on the kernel's event loop, so your move is on the board before they think.
 
     Attributes:
@@ -143,7 +145,7 @@ class TableView(View):
         self.delay = delay
         self.step_by_step = step_by_step
         self._generation = 0  # bumps whenever the game changes: a bot timer of an older one does nothing
-        self.table = TableWidget(self._guard(self.press))
+        self.table = TableWidget(self._guard(self.answer))
         self.log = w.HTML()
         self.scores = w.HTML()
         self.undo_button = w.Button(description="Undo", tooltip="Take back your last decision", icon="undo")
@@ -190,11 +192,11 @@ class TableView(View):
 
     def click(self, action: str, version: int | None = None) -> Answer:
         """Play `action` (its text) for you, as a click on its piece of the board does; return the answer."""
-        return self.press(action=action, version=version)
+        return self.answer(read_click({"action": action, "version": version}, versioned=version is not None))
 
-    def press(self, action: str = "", ui: str = "", version: int | None = None, label: str = "") -> Answer:
-        """Judge a click on the board (see `BoardClicks.press`), show the result, then let the bots answer."""
-        answer = self.clicks.press(action, ui, version, label, reply="later")
+    def answer(self, click: Click) -> Answer:
+        """Judge a click (see `BoardClicks.answer`), show the result, then let the bots answer."""
+        answer = self.clicks.answer(click, reply="later")
         self.refresh()
         if answer.kind == "played":
             self._schedule()
