@@ -2,9 +2,9 @@
 
     python tools/execute_notebooks.py notebooks/*.ipynb
 
-A notebook whose outputs come out as committed is left as it is: no execution times are recorded
-(a cell keeps the ones it has), consecutive prints are one output as nbval compares them, and a
-file is written only when its text changes.
+A notebook whose outputs come out as committed is left as it is: no run times are recorded (and
+the cells' old ones are dropped), consecutive prints are one output as nbval compares them, and
+a file is written only when its text changes.
 
 Widget state is stripped from the metadata afterwards: nbval ignores it and it bloats diffs. An
 output that holds a widget view and a picture of it (an SVG with its PNG, or HTML) keeps the
@@ -36,6 +36,7 @@ def run(nb: Any, folder: Path) -> None:
     ).execute()
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
+        cell.metadata.pop("execution", None)  # run times: a fresh run would change the file and nothing else
         for output in cell.get("outputs", []):
             data = output.get("data", {})
             if WIDGET_VIEW in data and {"text/html", "image/svg+xml"} & set(data):
