@@ -192,7 +192,15 @@ class TableView(View):
 
     def click(self, action: str, version: int | None = None) -> Answer:
         """Play `action` (its text) for you, as a click on its piece of the board does; return the answer."""
-        return self.answer(read_click({"action": action, "version": version}, versioned=version is not None))
+        return self.press(action=action, version=version)
+
+    def press(self, action: str = "", ui: str = "", version: int | None = None, label: str = "") -> Answer:
+        """Press a piece of the board in a cell, by what it stands for (a move's text, or a step); return the answer.
+
+        It is read as a click is (`ra_core.table.read_click`); a `version` of None is not checked.
+        """
+        message = {"action": action, "ui": ui, "version": version, "label": label}
+        return self.answer(read_click(message, versioned=version is not None))
 
     def answer(self, click: Click) -> Answer:
         """Judge a click (see `BoardClicks.answer`), show the result, then let the bots answer."""
