@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: lab play test bench setup clean student lite course classroom rehearsal
+.PHONY: lab play test test-fast bench setup clean student lite course classroom rehearsal
 
 setup: $(STAMP)
 
@@ -47,6 +47,13 @@ rehearsal: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The fast tier, for working: every test but the slow kinds (notebooks, browsers, the classroom
+# server, fresh kernels, nbgrader, the public callables' search, Pyodide, Dask), which tests/conftest.py
+# marks by where they are.
+# `make test` (and CI) still runs everything.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow"
 
 # The student versions of the exercise sheets: exercises/source -> exercises/release, solutions
 # replaced by stubs, then run (every check says "not attempted yet"). Commit the result.

@@ -22,14 +22,14 @@ from ra_core import Phase, State, Tile, new_game
 from ra_core.analysis import chance as C
 from ra_core.bots import heuristic_bot
 from ra_core.engine.tiles import DISASTERS
-from ra_core.play import play
+from ra_core.play import play_game
 
 BUDGET_US = 1000.0
 
 
 def midgame() -> State:
     """Return the first epoch-2 turn with at most 125 tiles in the bag and 3-7 tiles on the track."""
-    for s in play([heuristic_bot] * 3, seed=1).states():
+    for s in play_game([heuristic_bot] * 3, seed=1).states():
         if s.phase is Phase.ACTION and s.epoch == 2 and sum(s.bag) <= 125 and 1 <= C.free_slots(s) <= 5:
             return s
     raise SystemExit("no mid-game turn in the seeded game")

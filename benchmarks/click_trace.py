@@ -14,9 +14,14 @@ counted. It prints:
   deepest frame the two paths share, plus the frames called from there down to the value's
   assignment;
 * calls: every `ra_core` function call during the click (and how many were the engine's,
-  `ra_core.engine`), with the calls that answer "is it your turn" (`is_your_turn`) and "what
-  is legal" (`legal_actions`), in all and before the move is played (the rest draw the new
-  board). The board's version is compared inline, so no trace counts it: read `BoardClicks.press`;
+  `ra_core.engine`);
+* the checks: how often the click is read (`read_click`) and its move parsed (`parse_action`),
+  judged (`ra_core.table.judge`: the board's version, whose turn it is, the move's legality),
+  and how often the board's controls are worked out (`BoardClicks._work_out`, with the scores
+  over the board; `ra_core.table.controls`: whose turn it is, which lists the legal actions),
+  before the move is played and in all (the rest draw the new board, once);
+* the modules entered: how many calls went into the engine's notation (`engine/actions.py`) and
+  the narration (`pictures/narrate.py`);
 * with ``--show``, the calls per function.
 """
 
@@ -33,6 +38,15 @@ from typing import Any
 import ra_core
 
 PACKAGE = str(Path(ra_core.__file__).parent)
+#: The functions that read, judge and check a click, counted before the move is played and in all.
+CHECKS = (
+    "table.judge.read_click",
+    "engine.actions.parse_action",
+    "table.judge.judge",
+    "table.judge.controls",
+    "engine.state.State.legal_actions",
+    "widgets.board.BoardClicks._work_out",
+)
 ENGINE = str(Path(PACKAGE) / "engine")
 
 
@@ -103,10 +117,17 @@ def trace_click(seed: int, action: str) -> dict[str, Any]:
         "calls": calls,
         "total": sum(calls.values()),
         "engine": engine,
-        "turn": sum(n for name, n in calls.items() if name.endswith(".is_your_turn")),
-        "legal": sum(n for name, n in calls.items() if name.endswith(".legal_actions")),
-        "turn_before": sum(n for name, n in before.items() if name.endswith(".is_your_turn")),
-        "legal_before": sum(n for name, n in before.items() if name.endswith(".legal_actions")),
+        "checks": {
+            check: (
+                sum(n for name, n in before.items() if name == check),
+                sum(n for name, n in calls.items() if name == check),
+            )
+            for check in CHECKS
+        },
+        "modules": {
+            module: sum(n for name, n in calls.items() if name.startswith(module + "."))
+            for module in ("engine.actions", "pictures.narrate")
+        },
     }
 
 
@@ -121,8 +142,10 @@ def main() -> None:
     print(f"  hops to the engine: {len(t['to_engine'])}: " + " -> ".join(t["to_engine"]))
     print(f"  hops back:          {t['back']}: board sent from " + " -> ".join(t["to_board"]))
     print(f"  ra_core calls:      {t['total']}, of which the engine's: {t['engine']}")
-    print(f"  calls of is_your_turn: {t['turn']} ({t['turn_before']} before the move is played, the rest draw the")
-    print(f"    new board); of legal_actions: {t['legal']} ({t['legal_before']} before the move is played)")
+    print("  checks (before the move is played / in all):")
+    for check, (before, every) in t["checks"].items():
+        print(f"    {check:36} {before} / {every}")
+    print("  calls into " + ", ".join(f"{module}: {n}" for module, n in t["modules"].items()))
     if args.show:
         for name, n in t["calls"].most_common():
             print(f"  {n:5d}  {name}")

@@ -9,7 +9,7 @@ board, status, buttons and log are rendered again, with the bots' replies made i
 their thinking time (the time spent inside the policies) left out. Two levels are timed:
 
 * controller: `BoardClicks.press` (the judge of a click, which plays it on the
-  `PlayController`) plus the pure renderings (`BoardClicks.svg`, `status`, `choices`,
+  `TableController`) plus the pure renderings (`BoardClicks.svg`, `status`, `choices`,
   `log_html`, `scores_html`): what any front end has to compute;
 * browser: the play notebook in JupyterLab and chromium; random clicks on the board, each
   timed in the page from the click to the first frame after the board is drawn again (the
@@ -20,9 +20,9 @@ their thinking time (the time spent inside the policies) left out. Two levels ar
   with a short pause between clicks; prints the browser's click -> board drawn times at each N,
   the kernels' memory and the slowest page load.
 
-* view: a click message as the board's front end sends it, handled by `PlayView` (its
+* view: a click message as the board's front end sends it, handled by `TableView` (its
   `TableWidget`), which also sets the widget values (headless: no browser, so the comm
-  messages go nowhere). The browser's own share is measured by tests/browser (see README).
+  messages go nowhere). The browser's own share is the `--browser` measure above.
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ import random
 import statistics
 import time
 
-from ra_core.widgets import PlayController
+from ra_core.widgets import TableController
 from ra_core.widgets.board import BoardClicks
-from ra_core.widgets.views import PlayView
+from ra_core.widgets.views import TableView
 
 
 def _summary(name: str, times: list[float]) -> str:
@@ -51,7 +51,7 @@ def bench_controller(games: int, players: int) -> list[float]:
     rng = random.Random(0)
     times = []
     for seed in range(games):
-        board = BoardClicks(PlayController(players, you=0, seed=seed))
+        board = BoardClicks(TableController(players, you=0, seed=seed))
         c = board.controller
         while not c.state.is_terminal():
             if board.scores_due():  # an epoch's scores cover the board: close them
@@ -67,11 +67,11 @@ def bench_controller(games: int, players: int) -> list[float]:
 
 
 def bench_view(games: int, players: int) -> list[float]:
-    """Return the time of every click on the board in `games` whole games played through `PlayView`."""
+    """Return the time of every click on the board in `games` whole games played through `TableView`."""
     rng = random.Random(1)
     times = []
     for seed in range(games):
-        view = PlayView(PlayController(players, you=0, seed=seed))
+        view = TableView(TableController(players, you=0, seed=seed))
         c = view.controller
         while not c.state.is_terminal():
             choices = c.choices()

@@ -11,10 +11,12 @@ engine only; the board picture is drawn on first display, and the rest is one fo
 
 * `ra_core.engine`: what a game is and how it moves (the rules R1-R74 and options D1-D10 of
   docs/rules.md, each one jump from its code; see the table in `ra_core.engine`);
+* `ra_core.play`: whole games (chance, the game loop, seeded games between policies, records);
 * `ra_core.analysis`: what positions are worth (exact chance, valuation, draw-or-call,
   endgames, tournaments and statistics);
 * `ra_core.bots`: who plays (random, heuristic, greedy, Monte Carlo);
 * `ra_core.pictures`: positions in words and pictures (SVG board, narration, plots);
+* `ra_core.table`: the one judge of a click on a seat's board (the notebook's and the classroom's);
 * `ra_core.widgets`: the notebook widgets and the game table.
 
 docs/architecture.md draws the layers and says what may import what.

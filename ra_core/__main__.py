@@ -24,7 +24,7 @@ from .engine.rules import Rules
 from .engine.setup import new_game
 from .engine.state import State
 from .pictures.narrate import narrate
-from .play import Policy, play, steps
+from .play import Policy, play_game, steps
 
 HELP = "Type the number of a choice or its notation (e.g. 2, draw, bid 9); 'board' shows the board, 'quit' stops."
 
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None, ask: Callable[[str], str] = input) -> in
     bot = heuristic_bot if args.bot == "heuristic" else random_bot
     print(rules, end="\n\n")
     if args.you is None:
-        record = play([bot] * args.players, seed=seed, rules=rules, names=[f"P{i}" for i in range(args.players)])
+        record = play_game([bot] * args.players, seed=seed, rules=rules, names=[f"P{i}" for i in range(args.players)])
         states = record.states()
         state = next(states)
         if not args.quiet:

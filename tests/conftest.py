@@ -1,9 +1,18 @@
-"""Shared test set-up: hypothesis profiles."""
+"""Shared test set-up: hypothesis profiles, and the tiers every test lands in by what it is.
+
+`make test` runs every test. `make test-fast` (``pytest -m "not slow"``) leaves out the kinds
+below, which start more than Python in this process: a fresh kernel, a browser, a server, a
+database, Node.js or nbgrader's commands. Each kind is a marker of its own as well (``pytest -m
+browser`` runs the browser tests), and a test is given its kinds by where it is, so a new test
+lands in its tier with no marker to remember.
+"""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("dev", max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -13,3 +22,61 @@ settings.register_profile(
 settings.register_profile("thorough", max_examples=500, deadline=None)
 settings.register_profile("fuzz", max_examples=10_000, deadline=None)  # the fuzz tests at full size
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: The slow kinds of test: what each starts, and where such tests are (a folder, a file, or
+#: ``*.ipynb`` for the notebooks nbval runs again). Every one of them is also ``slow``.
+KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "notebook": ("a notebook run again in a fresh kernel by nbval", ("*.ipynb",)),
+    "browser": ("chromium driven by Playwright, with JupyterLab, Voila or a server", ("tests/browser/",)),
+    "classroom": (
+        "the classroom server over websockets, on SQLite and on PostgreSQL",
+        ("tests/classroom/",),
+    ),
+    "kernels": (
+        "notebooks or sheets run in fresh kernels: other seeds, an installed wheel, a class graded",
+        (
+            "tests/test_notebooks_reseeded.py",
+            "tests/test_wheel.py",
+            "tests/test_exercises.py",
+            "tests/test_exercises_autograde.py",
+            "tests/test_student_files.py",
+        ),
+    ),
+    "nbgrader": (
+        "nbgrader's own commands on the exercise sheets",
+        ("tests/test_exercises_nbgrader.py", "tests/test_course_recipe.py"),
+    ),  # fmt: skip
+    "answers": (
+        "every public callable tried on the sheets' hidden cases (a search of minutes)",
+        ("tests/test_no_public_answers.py",),
+    ),
+    "pyodide": ("the engine in Pyodide under Node.js", ("tests/test_pyodide.py",)),
+    "cluster": ("a Dask cluster of worker processes", ("tests/test_dask.py",)),
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: a test of a slow kind, left out of `make test-fast`")
+    for kind, (what, _) in KINDS.items():
+        config.addinivalue_line("markers", f"{kind}: {what} (slow)")
+
+
+def kinds_of(path: Path) -> list[str]:
+    """Return the slow kinds of the tests in the file at `path`."""
+    rel = path.resolve().relative_to(ROOT).as_posix()
+    found = []
+    for kind, (_, places) in KINDS.items():
+        if any(rel.endswith(p[1:]) if p.startswith("*") else rel.startswith(p) for p in places):
+            found.append(kind)
+    return found
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        found = kinds_of(item.path)
+        for kind in found:
+            item.add_marker(kind)
+        if found:
+            item.add_marker("slow")

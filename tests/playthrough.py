@@ -15,12 +15,12 @@ import argparse
 from ra_core.bots import random_bot
 from ra_core.engine.rules import Rules
 from ra_core.engine.state import State
-from ra_core.play import play
+from ra_core.play import play_game
 
 
 def playthrough(players: int, seed: int, rules: Rules | None = None) -> str:
     """Return the text of a seeded random game: the rules, then each action and the board after it."""
-    record = play([random_bot] * players, seed=seed, rules=rules or Rules.default(players))
+    record = play_game([random_bot] * players, seed=seed, rules=rules or Rules.default(players))
     lines = [f"# playthrough: {players} players, seed {seed}, random_bot in every seat", str(record.rules), ""]
     states = list(record.states())
     for text, state in zip(record.actions, states, strict=False):

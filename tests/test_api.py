@@ -29,9 +29,10 @@ from ra_core import (
     parse_action,
 )
 from ra_core.bots import random_bot
+from ra_core.engine import turns
 from ra_core.engine.actions import discard
 from ra_core.engine.tiles import FULL_BAG
-from ra_core.play import GameRecord, play, sample_chance
+from ra_core.play import GameRecord, play_game, sample_chance
 
 from .positions import S4
 
@@ -133,7 +134,7 @@ def test_reveal_of_a_tile_no_longer_in_the_bag_is_illegal() -> None:
 
 def test_game_over_refuses_everything() -> None:
     """After epoch 3 no action is legal, and the error says the game is over."""
-    final = play([random_bot] * 3, seed=11).replay()
+    final = play_game([random_bot] * 3, seed=11).replay()
     with pytest.raises(IllegalActionError, match="the game is over"):
         final.apply("draw")
 
@@ -302,7 +303,7 @@ def test_new_game_seed_decides_the_sun_groups() -> None:
 
 def test_record_replays_and_reports_bad_actions() -> None:
     """A record replays to the same end; a corrupted one names the failing action."""
-    record = play([random_bot] * 4, seed=21)
+    record = play_game([random_bot] * 4, seed=21)
     assert record.replay().is_terminal()
     data = record.to_dict()
     data["actions"][3] = "bid 99"
@@ -415,6 +416,7 @@ def test_every_state_of_random_games_has_fields_of_the_declared_types() -> None:
         "discard": (PendingDiscard, type(None)),
         "box": tuple,
         "scores": tuple,
+        "choices": tuple,
     }
     assert list(expected) == list(State._fields) and len(State._fields) <= 15
     rng = random.Random(3)
@@ -457,6 +459,20 @@ def test_score_now_is_what_the_epoch_end_scores() -> None:
     assert score_now(new_game(4, suns="table")).players[0].net == -5  # an empty display: only "no civilization" (R66)
 
 
+def test_a_state_holds_the_legal_actions_of_its_player_to_move() -> None:
+    """`State.choices` are the rules' legal actions (`turns.choices`); `replace` works them out again."""
+    s = new_game(4, seed=5)
+    bidding = s.apply("ra")
+    assert bidding.choices == turns.choices(bidding) == bidding.legal_actions() and Pass() in bidding.choices
+    assert s.choices == (Draw(), CallRa()) and s.apply("draw").choices == () and s.apply("draw").legal_actions()
+    nobody_bid = bidding.apply("pass").apply("pass").apply("pass")  # the Ra player who called must bid (R40)
+    assert Pass() not in nobody_bid.choices
+    moved = bidding.replace(to_move=nobody_bid.to_move, auction=nobody_bid.auction)
+    assert moved == nobody_bid and moved.choices == nobody_bid.choices
+    with pytest.raises(TypeError, match="choices follow from"):
+        s.replace(choices=())
+
+
 def test_the_running_auction_is_one_record() -> None:
     """`State.auction` is an `Auction`; `replace(auction=...)` sets it (and its Ra player's turn), None clears it."""
     from ra_core.engine.records import Auction, Trigger
@@ -473,6 +489,5 @@ def test_the_running_auction_is_one_record() -> None:
     assert moved.turn_player == bidding.turn_player, "an explicit turn player wins over the auction's Ra player"
     assert bidding.replace(auction=a._replace(ra_player=2)).turn_player == 2
     assert bidding.replace(auction=None).auction is None
-    assert len(State._fields) <= 15 and "legal" not in State._fields, "a readable State: no cache in the tuple"
     with pytest.raises(TypeError, match="no field"):
         s.replace(auctions=None)

@@ -31,7 +31,7 @@ from ra_core.bots import (
 from ra_core.bots.montecarlo import MonteCarloBot, action_values, horizon_values, rollout
 from ra_core.engine.positions import position as scenario
 from ra_core.engine.tiles import counts
-from ra_core.play import Policy, play
+from ra_core.play import Policy, play_game
 
 from .positions import S4
 from .strategies import seeds
@@ -55,7 +55,7 @@ def test_heuristic_and_greedy_play_legal_games(players: int, seed: int) -> None:
     """`play` validates every action, so a finished game means every action was legal."""
     lineup: list[Policy] = [heuristic_bot, greedy_bot, random_bot, heuristic_bot, greedy_bot]
     bots = lineup[:players]
-    final = play(bots, seed=seed).replay()
+    final = play_game(bots, seed=seed).replay()
     assert final.is_terminal()
 
 
@@ -63,20 +63,20 @@ def test_heuristic_and_greedy_play_legal_games(players: int, seed: int) -> None:
 def test_monte_carlo_plays_legal_games(players: int) -> None:
     """A Monte Carlo bot (tiny rollouts) finishes a game against heuristic bots."""
     bots = [TINY_MC] + [heuristic_bot] * (players - 1)
-    assert play(bots, seed=players).replay().is_terminal()
+    assert play_game(bots, seed=players).replay().is_terminal()
 
 
 @pytest.mark.parametrize("bot", [heuristic_bot, greedy_bot, TINY_MC])
 def test_same_seed_same_game(bot: Any) -> None:
     """A bot is a function of the state and the rng: the same seed gives the same actions."""
     bots = [bot, heuristic_bot, random_bot]
-    assert play(bots, seed=12).actions == play(bots, seed=12).actions
+    assert play_game(bots, seed=12).actions == play_game(bots, seed=12).actions
 
 
 def test_bots_leave_global_random_alone() -> None:
     """No bot draws from, or seeds, the global `random` module."""
     before = random.getstate()
-    play([heuristic_bot, greedy_bot, TINY_MC], seed=3)
+    play_game([heuristic_bot, greedy_bot, TINY_MC], seed=3)
     assert random.getstate() == before
 
 
@@ -93,7 +93,7 @@ def test_heuristic_beats_random() -> None:
         seat = seed % 3
         bots = [random_bot] * 3
         bots[seat] = heuristic_bot
-        wins += play(bots, seed=seed).replay().winner() == seat
+        wins += play_game(bots, seed=seed).replay().winner() == seat
     assert wins >= 8
 
 
@@ -230,7 +230,7 @@ def test_action_values_use_the_same_seeds_for_every_action() -> None:
 
 def test_rollout_from_the_end_is_the_fame_margin() -> None:
     """At the end of the game a rollout scores the fame over the best opponent's."""
-    final = play([greedy_bot] * 3, seed=4).replay()
+    final = play_game([greedy_bot] * 3, seed=4).replay()
     values = horizon_values(final)
     assert values == tuple(float(f) for f in final.fame)
     assert rollout(final, 0, seed=1, policy=greedy_bot) == final.fame[0] - max(final.fame[1:])

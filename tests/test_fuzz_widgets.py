@@ -16,11 +16,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ra_core.bots import random_bot
-from ra_core.play import play
-from ra_core.widgets import AuctionExplorer, DisasterExplorer, PlayController, ReplayController, ScoringCalculator
+from ra_core.play import play_game
+from ra_core.widgets import AuctionExplorer, DisasterExplorer, ReplayController, ScoringCalculator, TableController
 from ra_core.widgets.board import Answer, BoardClicks
 
-RECORD = play([random_bot] * 3, seed=6)
+RECORD = play_game([random_bot] * 3, seed=6)
 
 
 def nested_list(depth: int) -> Any:
@@ -76,8 +76,8 @@ CALLS: dict[str, list[tuple[str, int]]] = {
 
 def make(kind: str) -> Any:
     makers: dict[str, Callable[[], Any]] = {
-        "play": lambda: PlayController(players=3, you=0, seed=3),
-        "table": lambda: BoardClicks(PlayController(players=3, you=0, seed=3)),
+        "play": lambda: TableController(players=3, you=0, seed=3),
+        "table": lambda: BoardClicks(TableController(players=3, you=0, seed=3)),
         "replay": lambda: ReplayController(RECORD),
         "auction": AuctionExplorer,
         "scoring": ScoringCalculator,
@@ -119,7 +119,7 @@ def test_the_reported_inputs_are_refused_with_messages() -> None:
     disaster = DisasterExplorer()
     assert disaster.set_count("gold", float("inf")) is False  # type: ignore[arg-type]
     assert "whole number" in disaster.message
-    game = PlayController(players=3, you=0, seed=3)
+    game = TableController(players=3, you=0, seed=3)
     before = snapshot(game)
     for bad_seed in ([1], b"x", 1.5, {"a": 1}):
         assert game.new_game(bad_seed) is False and game.message and snapshot(game) == before  # type: ignore[arg-type]

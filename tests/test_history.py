@@ -1,4 +1,4 @@
-"""ra_core.engine.history: every auction of a game, read back from its actions."""
+"""ra_core.play.history: every auction of a game, read back from its actions."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from hypothesis import given, settings
 
 from ra_core import State, Tile
 from ra_core.bots import heuristic_bot, random_bot
-from ra_core.engine.history import auctions
 from ra_core.engine.records import Trigger
-from ra_core.play import play
+from ra_core.play import play_game
+from ra_core.play.history import auctions
 
 from .positions import S4
 from .strategies import ALL_RULES, make_rules, seeds
@@ -40,7 +40,7 @@ def test_all_pass_and_a_running_auction() -> None:
 def test_auctions_agree_with_the_game(players: int, variant: str, seed: int) -> None:
     """Every auction: one bid or pass per bidder, the highest sun wins, the winner swaps it for the center sun."""
     policy = heuristic_bot if seed % 2 else random_bot
-    record = play([policy] * players, seed=seed, rules=make_rules(players, variant))
+    record = play_game([policy] * players, seed=seed, rules=make_rules(players, variant))
     states = list(record.states())
     results = record.auctions()
     opened = [i for i in range(1, len(states)) if states[i].auction is not None and states[i - 1].auction is None]

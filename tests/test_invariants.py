@@ -20,7 +20,7 @@ from ra_core.engine import turns
 from ra_core.engine.actions import sort_key
 from ra_core.engine.invariants import check
 from ra_core.engine.tiles import FULL_BAG, NUM_KINDS, TOTAL_TILES, Tile
-from ra_core.play import GameRecord, play, sample_chance
+from ra_core.play import GameRecord, play_game, sample_chance
 
 from .strategies import ALL_RULES, RARE, make_rules, rare_position, rare_positions, seeds
 
@@ -58,7 +58,8 @@ def check_invariants(s: State) -> None:
     if s.rules.fame_floor:
         assert all(p.fame >= 0 for p in s.players), "R69: fame floor"
     legal = s.legal_actions()
-    assert legal == turns.legal_actions(s), "legal actions a transition computed ahead agree with a fresh computation"
+    assert s.choices == turns.choices(s), "the choices a transition worked out agree with a fresh computation"
+    assert legal == (s.choices or turns.reveals(s)), "a player's legal actions are the state's choices"
     assert list(legal) == sorted(legal, key=sort_key), "legal actions are sorted"
     assert len(set(legal)) == len(legal), "legal actions are unique"
     if s.is_terminal():
@@ -112,8 +113,8 @@ def test_invariants_over_random_games(players: int, variant: str, seed: int) -> 
 def test_same_seed_same_game_and_replay(players: int, variant: str, seed: int) -> None:
     """One seed reproduces the whole game; a record replays to the identical state, also via JSON."""
     rules = make_rules(players, variant)
-    first = play([random_bot] * players, seed=seed, rules=rules)
-    second = play([random_bot] * players, seed=seed, rules=rules)
+    first = play_game([random_bot] * players, seed=seed, rules=rules)
+    second = play_game([random_bot] * players, seed=seed, rules=rules)
     assert first == second
     final = first.replay()
     assert final.is_terminal()
@@ -126,7 +127,7 @@ def test_to_dict_round_trip_and_text_notation(players: int, variant: str, seed: 
     """`from_dict(to_dict(s)) == s` at every step, and every legal action's text parses back to it."""
     from ra_core import parse_action
 
-    record = play([random_bot] * players, seed=seed, rules=make_rules(players, variant))
+    record = play_game([random_bot] * players, seed=seed, rules=make_rules(players, variant))
     for s in record.states():
         assert State.from_dict(s.to_dict()) == s
         for a in s.legal_actions():
@@ -137,7 +138,7 @@ def test_games_do_not_share_state() -> None:
     """Creating and playing one game never changes another (no module-level mutable state)."""
     a = new_game(4, seed=1)
     snapshot = a.to_dict()
-    play([random_bot] * 4, seed=2)
+    play_game([random_bot] * 4, seed=2)
     b = new_game(4, seed=1)
     assert a.to_dict() == snapshot == b.to_dict()
     assert a == b and hash(a) == hash(b)

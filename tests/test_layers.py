@@ -76,7 +76,7 @@ def resolve(target: str) -> str | None:
 
 def test_the_page_names_the_layers_in_folders() -> None:
     layers = Layers()
-    assert list(layers.may) == ["engine", "play", "analysis", "bots", "pictures", "widgets", "front"]
+    assert list(layers.may) == ["engine", "play", "analysis", "bots", "pictures", "table", "widgets", "front"]
     for where in layers.folders:
         assert (ROOT / where).exists(), f"{PAGE.name} names {where}, which does not exist"
     for layer, allowed in layers.may.items():

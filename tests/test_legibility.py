@@ -24,8 +24,8 @@ from ra_core.pictures.icons import LABELS, WORD_TILES
 from ra_core.pictures.pieces import legend, tile_svg
 from ra_core.pictures.svg import svg
 from ra_core.pictures.words import tile_name
-from ra_core.play import play
-from ra_core.widgets import PlayController
+from ra_core.play import play_game
+from ra_core.widgets import TableController
 from ra_core.widgets.board import BoardClicks
 from ra_core.widgets.explorers import AuctionExplorer, DisasterExplorer
 
@@ -104,11 +104,11 @@ def boards() -> Iterator[tuple[str, str, float | None]]:
     """Yield (what, SVG, width shown or None for its width attribute): boards of whole games, in
     notebooks and in the game table, with their controls, scores and a disaster being chosen."""
     for seed in (1, 2):
-        record = play([random_bot] * (3 + seed), seed=seed)
+        record = play_game([random_bot] * (3 + seed), seed=seed)
         states = list(record.states())
         for s in states[:: max(1, len(states) // 12)] + states[-1:]:
             yield "notebook board", str(svg(s)), None
-    board = BoardClicks(PlayController(3, you=0, seed=4))
+    board = BoardClicks(TableController(3, you=0, seed=4))
     c = board.controller
     for _ in range(40):
         yield "table board", board.svg(), table_column_px()
@@ -132,7 +132,7 @@ def piles_being_lost() -> BoardClicks:
     suns[0]["display"] = {k: min(12, FULL_BAG[Tile.from_label(k)]) for k in kinds}  # two-digit piles too
     owed = {"player": 0, "owed": [["earthquake", 2]], "after": "auction"}
     s = State.from_dict({"players": suns, "phase": "discard", "turn_player": 0, "discard": owed}, strict=False)
-    c = PlayController(4, you=range(4), seed=1)
+    c = TableController(4, you=range(4), seed=1)
     c.states.append(s)
     c.version += 1
     board = BoardClicks(c)
@@ -161,7 +161,7 @@ def test_no_text_under_10_px_where_it_is_shown() -> None:
 
 def test_the_table_board_is_scaled_down_and_the_check_sees_it() -> None:
     """The check above measures what is shown: the table's board is narrower than its 760 units."""
-    doc = ET.fromstring(BoardClicks(PlayController(3, you=0, seed=4)).svg())
+    doc = ET.fromstring(BoardClicks(TableController(3, you=0, seed=4)).svg())
     assert scale_of(doc, table_column_px()) < 0.9
     small = ET.fromstring(str(svg(new_game(3, seed=1), width=380)))
     assert min(float(e.get("font-size", "0")) * k for e, k in texts(small, scale_of(small))) < MIN_PX
@@ -262,7 +262,7 @@ def test_pieces_that_are_no_choice_now_are_faded_not_framed() -> None:
     Not a fade of their colours: a dashed outline in the theme's ink keeps 3:1 against the
     paper in both themes (tests/browser/test_board_in_browser.py measures it).
     """
-    board = BoardClicks(PlayController(3, you=range(3), seed=2))
+    board = BoardClicks(TableController(3, you=range(3), seed=2))
     assert board.press(action="ra")
     doc = ET.fromstring(board.svg())
     for label in ("Draw a tile: not now", "Call Ra: not now"):

@@ -34,7 +34,7 @@ from ra_core.pictures.plots import (
     to_svg,
 )
 from ra_core.pictures.words import CATEGORY_NAMES
-from ra_core.play import GameRecord, play
+from ra_core.play import GameRecord, play_game
 
 OKABE_ITO = {"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#f0e442"}  # and black
 NEUTRAL = {to_hex(INK), to_hex(FRAME)}  # reference lines, whiskers and outlines
@@ -42,7 +42,7 @@ NEUTRAL = {to_hex(INK), to_hex(FRAME)}  # reference lines, whiskers and outlines
 
 @pytest.fixture(scope="module")
 def record() -> GameRecord:
-    return play([random_bot] * 3, seed=5, names=["ann", "ben", "cleo"])
+    return play_game([random_bot] * 3, seed=5, names=["ann", "ben", "cleo"])
 
 
 def panels(fig: Figure) -> list[Any]:
@@ -361,7 +361,7 @@ def test_distribution_overlay_with_text_keys() -> None:
 def test_no_word_of_the_fame_plot_is_cut_off() -> None:
     """Every title, axis label, tick label and legend entry of the fame plot lies inside the figure."""
     for players, names in ((3, ["ann", "ben", "cleo"]), (5, None)):
-        fig = plot_fame(play([random_bot] * players, seed=2, names=names))
+        fig = plot_fame(play_game([random_bot] * players, seed=2, names=names))
         renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
         inside = fig.bbox
         words = [t for t in fig.findobj(matplotlib.text.Text) if t.get_visible() and t.get_text().strip()]

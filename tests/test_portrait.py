@@ -17,7 +17,7 @@ import pytest
 from ra_core.bots import random_bot
 from ra_core.engine.actions import Discard, UseGod
 from ra_core.pictures.portrait import WIDTH, portrait_svg
-from ra_core.widgets import PlayController
+from ra_core.widgets import TableController
 from ra_core.widgets.board import BoardClicks
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -63,7 +63,7 @@ def check(board: BoardClicks) -> float:
 def test_the_phone_board_offers_every_choice_big_enough_to_tap(players: int) -> None:
     """Whole games: the same pieces as the landscape board, each framed 48 units or more, inside the board."""
     for seed in range(2):
-        board = BoardClicks(PlayController(players, you=range(players), seed=seed, bots=random_bot))
+        board = BoardClicks(TableController(players, you=range(players), seed=seed, bots=random_bot))
         c = board.controller
         rng = c.bot_rngs[0]
         kinds: set[str] = set()

@@ -73,7 +73,7 @@ def _scenarios(cases_json: str) -> str:
     from ra_core.bots import heuristic_bot, random_bot
     from ra_core.bots.montecarlo import MonteCarloBot, action_values
     from ra_core.engine.rules import Rules
-    from ra_core.play import play
+    from ra_core.play import play_game
 
     def law(d: dict[int, Fraction]) -> dict[int, str]:
         return {k: str(v) for k, v in d.items()}
@@ -84,7 +84,7 @@ def _scenarios(cases_json: str) -> str:
         rules = None
         if options is not None:
             rules = Rules.two_player(**options) if players == 2 else Rules.classic(players, **options)
-        record = play([bots[s] for s in seats], seed=seed, rules=rules)
+        record = play_game([bots[s] for s in seats], seed=seed, rules=rules)
         final = record.replay()
         games[name] = {
             "record": record.to_json(),
@@ -94,11 +94,11 @@ def _scenarios(cases_json: str) -> str:
         }
 
     # Decisions from one seeded 3-player game: a turn with tiles on the track, and an auction bid.
-    states = list(play([heuristic_bot] * 3, seed=5).states())
+    states = list(play_game([heuristic_bot] * 3, seed=5).states())
     turn = next(s for s in states if s.phase is Phase.ACTION and sum(t is not None for t in s.track) >= 2)
     bid = next(s for s in states if s.phase is Phase.BID and len(s.legal_actions()) > 1)
     montecarlo = {
-        "game": play([MonteCarloBot(rollouts=3), heuristic_bot], seed=6).to_json(),
+        "game": play_game([MonteCarloBot(rollouts=3), heuristic_bot], seed=6).to_json(),
         "turn_values": {str(a): v for a, v in action_values(turn, random.Random(1), rollouts=10).items()},
         "bid_values": {str(a): v for a, v in action_values(bid, random.Random(2), rollouts=10).items()},
         "bid_choice": str(MonteCarloBot(rollouts=10)(bid, random.Random(2))),

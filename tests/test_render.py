@@ -13,7 +13,7 @@ from ra_core.engine.textboard import text_board
 from ra_core.pictures.narrate import join, narrate, tile_words
 from ra_core.pictures.svg import TILE_STYLES, html, legend, scores_html, svg, tile_svg
 from ra_core.pictures.words import KEPT, SCORED_EACH_EPOCH, facts, scores_text
-from ra_core.play import play
+from ra_core.play import play_game
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -135,7 +135,7 @@ def test_a_position_shows_as_a_picture_even_untrusted() -> None:
 
 def test_game_over_and_scores() -> None:
     """At the end the board names the winner; the score tables list every epoch, player and category."""
-    final = play([random_bot] * 4, seed=3).replay()
+    final = play_game([random_bot] * 4, seed=3).replay()
     assert "Game over" in facts(final)[0]
     ET.fromstring(svg(final))
     table = scores_text(final.scores)
@@ -180,7 +180,7 @@ def test_narrate_the_example_from_the_issue() -> None:
 def test_narrate_whole_games(players: int) -> None:
     """Every action of whole games reads as a sentence naming its player; epoch ends are scored."""
     for seed in range(3):
-        record = play([random_bot] * players, seed=seed)
+        record = play_game([random_bot] * players, seed=seed)
         states = list(record.states())
         lines = [narrate(b, a, c) for b, a, c in zip(states, record.actions, states[1:], strict=False)]
         assert all(re.match(r"P\d", line) and line.endswith(".") and "None" not in line for line in lines)
@@ -196,7 +196,7 @@ def test_every_position_of_whole_games_renders(players: int) -> None:
     rules = Rules.two_player(ra_limit=6) if players == 2 else None
     phases = set()
     for seed in range(2):
-        for s in play([random_bot] * players, seed=seed, rules=rules).states():
+        for s in play_game([random_bot] * players, seed=seed, rules=rules).states():
             phases.add(s.phase)
             doc = ET.fromstring(svg(s, you=0))
             labels = _labels(doc)
@@ -211,7 +211,7 @@ def test_since_last_move_tells_your_last_decision_and_everything_after_it() -> N
     """At each of your decisions: your previous decision, then every move since, a draw and its tile as one line."""
     from ra_core.pictures.narrate import since_last_move
 
-    record = play([random_bot] * 3, seed=4)
+    record = play_game([random_bot] * 3, seed=4)
     states, actions = list(record.states()), list(record.actions)
     mine = [k for k in range(len(actions)) if states[k].to_move == 0]
     for before, now in zip(mine, mine[1:], strict=False):

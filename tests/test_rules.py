@@ -41,7 +41,7 @@ from ra_core.engine.auction import bid_order
 from ra_core.engine.positions import position as build
 from ra_core.engine.records import Trigger
 from ra_core.engine.tiles import CIVILIZATIONS, DISASTERS, FULL_BAG, MONUMENTS, as_dict, counts
-from ra_core.play import play
+from ra_core.play import play_game
 
 from .positions import S4_SUNS_UP, owing, running
 
@@ -560,7 +560,7 @@ def test_r25_e16_the_supply_cannot_run_out() -> None:
     assert run(last, "draw").chance_outcomes() == [(Reveal(Tile.RA), Fraction(1))]
     assert run(last, "draw", "reveal ra").is_terminal()
     for n, seed in ((2, 3), (3, 4), (4, 5), (5, 6)):
-        for s in play([random_bot] * n, seed=seed).states():
+        for s in play_game([random_bot] * n, seed=seed).states():
             if s.is_chance_node():
                 assert s.bag[Tile.RA] >= 1, f"E16: {n}p seed {seed}: a draw with no Ra tile left"
 
@@ -952,7 +952,7 @@ def test_r47_face_down_suns_cannot_be_bid_this_epoch() -> None:
 def test_r48_sun_invariants_over_a_whole_game(n: int, total: int, size: int) -> None:
     """R48: (a) every player always owns as many suns as at setup; (b) the suns with the centre are
     always 1..N (total 45/91/91/136); (c) a sun turns face down only by being won from the centre."""
-    states = list(play([random_bot] * n, seed=100 + n).states())
+    states = list(play_game([random_bot] * n, seed=100 + n).states())
     for s in states:
         assert all(len(p.suns) == size for p in s.players), "R48a"
         suns = [s.center_sun, *(x for p in s.players for x in p.suns)]
@@ -1207,7 +1207,7 @@ def test_r62_the_game_ends_after_the_scoring_of_epoch_3() -> None:
     assert final.current_player() == TERMINAL and final.legal_actions() == ()
     with pytest.raises(IllegalActionError):
         final.apply("draw")
-    record = play([random_bot] * 3, seed=5)
+    record = play_game([random_bot] * 3, seed=5)
     end = record.replay()
     assert end.is_terminal() and [e.epoch for e in end.scores] == [1, 2, 3]
 
@@ -1454,7 +1454,7 @@ def test_r74_the_supply_composition_is_derivable_from_public_information() -> No
     """R74: the order of the supply is hidden, but its composition is public: the full supply minus
     every tile revealed so far; and the box is everything that left the supply and is no longer in
     sight (displays, auction track, Ra track)."""
-    record = play([random_bot] * 4, seed=74)
+    record = play_game([random_bot] * 4, seed=74)
     revealed = [0] * len(Tile)
     states = record.states()
     s = next(states)

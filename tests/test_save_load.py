@@ -24,8 +24,8 @@ from ra_core import Tile
 from ra_core.bots import random_bot
 from ra_core.engine.actions import Reveal, UseGod
 from ra_core.engine.errors import IllegalActionError
-from ra_core.play import GameRecord, play, seed_problem
-from ra_core.widgets import PlayController
+from ra_core.play import GameRecord, play_game, seed_problem
+from ra_core.widgets import TableController
 from ra_core.widgets.board import Answer, BoardClicks
 
 from .strategies import ALL_RULES, make_rules, seeds
@@ -57,7 +57,7 @@ def rare_cuts(players: int) -> list[tuple[GameRecord, int]]:
     """
     cuts = []
     for seed in range(40):
-        record = play([random_bot] * players, seed=seed)
+        record = play_game([random_bot] * players, seed=seed)
         for i, s in enumerate(record.states()):
             god = s.phase.name == "ACTION" and any(isinstance(a, UseGod) for a in s.legal_actions())
             if god or s.phase.name == "DISCARD":
@@ -95,12 +95,12 @@ def click(board: BoardClicks, kind: str, value: str, reply: Any) -> Answer:
     return board.press(ui=value, version=version, reply=reply)
 
 
-def same_seats(c: PlayController) -> PlayController:
+def same_seats(c: TableController) -> TableController:
     """Return a new table with the seats, bots and rules of `c`."""
-    return PlayController(c.rules.players, you=c.you, bots=c.policies, rules=c.rules, seed=0)
+    return TableController(c.rules.players, you=c.you, bots=c.policies, rules=c.rules, seed=0)
 
 
-def assert_loads_back(c: PlayController) -> str:
+def assert_loads_back(c: TableController) -> str:
     """Save the game of `c` and check that it loads back exactly; return the save."""
     text = c.save()
     record = GameRecord.from_json(text)
@@ -124,7 +124,7 @@ def test_every_step_of_a_table_session_saves_and_loads_back(
 ) -> None:
     players, variant = rules
     you = None if seats is None else sorted(q for q in seats if q < players)
-    c = PlayController(players, you=you, bots=random_bot, seed=seed, rules=make_rules(players, variant), reply=reply)
+    c = TableController(players, you=you, bots=random_bot, seed=seed, rules=make_rules(players, variant), reply=reply)
     board = BoardClicks(c)
     saves = [assert_loads_back(c)]
     for step, arg in script:
@@ -159,7 +159,7 @@ def test_every_step_of_a_table_session_saves_and_loads_back(
             before_state = c.state
             assert not board.press(action=f"reveal {arg.label}")
             with pytest.raises(IllegalActionError, match="the bag draws the tiles"):
-                c.play(Reveal(arg))
+                c.move(Reveal(arg))
             assert c.state == before_state
         elif step == "bot":
             for _ in range(arg):
@@ -178,10 +178,10 @@ def test_every_step_of_a_table_session_saves_and_loads_back(
 def test_a_seed_beyond_the_records_range_is_refused_when_the_game_starts(seed: int | str) -> None:
     """The table, the driver and the record refuse a seed that a saved game could not load back."""
     with pytest.raises(ValueError, match="seed: a seed"):
-        PlayController(3, you=0, seed=seed)
+        TableController(3, you=0, seed=seed)
     with pytest.raises(ValueError, match="seed: a seed"):
-        play([random_bot] * 3, seed=seed)
-    c = PlayController(3, you=0, seed=1)
+        play_game([random_bot] * 3, seed=seed)
+    c = TableController(3, you=0, seed=1)
     before = c.save()
     assert not c.new_game(seed) and c.message.startswith("Not a seed: a seed") and c.save() == before
 
@@ -189,7 +189,7 @@ def test_a_seed_beyond_the_records_range_is_refused_when_the_game_starts(seed: i
 @pytest.mark.parametrize("seed", [2**63, -(2**63), 0, "x" * 100, "class"])
 def test_new_game_without_a_seed_always_starts_the_next_one(seed: int | str) -> None:
     """The "New game" button after the last seed of the range wraps round: the student typed no seed to refuse."""
-    c = PlayController(3, you=0, seed=seed)
+    c = TableController(3, you=0, seed=seed)
     assert c.new_game(), c.message
     assert not seed_problem(c.seed) and c.seed != seed
     assert same_seats(c).load(c.save())
@@ -197,9 +197,9 @@ def test_new_game_without_a_seed_always_starts_the_next_one(seed: int | str) -> 
 
 def test_the_reported_saves_load_back() -> None:
     """The faults of issue 22: a seed of 10**100, and a tile forced in a seeded game."""
-    c = PlayController(3, you=0, seed=90, reply="later")
+    c = TableController(3, you=0, seed=90, reply="later")
     with pytest.raises(ValueError, match="has 333 bits"):
-        PlayController(3, you=0, seed=10**100)
+        TableController(3, you=0, seed=10**100)
     record = c.record()
     board = BoardClicks(c)
     while "draw" not in record.actions:
@@ -217,13 +217,13 @@ def test_the_reported_saves_load_back() -> None:
 
 def test_a_record_whose_tiles_follow_no_seed_loads_and_saves_without_one() -> None:
     """A record without a seed (or of the old schema) goes on with fresh draws and saves as it came: unseeded."""
-    record = play([random_bot] * 3, seed=4)
+    record = play_game([random_bot] * 3, seed=4)
     cut = record.actions.index("draw") + 2
     for old in (
         GameRecord(record.rules, record.suns, record.actions[:cut], None, record.names),
         GameRecord(record.rules, record.suns, record.actions[:cut], 4, record.names, "ra-record/1"),
     ):
-        c = PlayController(3, you=0, seed=1)
+        c = TableController(3, you=0, seed=1)
         assert c.load(old.to_json()) and not c.seeded and "its tiles follow no seed" in c.log[0]
         assert c.record().seed is None and c.record().actions[:cut] == old.actions
         assert_loads_back(c)
@@ -233,7 +233,7 @@ def test_a_record_whose_tiles_follow_no_seed_loads_and_saves_without_one() -> No
 
 def test_undo_after_loading_draws_the_seeds_tiles_again() -> None:
     """Undo in a loaded game goes back with the chance stream where it was then: the save still loads."""
-    c = PlayController(3, you=0, seed=5)
+    c = TableController(3, you=0, seed=5)
     board = BoardClicks(c)
     for _ in range(12):
         if board.scores_due():
@@ -255,7 +255,7 @@ def test_long_bot_names_are_cut_so_that_the_record_loads() -> None:
         return random_bot(state, rng)
 
     bot.__name__ = "b" * 100
-    c = PlayController(3, you=0, bots=bot, seed=3)
+    c = TableController(3, you=0, bots=bot, seed=3)
     assert len(c.names[1]) == 16 and c.names[1].endswith("\u2026")
     assert_loads_back(c)
 

@@ -19,14 +19,14 @@ from ra_core import InvalidStateError, State
 from ra_core.bots import random_bot
 from ra_core.engine.invariants import check
 from ra_core.engine.safejson import load_json
-from ra_core.play import play
+from ra_core.play import play_game
 
 from .positions import S4
 
 
 def saved(players: int = 4, seed: int = 3, steps: int = 40) -> dict[str, Any]:
     """Return `to_dict()` of a position `steps` actions into a seeded random game."""
-    states = list(play([random_bot] * players, seed=seed).states())
+    states = list(play_game([random_bot] * players, seed=seed).states())
     return states[min(steps, len(states) - 1)].to_dict()
 
 
@@ -157,7 +157,7 @@ def test_deep_nesting_is_refused_without_recursion() -> None:
 def test_round_trips_of_real_games_pass_every_invariant() -> None:
     rng = random.Random(5)
     for players in (2, 3, 4, 5):
-        record = play([random_bot] * players, seed=players)
+        record = play_game([random_bot] * players, seed=players)
         for s in list(record.states())[:: 1 + int(rng.random() * 7)]:
             check(s)
             assert State.from_dict(json.loads(json.dumps(s.to_dict()))) == s
@@ -212,7 +212,7 @@ def test_an_empty_bag_offers_no_draw() -> None:
     assert s.apply("ra").legal_actions()
 
 
-RECORDS = [json.loads(play([random_bot] * p, seed=p).to_json()) for p in (2, 4)]
+RECORDS = [json.loads(play_game([random_bot] * p, seed=p).to_json()) for p in (2, 4)]
 
 
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))

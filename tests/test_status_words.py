@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from ra_core import Bid, CallRa, Discard, Done, Draw, Pass, UseGod
 from ra_core.bots import random_bot
 from ra_core.engine.actions import Action
-from ra_core.widgets import PlayController
+from ra_core.widgets import TableController
 from ra_core.widgets.board import BoardClicks
 from tests.strategies import seeds
 
@@ -61,7 +61,7 @@ def _check(board: BoardClicks) -> None:
 @given(seed=seeds, players=st.integers(min_value=2, max_value=5), moves=st.integers(min_value=1, max_value=400))
 def test_the_status_offers_only_legal_choices(seed: int, players: int, moves: int) -> None:
     """Every decision of a fuzzed game: the status names exactly the legal kinds of move, and the step in progress."""
-    board = BoardClicks(PlayController(players, you=range(players), seed=seed, bots=random_bot))
+    board = BoardClicks(TableController(players, you=range(players), seed=seed, bots=random_bot))
     c = board.controller
     rng = c.bot_rngs[0]
     for _ in range(moves):
@@ -87,7 +87,7 @@ def test_the_status_offers_only_legal_choices(seed: int, players: int, moves: in
 def test_the_ra_caller_who_must_bid_is_not_offered_a_pass() -> None:
     """R40: the caller, after everybody else passed, reads that he must bid, and nothing about passing."""
     for seed in range(200):
-        board = BoardClicks(PlayController(3, you=range(3), seed=seed, bots=random_bot))
+        board = BoardClicks(TableController(3, you=range(3), seed=seed, bots=random_bot))
         c = board.controller
         if not any(isinstance(a, CallRa) for a in c.state.legal_actions()):
             continue

@@ -31,7 +31,7 @@ from ra_core.analysis.tournament import (
 from ra_core.bots import greedy_bot, heuristic_bot, random_bot
 from ra_core.bots.montecarlo import MonteCarloBot
 from ra_core.engine.errors import BotError
-from ra_core.play import Policy, play
+from ra_core.play import Policy, play_game
 
 # -- confidence intervals ---------------------------------------------------------------------
 
@@ -85,7 +85,7 @@ def test_play_to_end_is_play() -> None:
     """The tournament's driver plays exactly the game `play` records."""
     bots: list[Policy] = [heuristic_bot, random_bot, greedy_bot]
     for seed in range(3):
-        assert play_to_end(bots, seed) == play(bots, seed=seed).replay()
+        assert play_to_end(bots, seed) == play_game(bots, seed=seed).replay()
 
 
 def test_seats_rotate() -> None:
@@ -213,9 +213,9 @@ def test_a_bot_that_chooses_an_illegal_action_is_named() -> None:
 def test_a_bot_that_raises_is_named() -> None:
     """A bot's own exception becomes a BotError saying what it raised, where; `play` does the same."""
     with pytest.raises(BotError, match=r"bot 'crasher' \(seat 0\) raised ZeroDivisionError in the game with seed 5"):
-        play([crasher, random_bot], seed=5)
+        play_game([crasher, random_bot], seed=5)
     with pytest.raises(BotError, match="phase BID") as info:
-        play([crasher, random_bot], seed=5)
+        play_game([crasher, random_bot], seed=5)
     assert isinstance(info.value.__cause__, ZeroDivisionError)
 
 

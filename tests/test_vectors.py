@@ -46,7 +46,7 @@ from ra_core.engine.scoring import (
     sun_points,
 )
 from ra_core.engine.tiles import as_dict, counts
-from ra_core.play import play
+from ra_core.play import play_game
 
 from .positions import S4_SUNS_UP, running
 
@@ -1015,7 +1015,7 @@ def test_tv_43_invariants_through_a_whole_game(n: int) -> None:
     auction track, displays, box). Checked in every state of a random game."""
     max_sun = {2: 9, 3: 13, 4: 13, 5: 16}[n]
     states = 0
-    for s in play([random_bot] * n, seed=100 + n).states():  # every state of a random game
+    for s in play_game([random_bot] * n, seed=100 + n).states():  # every state of a random game
         states += 1
         suns = [x for p in s.players for x in (*p.suns_up, *p.suns_down)] + [s.center_sun]
         assert sum(suns) == SUN_TOTAL[n], f"sun total in {s!r}"

@@ -21,13 +21,14 @@ from ra_core.bots import random_bot
 from ra_core.pictures import svg as board_svg
 from ra_core.pictures.narrate import since_last_move
 from ra_core.pictures.words import signed
-from ra_core.play import GameRecord, play
+from ra_core.play import GameRecord, play_game
+from ra_core.table import Answer
 from ra_core.widgets import (
     AuctionExplorer,
     DisasterExplorer,
-    PlayController,
     ReplayController,
     ScoringCalculator,
+    TableController,
 )
 from ra_core.widgets.board import BoardClicks
 
@@ -40,7 +41,7 @@ def _kind(action: str) -> str:
 
 def _table(players: int, **options: Any) -> BoardClicks:
     """Return a game table (its controller and the judge of its clicks)."""
-    return BoardClicks(PlayController(players, **options))
+    return BoardClicks(TableController(players, **options))
 
 
 def _play_out(board: BoardClicks, rng: random.Random, clicked: Counter[str]) -> None:
@@ -48,7 +49,7 @@ def _play_out(board: BoardClicks, rng: random.Random, clicked: Counter[str]) -> 
     c = board.controller
     while not c.state.is_terminal():
         if board.scores_due():
-            assert board.press(ui="dismiss") == ("step", "dismiss")
+            assert board.press(ui="dismiss") == Answer("step", "dismiss")
         choices = c.choices()
         assert choices, c.text()
         gods = [ch for ch in choices if ch.action.startswith("god")]
@@ -56,7 +57,7 @@ def _play_out(board: BoardClicks, rng: random.Random, clicked: Counter[str]) -> 
         if gods and rng.random() < 0.5:  # gods are rare: use them often, so that "done" comes up too
             pick = gods[0]
         before = c.text()
-        assert board.press(action=pick.action, version=c.version) == ("played", pick.action), c.message
+        assert board.press(action=pick.action, version=c.version) == Answer("played", pick.action), c.message
         clicked[_kind(pick.action)] += 1
         after = c.text()
         assert after != before
@@ -79,7 +80,7 @@ def test_hot_seat_games_click_every_kind_of_button() -> None:
         assert GameRecord.from_json(c.save()).replay() == c.state
     # "done" needs two gods in one turn, rare in random play: load a bot game up to such a turn.
     for seed in range(5000):
-        record = play([random_bot] * 3, seed=seed)
+        record = play_game([random_bot] * 3, seed=seed)
         stop = next((i for i, s in enumerate(record.states()) if s.phase.name == "GODS"), None)
         if stop is not None:
             break
@@ -109,9 +110,9 @@ def test_against_bots_the_log_tells_every_step(players: int) -> None:
 
 def test_bots_only_reproduces_the_driver() -> None:
     """Watching bots gives exactly the game `play` records with the same seed."""
-    c = PlayController(4, you=None, seed=9)
+    c = TableController(4, you=None, seed=9)
     assert c.state.is_terminal()
-    assert c.record().actions == play([random_bot] * 4, seed=9).actions
+    assert c.record().actions == play_game([random_bot] * 4, seed=9).actions
 
 
 def test_wrong_clicks_change_nothing() -> None:
@@ -206,7 +207,7 @@ def test_new_game_save_and_load() -> None:
         assert not c.load(bad)
         assert why in c.message and "Nothing changed" in c.message
         assert (c.version, c.state) == before
-    four = PlayController(4, you=None, seed=1).save()
+    four = TableController(4, you=None, seed=1).save()
     assert not c.load(four) and "for 4 players" in c.message
 
 
@@ -239,11 +240,11 @@ def test_bots_by_seat_and_bad_seats() -> None:
         calls[state.to_move] += 1
         return random_bot(state, rng)
 
-    c = PlayController(3, you=0, bots={2: counting}, seed=3)
+    c = TableController(3, you=0, bots={2: counting}, seed=3)
     c.run_bots()
     assert c.names == ("you", "random_bot", "counting")
     with pytest.raises(ValueError, match="seats are 0..2"):
-        PlayController(3, you=3)
+        TableController(3, you=3)
 
 
 # -- the ipywidgets view, headless ---------------------------------------------------------------
@@ -301,7 +302,7 @@ def _check_board(board: BoardClicks, seen: Counter[str]) -> list[str]:
     return legal
 
 
-def _at(c: PlayController, s: State) -> PlayController:
+def _at(c: TableController, s: State) -> TableController:
     """Put the controller's game at position `s` (a test's shortcut to a rare position)."""
     c.states.append(s)
     c.version += 1
@@ -314,7 +315,7 @@ def test_the_board_offers_exactly_the_legal_actions() -> None:
     seen: Counter[str] = Counter()
     for seed in range(6):
         players = 2 + seed % 4
-        board = BoardClicks(PlayController(players, you=range(players), seed=seed))
+        board = BoardClicks(TableController(players, you=range(players), seed=seed))
         c = board.controller
         while not c.state.is_terminal():
             if board.scores_due():  # an epoch was scored: its scores cover the board until closed
@@ -331,7 +332,7 @@ def test_the_board_offers_exactly_the_legal_actions() -> None:
     suns[0]["display"] = {"art": 1, "writing": 2, "religion": 1, "temple": 3, "pyramid": 1}
     owed = {"player": 0, "owed": [["unrest", 2], ["earthquake", 2]], "after": "auction"}
     unrest = State.from_dict({"players": suns, "phase": "discard", "turn_player": 0, "discard": owed})
-    board = BoardClicks(_at(PlayController(4, you=range(4), seed=1), unrest))
+    board = BoardClicks(_at(TableController(4, you=range(4), seed=1), unrest))
     assert len(_check_board(board, seen)) == 4  # the four ways to lose two civilizations (TV-22)
     assert board.press(ui="pick art") and board.press(ui="pick writing") and not board.press(ui="pick religion")
     assert "Religion is not among the tiles" in board.controller.message
@@ -340,7 +341,7 @@ def test_the_board_offers_exactly_the_legal_actions() -> None:
     assert len(_check_board(board, seen)) == 2  # then the earthquake: two monuments of the four
     suns[0]["display"] = {"god": 2}
     two_gods = State.from_dict({"players": suns, "track": ["gold", "nile", "god"], "turn_player": 0})
-    board = BoardClicks(_at(PlayController(4, you=range(4), seed=1), two_gods))
+    board = BoardClicks(_at(TableController(4, you=range(4), seed=1), two_gods))
     _check_board(board, seen)
     assert board.press(ui="god") and board.press(action="god 1") and board.controller.state.phase.name == "GODS"
     assert "action:done" in _targets(board.svg()) and board.press(action="done")
@@ -426,7 +427,7 @@ def test_stray_stale_and_malformed_clicks_change_nothing(content: dict[str, Any]
 
 def test_keyboard_reaches_every_choice_and_the_status_names_only_open_choices() -> None:
     """Every piece that takes a click is a focusable button with a label; the status names only real choices."""
-    c = PlayController(3, you=range(3), seed=4)
+    c = TableController(3, you=range(3), seed=4)
     board = BoardClicks(c)
     labels = _targets(board.svg())
     assert labels == {"action:draw": "Draw a tile", "action:ra": "Call Ra"}
@@ -455,7 +456,7 @@ def test_replay_stepper_sweeps_a_whole_game() -> None:
     """Every step of a record can be shown by buttons or slider; each shows its decision."""
     from ra_core.widgets import replay
 
-    record = play([random_bot] * 3, seed=2)
+    record = play_game([random_bot] * 3, seed=2)
     c = ReplayController(record)
     assert c.last == len(record.actions)
     seen = set()
@@ -529,7 +530,7 @@ def test_auction_explorer_walks_every_line() -> None:
     turn = State.from_dict({"players": [{"suns_up": [13, 6, 2]}, {"suns_up": [12, 7, 3]}, {"suns_up": [11, 8, 4]},
                                         {"suns_up": [10, 9, 5]}], "track": ["gold"]})  # fmt: skip
     assert "called Ra to start this auction" in AuctionExplorer(turn).message
-    over = play([random_bot] * 3, seed=1).replay()
+    over = play_game([random_bot] * 3, seed=1).replay()
     assert "not an auction" in AuctionExplorer(over).message and AuctionExplorer(over).options() == []
 
 
@@ -614,7 +615,7 @@ def test_entry_points_take_their_controllers_options() -> None:
     """replay(step=), scoring_calculator(rules=) and disaster_explorer(display=) open where asked."""
     from ra_core.widgets import disaster_explorer, replay, scoring_calculator
 
-    record = play([random_bot] * 3, seed=2)
+    record = play_game([random_bot] * 3, seed=2)
     assert replay(record, step=5).slider.value == 5 and "Step 5 of" in replay(record, step=5).decision.value
     assert replay(record, step=-1).controller.index == len(record.actions)
     assert replay(record, step=10_000).controller.index == len(record.actions)  # clamped, as the slider is
@@ -715,7 +716,7 @@ def test_the_final_screen_says_how_a_tie_was_broken() -> None:
     """Equal fame at the end: the final screen names the tied players and the rule that decided (R73)."""
     from ra_core.widgets.overlay import scores_overlay, tie_break_words
 
-    final = play([random_bot] * 3, seed=1).replay()
+    final = play_game([random_bot] * 3, seed=1).replay()
     players = tuple(p._replace(fame=40) for p in final.players)
     tied = final.replace(players=players)
     w = tied.winner()
@@ -734,7 +735,7 @@ def test_the_final_ranking_follows_the_engines_winner() -> None:
     from ra_core.widgets.overlay import ranking
 
     for seed in range(20):
-        final = play([random_bot] * (2 + seed % 4), seed=seed).replay()
+        final = play_game([random_bot] * (2 + seed % 4), seed=seed).replay()
         order = ranking(final)
         assert sorted(order) == list(range(len(final.players))) and order[0] == final.winner()
         fame = [final.players[q].fame for q in order]
@@ -758,7 +759,7 @@ def test_a_view_saves_a_picture_beside_the_widget() -> None:
     widget = "application/vnd.jupyter.widget-view+json"
     for view, drawn in (
         (game, game.clicks.svg().split(">", 1)[1]),
-        (replay(play([random_bot] * 3, seed=2)), "Step 0 of"),
+        (replay(play_game([random_bot] * 3, seed=2)), "Step 0 of"),
         (auction_explorer(), "Ra board"),
     ):
         bundle = view._repr_mimebundle_()
@@ -785,7 +786,7 @@ def test_a_seats_own_name_is_not_repeated() -> None:
     """Names "P0", "P1" given to a record show as P0 and P1, not "P0 (P0)" or "P0 P0"."""
     from ra_core.pictures.plots import _states_and_names
 
-    record = play([random_bot] * 3, seed=2, names=["P0", "P1", "cleo"])
+    record = play_game([random_bot] * 3, seed=2, names=["P0", "P1", "cleo"])
     stepper = ReplayController(record)
     assert "P0 (P0)" not in stepper.text() and "P2 (cleo)" in stepper.text()
     assert _states_and_names(record, None)[1] == ["P0", "P1", "P2 (cleo)"]

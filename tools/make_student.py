@@ -128,14 +128,13 @@ def main(argv: list[str] | None = None) -> int:
                 stale.append(target)
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        nbformat.write(student, target)
-        if args.no_execute:
-            print(f"wrote {target.relative_to(ROOT)}")
-        else:
-            sys.path.insert(0, str(Path(__file__).resolve().parent))
-            from execute_notebooks import execute
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from execute_notebooks import run, save
 
-            execute(target)
+        if not args.no_execute:
+            run(student, target.parent)
+        written = save(student, target)  # a release whose text is unchanged is not written again
+        print(f"{'wrote' if written else 'unchanged:'} {target.relative_to(ROOT)}")
     for target in stale:
         print(f"{target.relative_to(ROOT)} is not up to date: run `make student`", file=sys.stderr)
     return 1 if stale else 0

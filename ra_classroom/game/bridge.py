@@ -16,12 +16,19 @@ from ra_core.pictures.portrait import portrait_svg
 from ra_core.pictures.svg import svg
 from ra_core.pictures.words import facts, scores_text, status_lines
 from ra_core.play import sample_chance
+from ra_core.table import Answer, Click, Selection, controls, judge, read_click
 
 if TYPE_CHECKING:
     from types import ModuleType
 
 __all__ = [
+    "Answer",
+    "Click",
     "Controls",
+    "Selection",
+    "controls",
+    "judge",
+    "read_click",
     "facts",
     "heuristic_bot",
     "narrate",

@@ -1,9 +1,11 @@
 """A Ra table of the classroom: its game, replayed from the moves stored, and what each seat sees.
 
-The game is `ra_core`'s: every move is an action's text, chance included (``reveal gold``), so
-the moves alone replay the table anywhere, in any server process. Chance and bots draw from
-streams derived from the table's seed and the move's number, so whichever process makes an
-automatic move makes the same one.
+The game is `ra_core`'s: every move is stored as an action's text, chance included
+(``reveal gold``), so the moves alone replay the table anywhere, in any server process. Chance
+and bots draw from streams derived from the table's seed and the move's number, so whichever
+process makes an automatic move makes the same one. A student's click is judged by `ra_core`'s
+one judge of a click (`TableGame.judge`: the board's version is the table's ply), as the
+notebook's table judges its clicks; the judged move is played as the engine's own action.
 
 A seat sees the board drawn by `ra_core` (the same SVG as the notebooks), with its own legal
 actions marked as clickable pieces when it decides, and the last moves in words. Ra hides
@@ -12,7 +14,8 @@ nothing (R74), so every seat sees the whole position.
 >>> game = TableGame(3, "doc")             # seat 0 is a student's, seats 1 and 2 are bots'
 >>> game.run_automatic(bots={1, 2})        # P1 starts: the bots play until the student decides
 [(1, 'draw'), (-1, 'reveal flood'), (2, 'draw'), (-1, 'reveal astronomy')]
->>> game.play(0, "draw", bots={1, 2})[:2]
+>>> answer = game.judge(0, read_click({"action": "draw", "version": game.ply}), bots={1, 2})
+>>> game.move(0, answer.action, bots={1, 2})[:2]
 [(0, 'draw'), (-1, 'reveal step-pyramid')]
 >>> game.view(0, ["Ann", "bot", "bot"], {1, 2}, live=True, sel=Selection())["choices"]
 ['pass', 'bid 4', 'bid 7', 'bid 10', 'bid 11']
@@ -20,48 +23,32 @@ nothing (R74), so every seat sees the whole position.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from ra_core import (
-    IllegalActionError,
-    InvalidActionError,
-    State,
-    Tile,
-    UseGod,
-    new_game,
-    parse_action,
-)
+from ra_core import Action, State, new_game
 
 from .bridge import (
-    Controls,
+    Answer,
+    Click,
+    Selection,
+    controls,
     facts,
     heuristic_bot,
+    judge,
     portrait_svg,
+    read_click,
     sample_chance,
     scores_text,
     since_last_move,
     status_lines,
 )
 
-__all__ = ["CHANCE_SEAT", "Selection", "TableGame", "select"]
+__all__ = ["CHANCE_SEAT", "Click", "Selection", "TableGame", "read_click"]
 
 CHANCE_SEAT = -1  #: the seat recorded for a chance move (a tile drawn from the bag)
 _RECENT = 6  # moves told in words beside the board: since the seat last decided
-
-
-@dataclasses.dataclass(frozen=True)
-class Selection:
-    """A choice in progress on one seat's board: the god tile chosen, the tiles picked to lose.
-
-    Held by the student's page and sent with each step, so that the server keeps nothing
-    about it between messages.
-    """
-
-    god: bool = False
-    picked: tuple[Tile, ...] = ()
 
 
 class TableGame:
@@ -104,52 +91,63 @@ class TableGame:
     def _stream(self, purpose: str) -> random.Random:
         return random.Random(f"ra-classroom-table:{self.seed}:{purpose}:{self.ply}")
 
-    def automatic_move(self, bots: Collection[int]) -> tuple[int, str] | None:
-        """Return the next move if nobody needs to click: a tile from the bag, or a bot's decision."""
+    def automatic_move(self, bots: Collection[int]) -> tuple[int, Action, State] | None:
+        """Return the next move that needs no click (a tile from the bag, a bot's decision), and the state after it."""
         s = self.state
         if s.is_terminal():
             return None
         if s.is_chance_node():
-            return CHANCE_SEAT, str(sample_chance(s, self._stream("chance")))
+            reveal = sample_chance(s, self._stream("chance"))
+            return CHANCE_SEAT, reveal, s.apply(reveal)
         if s.to_move not in bots:
             return None
         try:
             action = heuristic_bot(s, self._stream("bot"))
-            s.apply(action)
+            return s.to_move, action, s.apply(action)
         except ValueError:  # a bot that fails must not stop the table: it takes the first legal action
             action = s.legal_actions()[0]
-        return s.to_move, str(action)
+            return s.to_move, action, s.apply(action)
 
     def run_automatic(self, bots: Collection[int]) -> list[tuple[int, str]]:
         """Make every move that needs no click, until a student decides or the game ends; return them."""
         made = []
         while (move := self.automatic_move(bots)) is not None:
-            self.push(*move)
-            made.append(move)
+            seat, action, after = move
+            made.append(self._made(seat, action, after))
         return made
 
-    def play(self, seat: int, text: str, bots: Collection[int]) -> list[tuple[int, str]]:
-        """Make `seat`'s move `text`, then the automatic moves after it; return every move made.
+    def judge(
+        self,
+        seat: int,
+        click: Click,
+        bots: Collection[int],
+        names: Sequence[str] = (),
+        selection: Selection | None = None,
+    ) -> Answer:
+        """Judge `seat`'s click on his board (`ra_core.table.judge`); a seat a bot plays now takes no click.
+
+        The board's version is the table's ply. Nothing changes: a move judged legal is played
+        with `move`, a step's choice in progress is the page's to keep.
+        """
+        seats = () if seat in bots else (seat,)
+        return judge(self.state, click, version=self.ply, seats=seats, names=names,
+                     selection=selection or Selection(), last=self.last_by_other(seat))  # fmt: skip
+
+    def move(self, seat: int, action: Action, bots: Collection[int]) -> list[tuple[int, str]]:
+        """Make `seat`'s move `action` (as `judge` handed it on), then the automatic moves after it; return all made.
 
         Raises:
-            ValueError: it is not `seat`'s turn, or the action is not legal (the message says why
-                and lists what is legal); nothing changes.
+            IllegalActionError: the action is not legal (a move not judged first); nothing changes.
         """
-        s = self.state
-        if s.is_terminal():
-            raise ValueError("The game is over: no more moves.")
-        if s.to_move != seat or s.is_chance_node():
-            raise ValueError(f"It is not your turn: P{s.to_move} decides now.")
-        try:
-            action = parse_action(text)
-            after = s.apply(action)
-        except InvalidActionError as e:
-            raise ValueError(f"That is no action: {e}") from None
-        except IllegalActionError as e:
-            raise ValueError(f"Not legal now: {e}") from None
+        after = self.state.apply(action)
+        return [self._made(seat, action, after), *self.run_automatic(bots)]
+
+    def _made(self, seat: int, action: Action, after: State) -> tuple[int, str]:
+        """Keep the move `action` by `seat` and the state `after` it; return the move as it is stored."""
+        text = str(action)
         self.states.append(after)
-        self.moves.append((seat, str(action)))
-        return [(seat, str(action)), *self.run_automatic(bots)]
+        self.moves.append((seat, text))
+        return seat, text
 
     def last_by_other(self, seat: int) -> tuple[int, str] | None:
         """Return the last decision (not a draw from the bag) if another seat made it, to mark on the board."""
@@ -180,8 +178,9 @@ class TableGame:
             sel: the seat's choice in progress.
         """
         s = self.state
-        mine = live and not s.is_terminal() and s.to_move == seat and seat not in bots
-        controls = Controls(tuple(s.legal_actions()) if mine else (), sel.god, sel.picked, self.last_by_other(seat))
+        seats = () if seat in bots else (seat,)
+        board = controls(s, seats, sel, closed="" if live else "closed", last=self.last_by_other(seat))
+        mine = bool(board.actions)
         if s.is_terminal():
             w = s.winner()
             who = "You win" if w == seat else f"P{w} ({names[w]}) wins" if w is not None else "Nobody wins"
@@ -189,48 +188,20 @@ class TableGame:
         elif not live:
             status = "The teacher has closed the round: the game stops here."
         elif mine:
-            status = "Your turn. " + controls.hint()
+            status = "Your turn. " + board.hint()
         else:
             status = f"Waiting for P{s.to_move} ({names[s.to_move]})."
         return {
             "ply": self.ply,
-            "svg": str(portrait_svg(s, you=seat, names=names, controls=controls)),  # a phone's board, every width
+            "svg": str(portrait_svg(s, you=seat, names=names, controls=board)),  # a phone's board, every width
             "status": status,
             "lines": status_lines(s, table=True),
             "recent": self.recent(seat, names),
             "facts": facts(s, you=seat, names=names),
             "scores": scores_text(s.scores) if s.scores else "",
-            "choices": [str(a) for a in controls.actions],
+            "choices": [str(a) for a in board.actions],
             "yours": mine,
             "over": s.is_terminal(),
             "fame": list(s.fame),
             "sel": {"god": sel.god, "picked": [t.label for t in sel.picked]},
         }
-
-
-def select(state: State, sel: Selection, ui: str) -> tuple[Selection, str]:
-    """Return the choice in progress after the step `ui` (``god``, ``pick art``, ``unpick art``, ``clear``).
-
-    A step that makes no sense now leaves the choice as it was and says why.
-    """
-    controls = Controls(tuple(state.legal_actions()), sel.god, sel.picked)
-    step, _, arg = ui.partition(" ")
-    tile = _tile(arg)
-    if step == "god" and any(isinstance(a, UseGod) for a in controls.actions):
-        return dataclasses.replace(sel, god=not sel.god), ""
-    if step == "clear":
-        return Selection(sel.god, ()), ""
-    if step == "pick" and tile is not None and controls.can_pick(tile):
-        return dataclasses.replace(sel, picked=tuple(sorted((*sel.picked, tile)))), ""
-    if step == "unpick" and tile is not None and tile in sel.picked:
-        rest = list(sel.picked)
-        rest.remove(tile)
-        return dataclasses.replace(sel, picked=tuple(rest)), ""
-    return sel, f"Nothing to do there now. {controls.hint()}".strip()
-
-
-def _tile(text: str) -> Tile | None:
-    try:
-        return Tile.from_label(text) if text else None
-    except ValueError:
-        return None

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import Connection, and_, bindparam, insert, select, update
 
 from ..auctions.experiments import RoundSpec
-from ..game.table import TableGame
+from ..game.table import Click, TableGame
 from .refusal import Refusal
 from .schema import moves, rounds, seats, students, tables
 
@@ -196,15 +196,18 @@ def seat_names(conn: Connection, table_id: int) -> Seating:
 
 
 def move(
-    conn: Connection, cache: TableCache, student_id: int, table_id: Any, action: Any, version: Any, now: float
+    conn: Connection, cache: TableCache, student_id: int, table_id: Any, click: Click, now: float
 ) -> tuple[int, list[dict[str, Any]]]:
     """Make a student's move at his table; return the table's new ply and the events to send.
 
+    The click (read at the edge, its move parsed) is judged by the table's game (`TableGame.judge`:
+    the board's version, whose turn it is, the move's legality), once, under the table's lock.
+
     Raises:
-        Refusal: not his table, the round closed, not his turn, a click on an older board, or
-            an action that is not legal now (the reason names what is legal).
+        Refusal: not his table, the round closed, or the judge's refusal (a click on an older
+            board, not his turn, a move that is not legal now, naming what is legal).
     """
-    if isinstance(table_id, bool) or not isinstance(table_id, int) or not isinstance(action, str):
+    if isinstance(table_id, bool) or not isinstance(table_id, int) or not click.move:
         raise Refusal("A move names its table and its action.")
     row = conn.execute(_MOVER, {"table": table_id, "student": student_id}).first()
     if row is None:
@@ -216,16 +219,14 @@ def move(
     if row.held:
         raise Refusal("The teacher has handed your seat to a bot for now: ask to have it back.")
     with cache.changing(conn, table_id) as game:
-        if version is not None and version != game.ply:
-            raise Refusal("That click was on an earlier board; nothing changed. Look again and choose.")
         bots = _bots(conn, table_id)
         if row.bot:  # he is back: his seat is his again (hello normally does this first)
             conn.execute(update(seats).where(seats.c.table_id == table_id, seats.c.seat == row.seat).values(bot=False))
             bots.discard(int(row.seat))
-        try:
-            made = game.play(int(row.seat), action, bots)
-        except ValueError as e:
-            raise Refusal(str(e)) from None
+        answer = game.judge(int(row.seat), click, bots)
+        if answer.action is None:
+            raise Refusal(answer.text)
+        made = game.move(int(row.seat), answer.action, bots)
         _store(conn, table_id, game, made, now)
         return game.ply, [{"k": "table", "table": table_id}]
 

@@ -25,7 +25,7 @@ from sqlalchemy import Connection
 from sqlalchemy import select as query
 
 from ..auctions.experiments import RoundSpec
-from ..game.table import Selection, select
+from ..game.table import Selection, read_click
 from ..store import rooms, roster, rounds, table_moves
 from ..store.bus import Listener
 from ..store.database import Database
@@ -193,21 +193,28 @@ class Classroom:
         return await self.command(lambda conn: rounds.place_bid(conn, student, round_id, amount, time.time()))
 
     async def move(self, student: int, table: Any, action: Any, version: Any) -> int:
-        """Make a move at a Ra table; return the table's new ply."""
-        return await self.command(
-            lambda conn: table_moves.move(conn, self.cache, student, table, action, version, time.time())
-        )
+        """Make a move at a Ra table; return the table's new ply.
+
+        The move is read here, once (`read_click`: its text parsed into an action), and judged at
+        the table (`table_moves.move`).
+        """
+        click = read_click({"action": action, "version": version}, versioned=version is not None)
+        return await self.command(lambda conn: table_moves.move(conn, self.cache, student, table, click, time.time()))
 
     async def ui_step(self, student: int, table: int, version: Any, ui: str, sel: Selection) -> dict[str, Any]:
         """Return a student's table view after a step of a choice in progress (nothing is stored).
 
+        The step is judged at the table (`TableGame.judge`): the board's version, whose turn it
+        is, and whether the step makes sense now.
+
         Raises:
-            Refusal: a board that moved on since, or not his turn.
+            Refusal: the round closed, or the judge's refusal (a board that moved on since, not
+                his turn, a step that makes no sense now, saying where to click instead).
         """
 
         def fn(conn: Connection) -> dict[str, Any]:
             seating = seat_names(conn, table)
-            seat = seating.seat_of.get(student)
+            seat = seating.seat_of.get(student, -1)
             status = conn.execute(
                 query(rounds_table.c.status)
                 .select_from(table_rows.join(rounds_table, rounds_table.c.id == table_rows.c.round_id))
@@ -216,14 +223,10 @@ class Classroom:
             if status != "open":
                 raise Refusal("The round is closed: the game has stopped.")
             with self.cache.game(conn, table) as game:
-                if version != game.ply:
-                    raise Refusal("That click was on an earlier board; nothing changed. Look again and choose.")
-                if seat is None or game.state.to_move != seat or game.state.is_terminal():
-                    raise Refusal("It is not your turn.")
-                chosen, message = select(game.state, sel, ui)
-            part = table_view(conn, self.cache, table, student, chosen, live=True)
-            part["message"] = message
-            return part
+                answer = game.judge(seat, read_click({"ui": ui, "version": version}), seating.bots, selection=sel)
+            if not answer:
+                raise Refusal(answer.text)
+            return table_view(conn, self.cache, table, student, answer.selection, live=True)
 
         return await self.read(fn)
 

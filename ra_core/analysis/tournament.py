@@ -17,7 +17,7 @@ at 95 % confidence by default. Seat-games of one game are treated as independent
 exact for a bot with one seat a game (`a` in `versus`, or k >= n) and approximate for a bot
 with several copies in a game.
 
-Game g is played as ``ra_core.play.play`` plays it, with the g-th of `game_seeds(seed, games)`. Any
+Game g is played as ``ra_core.play.play_game`` plays it, with the g-th of `game_seeds(seed, games)`. Any
 `concurrent.futures.Executor` can run the games (a process pool, a thread pool, or a cluster
 executor such as Dask's ``client.get_executor()``): games are sent in chunks and the results
 put back in game order, so the tables do not depend on the executor. Bots sent to a process

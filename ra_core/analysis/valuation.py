@@ -32,7 +32,6 @@ from ..engine.scoring import (
     god_points,
     gold_points,
     monument_points,
-    pharaoh_points,
     pharaoh_points_over,
     river_points,
 )
@@ -57,12 +56,9 @@ def display_worth(display: Sequence[int], pharaohs: Sequence[int], seat: int, ep
     """
     counts = list(pharaohs)
     counts[seat] = display[_PHARAOH]
-    pharaoh_now = pharaoh_points(counts, rules.penalties_apply(epoch))[seat]
-    later = pharaoh_points_over(counts, range(epoch + 1, EPOCHS + 1), rules)[seat]
-    this_epoch = (
-        god_points(display) + pharaoh_now + river_points(display) + civilization_points(display) + gold_points(display)
-    )
-    return this_epoch + later + monument_points(display)
+    pharaohs_now_and_later = pharaoh_points_over(counts, range(epoch, EPOCHS + 1), rules)[seat]
+    this_epoch = god_points(display) + river_points(display) + civilization_points(display) + gold_points(display)
+    return this_epoch + pharaohs_now_and_later + monument_points(display)
 
 
 def lot_value(state: State, player: int, lot: Sequence[Tile] | None = None) -> int:
@@ -87,13 +83,13 @@ def lot_value(state: State, player: int, lot: Sequence[Tile] | None = None) -> i
             disasters.append(t)
         elif t is not _RA:
             display[t] += 1
-    after, _, owed = resolve(display, disasters)
+    after, _, owed = resolve(display, disasters) if disasters else (display, (), ())
     best = _best_after_choices(after, owed, worth)
     return best - worth(p.display)
 
 
 def _best_after_choices(
-    display: tuple[int, ...], owed: Sequence[tuple[Tile, int]], worth: Callable[[Sequence[int]], int]
+    display: Sequence[int], owed: Sequence[tuple[Tile, int]], worth: Callable[[Sequence[int]], int]
 ) -> int:
     """Return the highest worth reachable by choosing the owed discards one kind at a time."""
     if not owed:

@@ -23,7 +23,7 @@ options                             D1-D10        `rules` (`Rules`)
 
 Around the rules: `state` (the immutable position, `State`), `actions` (the notation),
 `errors`, `serialize`, `safejson` and `invariants` (saved positions, read back with every
-check), `textboard` (``str(state)``), `play` (chance sampling, the game loop, game records),
-`history` (the auctions of a record), `timer` (a bot's time limit) and `positions` (scenarios
-in one call).
+check), `textboard` (``str(state)``), `timer` (a bot's time limit) and `positions` (scenarios
+in one call). Whole games (chance sampling, the game loop, game records and their auctions) are
+the layer above, `ra_core.play`.
 """

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from .actions import BIDS, PASS, Bid, Pass
 from .records import Player, Trigger
 
-__all__ = ["bid_choices", "bid_order", "must_bid"]
+__all__ = ["bid_choices", "bid_order"]
 
 
 def bid_order(players: Sequence[Player], ra_player: int) -> tuple[int, ...]:
@@ -29,25 +29,23 @@ def bid_order(players: Sequence[Player], ra_player: int) -> tuple[int, ...]:
     return order
 
 
-def must_bid(seat: int, ra_player: int, high_bidder: int, trigger: Trigger) -> bool:
-    """Return whether `seat` may not pass: the Ra player who called Ra voluntarily, when everyone else passed (R40)."""
-    return seat == ra_player and high_bidder < 0 and trigger is _VOLUNTARY
-
-
-def bid_choices(suns_up: tuple[int, ...], high_bid: int, must_bid: bool) -> tuple[Pass | Bid, ...]:
-    """Return a bidder's choices, sorted: pass (unless he `must_bid`, R40) and each face-up sun above `high_bid`.
+def bid_choices(
+    seat: int, suns_up: tuple[int, ...], trigger: Trigger, ra_player: int, high_bid: int, high_bidder: int
+) -> tuple[Pass | Bid, ...]:
+    """Return the choices of `seat`, holding `suns_up`, in an auction: pass, and each face-up sun above the high bid.
 
     R39: a bid must beat the high bid; the first bid may be any sun (it is not compared with the
     center sun).
     """
+    must = seat == ra_player and high_bidder < 0 and trigger is _VOLUNTARY  # R40: the caller when all passed
     row = _CHOICES.get(suns_up)
     if row is None:
         row = _CHOICES[suns_up] = [None] * (2 * _SUNS)
-    i = high_bid + _SUNS if must_bid else high_bid
+    i = high_bid + _SUNS if must else high_bid
     choices = row[i]
     if choices is None:
         bids = tuple(_BID_FOR_SUN[sun] for sun in suns_up if sun > high_bid)
-        choices = row[i] = bids if must_bid else (PASS, *bids)
+        choices = row[i] = bids if must else (PASS, *bids)
     return choices
 
 

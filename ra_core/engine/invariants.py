@@ -19,7 +19,8 @@ The invariants, with the rules they come from:
   is running exactly in the bid phase, with legal bids so far (R35-R40); a disaster choice is a
   real choice (R53), and one interrupting a god turn belongs to the turn player (R28);
 * the scores are one per finished epoch, in order, and add up to the fame (R63-R69);
-* a game that is not over always has a legal action.
+* a game that is not over always has a legal action, and the state's `choices` are the legal
+  actions of the player to move.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from .errors import InvalidStateError
 from .records import CHANCE, TERMINAL, Phase, Player, Resume, Trigger
 from .rules import EPOCHS, TRACK_SIZE, Rules
 from .tiles import DISASTER_TARGETS, FULL_BAG, NUM_KINDS, Tile
-from .turns import god_targets, legal_actions
+from .turns import choices, god_targets
 
 if TYPE_CHECKING:
     from .state import State
@@ -63,8 +64,10 @@ def check(state: State, *, history: bool = True) -> None:
     check_epoch(state, history=history)
     check_phase(state)
     check_scores(state)
-    if state.phase is not Phase.GAME_OVER and not legal_actions(state):
+    if state.phase is not Phase.GAME_OVER and not state.legal_actions():
         raise InvalidStateError("phase", f"no action is legal in phase {state.phase.value!r}, yet the game is not over")
+    if state.choices != choices(state):
+        raise InvalidStateError("choices", "they are not the legal actions of the player to move (turns.choices)")
 
 
 def check_tiles(state: State) -> None:

@@ -17,7 +17,7 @@ from .errors import InvalidStateError
 __all__ = ["MAX_DEPTH", "MAX_INT", "MAX_ITEMS", "check_shape", "describe", "load_json"]
 
 MAX_DEPTH = 12  # saved positions nest 4 levels; records 5
-MAX_ITEMS = 200  # the longest list in a saved position has 8 entries (a record's actions: see play.py)
+MAX_ITEMS = 200  # the longest list in a saved position has 8 entries (a record's actions: see ra_core.play.record)
 MAX_INT = 2**63  # seeds are up to 64-bit; every other number of a position is small
 
 

@@ -113,12 +113,16 @@ def pharaoh_points(pharaohs: Sequence[int], penalties: bool = True) -> list[int]
 def pharaoh_points_over(pharaohs: Sequence[int], epochs: Iterable[int], rules: Rules) -> list[int]:
     """Return each player's pharaoh points (R64) summed over `epochs`, as the pharaoh counts stand.
 
-    Each epoch's penalty follows the rules' no-penalty option (D9).
+    Each epoch's penalty follows the rules' no-penalty option (D9): the points are worked out
+    once for the epochs with the penalty and once for those without.
     """
+    with_penalty = [rules.penalties_apply(epoch) for epoch in epochs]
     total = [0] * len(pharaohs)
-    for epoch in epochs:
-        for i, x in enumerate(pharaoh_points(pharaohs, rules.penalties_apply(epoch))):
-            total[i] += x
+    for penalties in (True, False):
+        times = with_penalty.count(penalties)
+        if times:
+            for i, x in enumerate(pharaoh_points(pharaohs, penalties)):
+                total[i] += times * x
     return total
 
 

@@ -62,7 +62,7 @@ from .records import (
 from .rules import EPOCHS, STARTING_FAME, TRACK_SIZE, Rules
 from .safejson import check_shape, describe
 from .tiles import FULL_BAG, NUM_KINDS, Tile
-from .turns import highest_sun_holder
+from .turns import choices, highest_sun_holder
 
 if TYPE_CHECKING:
     from .state import State
@@ -70,7 +70,9 @@ if TYPE_CHECKING:
 __all__ = ["SCHEMA", "state_from_dict", "state_to_dict"]
 
 SCHEMA = "ra-state/1"
-_KNOWN = {
+#: The keys of a saved position (`state_to_dict` writes them all; a state's `choices` are not
+#: saved: they follow from the rest).
+_SAVED_KEYS = {
     "schema", "rules", "epoch", "phase", "turn_player", "ra_count", "center_sun", "track",
     "players", "auction", "discard", "bag", "box", "scores",
 }  # fmt: skip
@@ -180,11 +182,11 @@ def state_from_dict(data: Any, cls: type[State], *, strict: bool = True) -> Stat
             attribute and the message name it.
     """
     check_shape(data)
-    data = _object(data, "state", _KNOWN)
+    data = _object(data, "state", _SAVED_KEYS)
     if data.get("schema", SCHEMA) != SCHEMA:
         raise _fail("schema", f"expected {SCHEMA!r}, got {describe(data.get('schema'))}")
     if "schema" in data:  # a saved position, as `state_to_dict` writes it: every field must be there
-        missing = sorted(_KNOWN - set(data))
+        missing = sorted(_SAVED_KEYS - set(data))
         if missing:
             raise _fail(missing[0], "missing from a saved position (one with a 'schema'); every field is needed")
     rules, players = _rules_and_players(data)
@@ -211,8 +213,9 @@ def state_from_dict(data: Any, cls: type[State], *, strict: bool = True) -> Stat
     state = cls(
         rules=rules, epoch=epoch, phase=phase, turn_player=turn, to_move=to_move, bag=bag,
         ra_count=ra_count, track=track, center_sun=center, players=players, auction=auction,
-        discard=discard, box=box, scores=_scores(data.get("scores", [])),
+        discard=discard, box=box, scores=_scores(data.get("scores", [])), choices=(),
     )  # fmt: skip
+    state = state._replace(choices=choices(state))  # the legal actions follow from the fields above
     check(state, history=strict)
     return state
 

@@ -17,7 +17,7 @@ from .rules import CENTER_SUN_START, STARTING_FAME, Rules
 from .state import State
 from .tiles import EMPTY, FULL_BAG
 from .transitions import EMPTY_TRACK
-from .turns import highest_sun_holder
+from .turns import highest_sun_holder, turn_actions
 
 __all__ = ["deal", "lone_surrogate", "new_game"]
 
@@ -90,6 +90,7 @@ def new_game(
         discard=None,
         box=EMPTY,
         scores=(),
+        choices=turn_actions(seats[first], EMPTY_TRACK, FULL_BAG, rules),
     )
 
 

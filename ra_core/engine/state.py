@@ -1,10 +1,15 @@
 """A position in a game of Ra: the immutable `State`.
 
 A state never changes: `State.apply` returns a new one, so keeping the parent is "undo" and a
-search can share states freely. `State` is a named tuple of typed fields (mypy checks every
-field wherever a state is built); the records it holds (`Player`, `Auction`, `PendingDiscard`,
-`EpochScore`) are in `ra_core.engine.records`, the legal actions in `ra_core.engine.turns`, and
-how one state leads to the next in `ra_core.engine.transitions`.
+search can share states freely. `State` is a named tuple of typed fields, built only through its
+own constructor with every field (mypy checks each one wherever a state is built); the records
+it holds (`Player`, `Auction`, `PendingDiscard`, `EpochScore`) are in `ra_core.engine.records`.
+
+A state also holds its `choices`, the legal actions of the player to move, as pgx keeps the
+legal-action mask in its state: they follow from the other fields (`ra_core.engine.turns.choices`
+states the rules), and the step that builds a state works them out once, so asking for the legal
+actions and checking a move against them cost no second pass. How one state leads to the next is
+`ra_core.engine.transitions`.
 
 The interface follows OpenSpiel: `legal_actions()`, `apply()`, `is_chance_node()` with
 `chance_outcomes()` (exact `Fraction` odds), `to_move` (a seat, `CHANCE` or `TERMINAL`),
@@ -67,6 +72,9 @@ class State(NamedTuple):
         discard: the `PendingDiscard` being chosen, or None (R53).
         box: tiles out of the game, counts by `Tile` (R56, R59, R60).
         scores: one `EpochScore` per finished epoch.
+        choices: the legal actions of `to_move`, sorted; empty at a chance node (see
+            `chance_outcomes`) and at the end. They follow from the fields above
+            (`ra_core.engine.turns.choices`): `replace` and `from_dict` work them out again.
     """
 
     rules: Rules
@@ -83,16 +91,17 @@ class State(NamedTuple):
     discard: PendingDiscard | None
     box: tuple[int, ...]
     scores: tuple[EpochScore, ...]
+    choices: tuple[Action, ...]
 
     # -- the OpenSpiel-style contract ------------------------------------------------------
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Return the legal actions, sorted (see `actions.sort_key`); empty only at the end.
 
-        At a chance node these are the `Reveal`s of the tiles still in the bag.
+        A player's are the state's `choices`; at a chance node these are the `Reveal`s of the
+        tiles still in the bag.
         """
-        asked, legal = _KNOWN[0]  # the step that made this state usually knows them (`turns.legal_actions`)
-        return legal if asked is self else _legal_actions(self)
+        return self.choices or turns.reveals(self)
 
     def apply(self, action: Action | str) -> State:
         """Return the state after `action` (an action or its text); this state is unchanged.
@@ -106,25 +115,20 @@ class State(NamedTuple):
             IllegalActionError: `action` is not legal here; the message names the action, the
                 player, the phase and what is legal.
         """
-        asked, legal = _KNOWN[0]  # usually the caller has just asked for this state's legal actions
-        if asked is self:
-            for candidate in legal:  # the engine's shared action objects: found by identity
-                if candidate is action:
-                    return _TRANSITIONS[type(candidate)](self, candidate)
-        elif self.phase is _REVEAL and type(action) is Reveal and type(action.tile) is Tile and self.bag[action.tile]:
+        for legal in self.choices:  # the engine's own action objects, which callers usually pass back
+            if legal is action:
+                return _TRANSITIONS[type(action)](self, action)
+        if self.phase is _REVEAL and type(action) is Reveal and type(action.tile) is Tile and self.bag[action.tile]:
             return _reveal(self, action.tile)  # chance: any tile still in the bag (R22)
         return self._apply_checked(action)
 
     def _apply_checked(self, action: Action | str) -> State:
-        """`apply` for an action not found among the legal actions last asked for, or text."""
+        """`apply` for an action that is not one of the engine's own legal action objects, or text."""
         if type(action) is str:
             return self.apply(parse_action(action))
         if self.phase is _REVEAL:  # `apply` took every reveal of a tile still in the bag
             raise turns.illegal(self, action)
-        legal = _legal_actions(self)
-        for candidate in legal:
-            if candidate is action:
-                return _TRANSITIONS[type(candidate)](self, candidate)
+        legal = self.choices
         own = turns.canonical(action)
         if own is None or own not in legal:
             raise turns.illegal(self, action)
@@ -184,11 +188,12 @@ class State(NamedTuple):
         A new ``auction=`` also makes its Ra player the turn player (R35), unless told otherwise.
         """
         unknown = sorted(set(changes) - set(self._fields))
-        if unknown:
-            raise TypeError(f"State has no field(s) {unknown}")
+        if unknown or "choices" in changes:
+            raise TypeError(f"State has no field(s) {unknown}" if unknown else "choices follow from the other fields")
         if changes.get("auction") is not None:
             changes.setdefault("turn_player", changes["auction"].ra_player)
-        return self._replace(**changes)
+        changed = self._replace(**changes)
+        return changed._replace(choices=turns.choices(changed))
 
     def to_dict(self) -> dict[str, Any]:
         """Return the position as JSON-ready data (schema in `ra_core.engine.serialize`)."""
@@ -227,6 +232,4 @@ class State(NamedTuple):
 
 _REVEAL = Phase.REVEAL  # a module constant: an enum attribute lookup at every step is slow
 _reveal = transitions.reveal
-_legal_actions = turns.legal_actions
-_KNOWN = turns.KNOWN
 _TRANSITIONS = dict(transitions.TRANSITIONS)  # a plain dict: a read-only mapping proxy is slower to index

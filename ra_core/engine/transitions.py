@@ -1,18 +1,21 @@
-"""How one position leads to the next: the legal actions, the chance outcomes, and `apply`.
+"""How one position leads to the next: one transition per kind of action, and the forced steps.
 
 A turn of Ra: the turn player draws (R22), calls Ra (R35) or uses a god (R26); a drawn Ra tile
 or a call opens an auction (R35-R46); a lot with disasters costs tiles (R50-R55); when nobody
-has a face-up sun or the last Ra tile is drawn, the epoch is scored (R57-R62). The rarer steps
-come first (a call, gods, an auction nobody wins or whose lot holds disasters, the end of an
-epoch); the steps of almost every turn (a draw and its reveal, the next turn, an auction's
-start, a bid or pass, the winner's lot) are in the hot-path section at the end.
+has a face-up sun or the last Ra tile is drawn, the epoch is scored (R57-R62). `TRANSITIONS`
+maps each kind of action to its transition; `State.apply` checks that an action is legal and
+calls it. The rarer steps come first (a call, gods, an auction nobody wins or whose lot holds
+disasters, the end of an epoch); the steps of almost every turn (a draw and its reveal, the
+next turn, an auction's start, a bid or pass, the winner's lot) are in the hot-path section at
+the end.
 
-Forced steps happen inside `apply`: a turn passes over players without face-up suns (R17),
+Forced steps happen inside a transition: a turn passes over players without face-up suns (R17),
 disaster losses without a choice are made at once (R53), and an epoch that ends is cleaned up,
 scored and followed by the next one. Only real decisions, and chance, are left for the caller.
 
-Each step builds the next `State` with `State._replace`, which mypy checks field by field,
-except the few steps in the marked hot-path section at the end.
+Each transition returns a whole new `State`, its `choices` included: the rarer steps change a
+few fields with `State._replace` and then work the choices out (`_decided`); the hot steps
+build the state field by field and work out the choices from what they already hold.
 """
 
 from __future__ import annotations
@@ -24,14 +27,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .actions import Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod
-from .auction import SEATS_AFTER, bid_choices, bid_order, must_bid
+from .auction import SEATS_AFTER, bid_choices, bid_order
 from .disasters import resolve
 from .records import CHANCE, TERMINAL, Auction, EpochScore, PendingDiscard, Phase, Player, Resume, Trigger
 from .rules import EPOCHS, TRACK_SIZE, Rules
 from .scoring import score_epoch
 from .tiles import Tile
-from .turns import KNOWN as _KNOWN
-from .turns import god_targets, highest_sun_holder, turn_actions
+from .turns import choices, god_targets, highest_sun_holder, turn_actions
 
 if TYPE_CHECKING:
     from .state import State
@@ -77,9 +79,8 @@ def _disasters(s: State, seat: int, player: Player, disasters: list[Tile], then:
     players = _put(s.players, seat, player)
     box = _add_counts(s.box, boxed)
     if owed:
-        return s._replace(
-            phase=_DISCARD, to_move=seat, players=players, box=box, discard=PendingDiscard(seat, owed, then)
-        )
+        pending = PendingDiscard(seat, owed, then)
+        return _decided(s._replace(phase=_DISCARD, to_move=seat, players=players, box=box, discard=pending))
     return _resume(s, then, players, box)
 
 
@@ -95,7 +96,7 @@ def _discard(s: State, action: Discard) -> State:
     player = s.players[seat]._replace(display=tuple(display))
     players, box = _put(s.players, seat, player), _add(s.box, tiles)
     if len(pending.owed) > 1:  # e.g. unrest and earthquake in one lot: one choice each
-        return s._replace(players=players, box=box, discard=pending._replace(owed=pending.owed[1:]))
+        return _decided(s._replace(players=players, box=box, discard=pending._replace(owed=pending.owed[1:])))
     return _resume(s._replace(discard=None), pending.after, players, box)
 
 
@@ -130,7 +131,7 @@ def _after_god(s: State) -> State:
     """Let the player use another god if he has one and a target is left (R26, R29), else end the turn."""
     seat = s.turn_player
     if s.players[seat].display[_GOD_INDEX] and god_targets(s.track, s.rules):
-        return s._replace(phase=_GODS, to_move=seat)
+        return _decided(s._replace(phase=_GODS, to_move=seat))
     return _pass_turn(s, seat)
 
 
@@ -158,16 +159,21 @@ def _end_epoch(
     # R60: the discards after scoring; R59: the tiles left on the auction track, and the Ra tiles
     box = _add(_add_counts(box, boxed), track + (_RA,) * ra_count)
     scores = (*s.scores, score)
+    cls = type(s)
     if epoch == EPOCHS:
-        next_epoch, phase, turn, to_move = epoch, _OVER, s.turn_player, TERMINAL
-    else:
-        # R49: every sun is turned face up; R16, R61: the holder of the highest sun starts.
-        players = tuple([Player(p.suns, (), p.display, p.fame) for p in players])
-        first = highest_sun_holder(players)
-        next_epoch, phase, turn, to_move = epoch + 1, _ACTION, first, first
-    return type(s)(
-        rules, next_epoch, phase, turn, to_move, bag, 0, EMPTY_TRACK, center_sun, players, None, None, box, scores
-    )
+        return cls.__new__(cls, rules, epoch, _OVER, s.turn_player, TERMINAL, bag, 0, EMPTY_TRACK, center_sun,
+                           players, None, None, box, scores, ())  # fmt: skip
+    # R49: every sun is turned face up; R16, R61: the holder of the highest sun starts.
+    players = tuple([Player(p.suns, (), p.display, p.fame) for p in players])
+    first = highest_sun_holder(players)
+    legal = turn_actions(players[first], EMPTY_TRACK, bag, rules)
+    return cls.__new__(cls, rules, epoch + 1, _ACTION, first, first, bag, 0, EMPTY_TRACK, center_sun, players,
+                       None, None, box, scores, legal)  # fmt: skip
+
+
+def _decided(s: State) -> State:
+    """Return `s` with the `choices` of its player to move, for a state a rarer step built with `_replace`."""
+    return s._replace(choices=choices(s))
 
 
 def _four(s: State) -> tuple[Rules, int, int, tuple[EpochScore, ...]]:
@@ -196,36 +202,32 @@ def _add_counts(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 # == The hot path ===========================================================================
 # A random game spends most of its time in the steps below: a draw and its reveal, the next
 # turn, an auction's start, a bid or pass, and the winner's lot (`python benchmarks/engine_steps.py`
-# times each kind). Three tricks make them faster, each measured in CPython 3.11:
-# * Records (State, Auction, Player: named tuples) are built with `tuple.__new__` and the fields
-#   in declared order, which skips the generated __new__: about 0.15 us a record instead of
-#   0.3 us positionally or 0.5 us by keyword (`_replace`: 1 us).
+# times each kind). They are written for speed, each choice measured in CPython 3.11:
+# * A record is built by calling its constructor directly with every field in order:
+#   ``Auction.__new__(Auction, ...)``, and for a state ``cls.__new__(cls, ...)`` with
+#   ``cls = type(s)``, the class `State` (`ra_core.engine.state` imports this module, so this
+#   one cannot import it back). mypy checks each field as it checks ``State(...)``, which costs
+#   more: it first goes through ``type.__call__``. A state's fields are written on two lines in
+#   `State`'s order (so `fmt: skip`).
 # * A step unpacks its position from `s[:]`, a plain tuple: CPython unpacks a plain tuple
-#   directly, a named tuple through an iterator (about 1 % of a whole game's time).
+#   directly, a named tuple through an iterator.
 # * Counts and slots change on a list copy that becomes a tuple again: fewer objects than slicing.
-# * The steps that know the next player's choices cheaply (the next turn, a bid) work them out
-#   with the rules' own functions and leave them in `turns.KNOWN`, where `State.legal_actions`
-#   and `State.apply` find them without dispatching on the phase again (about 8 % of a game).
-# The 14 fields are written on two lines, in `State`'s order (so `fmt: off`). mypy cannot check
-# the records built this way, so tests/test_api.py checks the type of every field of every state,
-# player and auction in many random games.
-# fmt: off
-
-_tuple_new = tuple.__new__
+# * A step that knows the next player's choices cheaply (the next turn, a bid) works them out
+#   with the rules' own functions (`turn_actions`, `bid_choices`) for the new state's `choices`,
+#   without dispatching on the phase again as `ra_core.engine.turns.choices` does.
 
 
 def _draw(s: State, action: Draw) -> State:
     """The turn player draws (R22): chance decides which tile comes out (see `reveal`)."""
-    (rules, epoch, _, turn, _, bag, ra_count, track, center, players,
-     auction, pending, box, scores) = s[:]
-    new = (rules, epoch, _REVEAL, turn, CHANCE, bag, ra_count, track, center, players,
-           auction, pending, box, scores)
-    return _tuple_new(type(s), new)
+    rules, epoch, _, turn, _, bag, ra_count, track, center, players, auction, pending, box, scores, _ = s[:]
+    cls = type(s)
+    return cls.__new__(cls, rules, epoch, _REVEAL, turn, CHANCE, bag, ra_count, track, center, players,
+                       auction, pending, box, scores, ())  # fmt: skip
 
 
 def reveal(s: State, tile: Tile) -> State:
     """Return the state after `tile` comes out of the bag (R22-R24); `tile` must be in the bag."""
-    rules, epoch, _, turn, _, bag, ra_count, track, center, players, _, _, box, scores = s[:]
+    rules, epoch, _, turn, _, bag, ra_count, track, center, players, _, _, box, scores, _ = s[:]
     counts = list(bag)
     counts[tile] -= 1
     bag = tuple(counts)
@@ -262,31 +264,29 @@ def _next_turn(
     for q in SEATS_AFTER[len(players)][after]:
         player = players[q]
         if player.suns_up:
-            new = _tuple_new(type(s), (rules, epoch, _ACTION, q, q, bag, ra_count, track, center, players,
-                                       None, None, box, scores))
-            _KNOWN[0] = (new, turn_actions(player, track, bag, rules))
-            return new
+            legal = turn_actions(player, track, bag, rules)
+            cls = type(s)
+            return cls.__new__(cls, rules, epoch, _ACTION, q, q, bag, ra_count, track, center, players,
+                               None, None, box, scores, legal)  # fmt: skip
     # R58: only an auction can use up the last sun
     return _end_epoch(s, players, track, bag, box, ra_count, center)
 
 
 def _start_auction(s: State, bag: tuple[int, ...], ra_count: int, trigger: Trigger) -> State:
     """Open an auction for the track (R35): the players left of the turn player bid first, he bids last (R38)."""
-    (rules, epoch, _, ra_player, _, _, _, track, center, players,
-     _, pending, box, scores) = s[:]
+    rules, epoch, _, ra_player, _, _, _, track, center, players, _, pending, box, scores, _ = s[:]
     bidders = bid_order(players, ra_player)
     first = bidders[0]
-    auction = _tuple_new(Auction, (trigger, ra_player, bidders, (), 0, -1))  # no bid yet
-    new = _tuple_new(type(s), (rules, epoch, _BID, ra_player, first, bag, ra_count, track, center, players,
-                               auction, pending, box, scores))
-    _KNOWN[0] = (new, bid_choices(players[first].suns_up, 0, must_bid(first, ra_player, -1, trigger)))
-    return new
+    auction = Auction.__new__(Auction, trigger, ra_player, bidders, (), 0, -1)  # no bid yet
+    legal = bid_choices(first, players[first].suns_up, trigger, ra_player, 0, -1)
+    cls = type(s)
+    return cls.__new__(cls, rules, epoch, _BID, ra_player, first, bag, ra_count, track, center, players,
+                       auction, pending, box, scores, legal)  # fmt: skip
 
 
 def _bid(s: State, action: Bid | Pass) -> State:
     """The bidder to move bids a sun or passes (R39, R40); then the next bidder, or the auction ends."""
-    (rules, epoch, phase, turn, bidder, bag, ra_count, track, center, players,
-     auction, pending, box, scores) = s[:]
+    rules, epoch, phase, turn, bidder, bag, ra_count, track, center, players, auction, pending, box, scores, _ = s[:]
     trigger, ra_player, bidders, bids, high_bid, high_bidder = auction  # type: ignore[misc]
     if type(action) is Bid:
         high_bid, high_bidder = action.sun, bidder
@@ -304,11 +304,11 @@ def _bid(s: State, action: Bid | Pass) -> State:
         seats[high_bidder] = winner
         return _next_turn(s, turn, tuple(seats), EMPTY_TRACK, bag, box, high_bid, rules, epoch, ra_count, scores)
     seat = bidders[done]
-    auction = _tuple_new(Auction, (trigger, ra_player, bidders, bids, high_bid, high_bidder))
-    new = _tuple_new(type(s), (rules, epoch, phase, turn, seat, bag, ra_count, track, center, players,
-                               auction, pending, box, scores))
-    _KNOWN[0] = (new, bid_choices(players[seat].suns_up, high_bid, must_bid(seat, ra_player, high_bidder, trigger)))
-    return new
+    auction = Auction.__new__(Auction, trigger, ra_player, bidders, bids, high_bid, high_bidder)
+    legal = bid_choices(seat, players[seat].suns_up, trigger, ra_player, high_bid, high_bidder)
+    cls = type(s)
+    return cls.__new__(cls, rules, epoch, phase, turn, seat, bag, ra_count, track, center, players,
+                       auction, pending, box, scores, legal)  # fmt: skip
 
 
 def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -> tuple[Player, list[Tile]]:
@@ -334,10 +334,8 @@ def win(player: Player, sun: int, center_sun: int, lot: Sequence[Tile | None]) -
         suns_down = tuple(down)
     else:  # the first sun won this epoch
         suns_down = (center_sun,)
-    return _tuple_new(Player, (tuple(up), suns_down, tuple(display), fame)), disasters
+    return Player.__new__(Player, tuple(up), suns_down, tuple(display), fame), disasters
 
-
-# fmt: on
 
 _ACTION, _REVEAL, _GODS, _BID, _DISCARD, _OVER = (  # module constants: enum attribute lookups are slow
     Phase.ACTION,

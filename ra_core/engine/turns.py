@@ -1,9 +1,10 @@
 """Whose turn it is and what may be done: the start player, the legal actions, chance, refusals.
 
 * `highest_sun_holder`: who starts an epoch (R16).
-* `turn_actions`, `god_targets`, `discard_actions`, `legal_actions`: the choices of the player
-  to move (R18, R19, R26-R29, R38-R40, R53); `ra_core.engine.auction` has the bids.
-* `chance_outcomes`: the tiles that can come out of the bag, with exact odds (R14, R22).
+* `turn_actions`, `god_targets`, `discard_actions`, `choices`: the legal actions of the player
+  to move (R18, R19, R26-R29, R38-R40, R53); `ra_core.engine.auction` has the bids. Every
+  `State` holds its `choices`: the step that builds a state works them out with these.
+* `reveals`, `chance_outcomes`: the tiles that can come out of the bag, with exact odds (R14, R22).
 * `canonical` and `illegal`: how an action handed to `apply` is checked, and the error that
   names the action, the player, the phase and what is legal when it is refused.
 """
@@ -33,7 +34,7 @@ from .actions import (
     UseGod,
     discard,
 )
-from .auction import bid_choices, must_bid
+from .auction import bid_choices
 from .disasters import discard_options
 from .errors import IllegalActionError
 from .records import CHANCE, PendingDiscard, Phase, Player
@@ -51,7 +52,8 @@ __all__ = [
     "god_targets",
     "highest_sun_holder",
     "illegal",
-    "legal_actions",
+    "choices",
+    "reveals",
     "turn_actions",
 ]
 
@@ -91,34 +93,31 @@ def discard_actions(player: Player, pending: PendingDiscard) -> tuple[Action, ..
     return tuple([discard(o) for o in discard_options(player.display, kind, n)])
 
 
-def legal_actions(s: State) -> tuple[Action, ...]:
-    """Return the legal actions in `s`, sorted; empty only when the game is over.
+def choices(s: State) -> tuple[Action, ...]:
+    """Return the legal actions of the player to move in `s`, sorted; empty at a chance node and at the end.
 
-    The answers are shared tuples of shared action objects (bids are looked up by face-up suns
-    and high bid in `ra_core.engine.auction.bid_choices`), and the last answer is kept with its
-    state in `KNOWN`: a caller asks for the legal actions, then `State.apply` checks the chosen one
-    against the same answer without working it out again.
+    This is what `State.choices` holds. The answers are shared tuples of shared action objects
+    (bids are looked up by face-up suns and high bid in `ra_core.engine.auction.bid_choices`).
     """
-    asked, legal = KNOWN[0]
-    if asked is s:
-        return legal
     phase = s.phase
-    if phase is _BID:
+    if phase is _BID and s.auction is not None:
         seat = s.to_move
-        trigger, ra_player, _, _, high_bid, high_bidder = s.auction  # type: ignore[misc]  # a bid has an auction
-        legal = bid_choices(s.players[seat].suns_up, high_bid, must_bid(seat, ra_player, high_bidder, trigger))
-    elif phase is _ACTION:
-        legal = turn_actions(s.players[s.turn_player], s.track, s.bag, s.rules)
-    elif phase is _REVEAL:
-        legal = tuple([REVEALS_BY_INDEX[t] for t, n in enumerate(s.bag) if n])
-    elif phase is _GODS:
-        legal = (DONE, *god_targets(s.track, s.rules))
-    elif phase is _DISCARD and s.discard is not None:
-        legal = discard_actions(s.players[s.discard.player], s.discard)
-    else:
-        legal = ()
-    KNOWN[0] = (s, legal)
-    return legal
+        trigger, ra_player, _, _, high_bid, high_bidder = s.auction
+        return bid_choices(seat, s.players[seat].suns_up, trigger, ra_player, high_bid, high_bidder)
+    if phase is _ACTION:
+        return turn_actions(s.players[s.turn_player], s.track, s.bag, s.rules)
+    if phase is _GODS:
+        return (DONE, *god_targets(s.track, s.rules))
+    if phase is _DISCARD and s.discard is not None:
+        return discard_actions(s.players[s.discard.player], s.discard)
+    return ()
+
+
+def reveals(s: State) -> tuple[Reveal, ...]:
+    """Return the `Reveal` of each tile still in the bag, sorted, at a chance node (R22); () elsewhere."""
+    if s.phase is not _REVEAL:
+        return ()
+    return tuple([REVEALS_BY_INDEX[t] for t, n in enumerate(s.bag) if n])
 
 
 def chance_outcomes(s: State) -> list[tuple[Action, Fraction]]:
@@ -173,7 +172,7 @@ def _describe(action: object) -> str:
 
 def illegal(s: State, action: object) -> IllegalActionError:
     """Return the error for `action` in `s`, naming the action, the player, the phase and what is legal."""
-    legal = legal_actions(s)
+    legal = s.legal_actions()
     what = _describe(action)
     who = "chance" if s.to_move == CHANCE else f"player {s.to_move}"
     if s.phase is _OVER:
@@ -207,8 +206,3 @@ _GOD, _FUNERAL = Tile.GOD, Tile.FUNERAL
 _GOD_INDEX = int(_GOD)  # indexing a tuple with a plain int is cheaper than with an IntEnum
 _DRAW_OR_RA: tuple[Action, ...] = (DRAW, CALL_RA)
 _RA_ONLY: tuple[Action, ...] = (CALL_RA,)
-
-#: The state whose legal actions were worked out last, with them, as one pair (so that a thread
-#: never sees one state's actions beside another state). A one-slot list: storing into it is
-#: several times cheaper than rebinding a module attribute, and this happens at every step.
-KNOWN: list[tuple[object, tuple[Action, ...]]] = [(None, ())]

@@ -17,22 +17,22 @@ from ..bots import heuristic_bot, random_bot
 from ..bots.montecarlo import MonteCarloBot
 from ..engine.rules import Rules
 from ..play import Policy
-from .controllers import Choice, PlayController, action_label
+from .controllers import Choice, TableController, action_label
 from .explorers import AuctionExplorer, DisasterExplorer, ScoringCalculator
 from .replay import ReplayController
 
 if TYPE_CHECKING:
     from .explorer_views import AuctionView, DisasterView, ScoringView
-    from .views import PlayView, ReplayView
+    from .views import ReplayView, TableView
 
 __all__ = [
     "LEVELS",
     "AuctionExplorer",
     "Choice",
     "DisasterExplorer",
-    "PlayController",
     "ReplayController",
     "ScoringCalculator",
+    "TableController",
     "action_label",
     "auction_explorer",
     "disaster_explorer",
@@ -51,24 +51,24 @@ LEVELS: dict[str, Policy] = {
 }
 
 
-def play(players: int = 3, level: str = "normal", **options: Any) -> PlayView:
+def play(players: int = 3, level: str = "normal", **options: Any) -> TableView:
     """Show a game of Ra to play by clicking on the board, with the log beside it, and more.
 
     `level` is the bots' difficulty (see `LEVELS`): ``"easy"``, ``"normal"`` or ``"hard"``.
-    Options are those of `PlayController` (``you``, ``bots``, ``seed``, ``rules``) plus
+    Options are those of `TableController` (``you``, ``bots``, ``seed``, ``rules``) plus
     ``step_by_step`` (the bots move one visible step at a time, not all at once) and ``delay``,
     the seconds between two such steps. Bots given as ``bots`` replace the level's.
     ``you=[0, 2]`` seats two humans at one screen (hot seat).
     """
-    from .views import PlayView
+    from .views import TableView
 
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
     options.setdefault("bots", LEVELS[level])
     delay = options.pop("delay", 0.6)
     step_by_step = bool(options.pop("step_by_step", False))
-    controller = PlayController(players, reply="later" if step_by_step else "now", **options)
-    return PlayView(controller, delay=delay, step_by_step=step_by_step)
+    controller = TableController(players, reply="later" if step_by_step else "now", **options)
+    return TableView(controller, delay=delay, step_by_step=step_by_step)
 
 
 def replay(record: Any, step: int = 0) -> ReplayView:

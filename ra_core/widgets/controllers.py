@@ -1,16 +1,17 @@
-"""The play controller: a game against bots, its positions, log, undo, saving and loading.
+"""The table controller: a game against bots, its positions, log, undo, saving and loading.
 
 Standard library only. The controller keeps the game and plays the moves it is given
-(`PlayController.play`); what a click on the board may play is decided in one place,
-`ra_core.widgets.board.BoardClicks.press`, which checks the board's version, whose turn it is
-and the move's legality once each, then hands the move here. The ipywidgets view
+(`TableController.move`); what a click on the board may play is decided in one place, the one
+judge of a click (`ra_core.table.judge`, asked by `ra_core.widgets.board.BoardClicks`), which
+checks the board's version, whose turn it is and the move's legality once each; the judged
+move comes here as the engine's own action. The ipywidgets view
 (`ra_core.widgets.views`) only shows what the two render. Tests drive them directly and read
 `text()`.
 
->>> game = PlayController(players=3, you=2, seed=1)
+>>> game = TableController(players=3, you=2, seed=1)
 >>> [c.label for c in game.choices()]
 ['Draw a tile', 'Call Ra']
->>> game.play(game.state.legal_actions()[0])  # draw: the tile comes out, then the bots reply
+>>> game.move(game.state.legal_actions()[0])  # draw: the tile comes out, then the bots reply
 >>> game.log[1]
 'P2 (you) drew a statue; it goes to slot 1.'
 """
@@ -47,16 +48,16 @@ from ..play import (
 )
 from .choices import Choice, action_label
 
-__all__ = ["Choice", "PlayController", "Reply", "action_label"]
+__all__ = ["Choice", "TableController", "Reply", "action_label"]
 
 
 #: How the bots answer a move: ``"now"`` (they move until one of your seats decides or the game
-#: ends, before the call returns) or ``"later"`` (they wait for `PlayController.step`, which the
+#: ends, before the call returns) or ``"later"`` (they wait for `TableController.step`, which the
 #: view calls on the kernel's event loop, so that your move is shown before they think).
 Reply = Literal["now", "later"]
 
 
-class PlayController:
+class TableController:
     """A game of Ra in which some seats are yours and the others are bots.
 
     Args:
@@ -167,7 +168,7 @@ class PlayController:
             return []
         return [Choice(str(a), action_label(a, s)) for a in s.legal_actions()]
 
-    def play(self, action: Action, reply: Reply = "now") -> None:
+    def move(self, action: Action, reply: Reply = "now") -> None:
         """Play `action` in the current position, log it, and let the bots answer as `reply` says.
 
         The move is not judged here: a click is judged once, by `ra_core.widgets.board.BoardClicks`,

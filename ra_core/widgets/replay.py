@@ -25,7 +25,7 @@ class ReplayController:
 
     Args:
         record: a `GameRecord`, its JSON text, or anything with a ``record()`` method
-            (a `PlayController`).
+            (a `TableController`).
     """
 
     def __init__(self, record: GameRecord | str | Any) -> None:

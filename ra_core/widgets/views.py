@@ -20,12 +20,13 @@ import ipywidgets as w
 from ..pictures.narrate import since_last_move
 from ..pictures.raster import picture_bundle
 from ..pictures.svg import captioned, svg
-from .board import Answer, BoardClicks
-from .controllers import PlayController
+from ..table import Answer, Click, read_click
+from .board import BoardClicks
+from .controllers import TableController
 from .replay import ReplayController
 from .table import TableWidget
 
-__all__ = ["SAVED_NOTE", "PlayView", "ReplayView", "View", "saved_board"]
+__all__ = ["SAVED_NOTE", "TableView", "ReplayView", "View", "saved_board"]
 
 _WRAP = w.Layout(flex_flow="row wrap")
 _NUMBER = w.Layout(width="5.5em")
@@ -119,31 +120,32 @@ class View:
 # -- play -------------------------------------------------------------------------------------
 
 
-class PlayView(View):
+class TableView(View):
     """A game of Ra in a cell: the board you click on, the last moves beside it, the log, and more.
 
     The board is the control surface (a `TableWidget`): click the bag, the Ra statue, a god tile
     then a slot, one of your suns, Pass or Done, or the tiles to lose to a disaster. Undo, new
     game, the bots' pace, save and load are ordinary buttons under it; the whole log is below.
 
-    A click goes: front end -> `TableWidget` -> `press` -> `BoardClicks.press` (the one judge)
-    -> `PlayController.play` -> the engine. The view asks for the bots' reply ``"later"`` and
+    A click goes: front end -> `TableWidget` (the message read once) -> `answer` ->
+    `BoardClicks.answer` -> `ra_core.table.judge` (the one judge of a click) ->
+    `TableController.move` -> the engine. The view asks for the bots' reply ``"later"`` and
     runs it itself on the kernel's event loop, so your move is on the board before they think.
 
     Attributes:
-        controller: the `PlayController`; everything shown is rendered from it.
+        controller: the `TableController`; everything shown is rendered from it.
         clicks: the `BoardClicks` that judge clicks on the board.
         delay: seconds between two visible bot steps when bots go step by step.
         step_by_step: whether the bots move one visible step at a time (else all at once).
     """
 
-    def __init__(self, controller: PlayController, delay: float = 0.6, step_by_step: bool = False) -> None:
+    def __init__(self, controller: TableController, delay: float = 0.6, step_by_step: bool = False) -> None:
         self.controller = controller
         self.clicks = BoardClicks(controller)
         self.delay = delay
         self.step_by_step = step_by_step
         self._generation = 0  # bumps whenever the game changes: a bot timer of an older one does nothing
-        self.table = TableWidget(self._guard(self.press))
+        self.table = TableWidget(self._guard(self.answer))
         self.log = w.HTML()
         self.scores = w.HTML()
         self.undo_button = w.Button(description="Undo", tooltip="Take back your last decision", icon="undo")
@@ -193,8 +195,16 @@ class PlayView(View):
         return self.press(action=action, version=version)
 
     def press(self, action: str = "", ui: str = "", version: int | None = None, label: str = "") -> Answer:
-        """Judge a click on the board (see `BoardClicks.press`), show the result, then let the bots answer."""
-        answer = self.clicks.press(action, ui, version, label, reply="later")
+        """Press a piece of the board in a cell, by what it stands for (a move's text, or a step); return the answer.
+
+        It is read as a click is (`ra_core.table.read_click`); a `version` of None is not checked.
+        """
+        message = {"action": action, "ui": ui, "version": version, "label": label}
+        return self.answer(read_click(message, versioned=version is not None))
+
+    def answer(self, click: Click) -> Answer:
+        """Judge a click (see `BoardClicks.answer`), show the result, then let the bots answer."""
+        answer = self.clicks.answer(click, reply="later")
         self.refresh()
         if answer.kind == "played":
             self._schedule()

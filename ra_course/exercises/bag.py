@@ -21,7 +21,7 @@ from ra_core.analysis.valuation import lot_value
 from ra_core.bots import random_bot
 from ra_core.engine.state import Phase, State
 from ra_core.engine.tiles import Tile
-from ra_core.play import play
+from ra_core.play import play_game
 
 from .checking import Hidden, Sheet, Task, Wrong, call, canonical, is_number, matches_hash
 from .hashes import HASHES
@@ -67,7 +67,7 @@ def practice_positions(count: int = 6, seed: int = 7) -> list[State]:
     """
     out: list[State] = []
     for game in range(count):
-        record = play([random_bot] * 3, seed=seed * 1000 + game)
+        record = play_game([random_bot] * 3, seed=seed * 1000 + game)
         turns = [
             s
             for s in record.states()

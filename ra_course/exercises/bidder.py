@@ -33,7 +33,7 @@ from ra_core.engine.actions import Action, Bid, CallRa, Draw, Pass
 from ra_core.engine.errors import BotError
 from ra_core.engine.setup import new_game
 from ra_core.engine.state import Phase, State
-from ra_core.play import Policy, bot_name, play, steps
+from ra_core.play import Policy, bot_name, play_game, steps
 
 from .checking import Delegated, Hidden, NotAttempted, Player, Sheet, Task, Wrong, after_game, call, guarded, settle
 
@@ -82,7 +82,7 @@ def decision_positions(phase: Phase | None, games: int = 12, seed: int = 300, *,
     """
     out = []
     for g in range(games):
-        for state in play([heuristic_bot] * 3, seed=seed + g).states():
+        for state in play_game([heuristic_bot] * 3, seed=seed + g).states():
             mine = (phase is None or state.phase is phase) and state.to_move >= 0
             if mine and (forced or len(state.legal_actions()) > 1):
                 out.append(state)

@@ -20,7 +20,7 @@ from typing import Any
 from ra_core.bots import random_bot
 from ra_core.engine.actions import Bid, Pass
 from ra_core.engine.state import Phase, State
-from ra_core.play import play
+from ra_core.play import play_game
 
 from .checking import Hidden, Sheet, Task, Wrong, call, canonical, is_number, matches_hash
 from .hashes import HASHES
@@ -70,7 +70,7 @@ def epoch3_positions(count: int = 6, seed: int = 11) -> list[State]:
     out: list[State] = []
     game = 0
     while len(out) < count:
-        record = play([random_bot] * 3, seed=seed * 1000 + game)
+        record = play_game([random_bot] * 3, seed=seed * 1000 + game)
         game += 1
         for state in record.states():
             lot = [t for t in state.track if t is not None]

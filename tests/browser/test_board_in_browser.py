@@ -39,7 +39,7 @@ from test_play_in_browser import (  # type: ignore[import-not-found]
 CELLS = [
     """from ra_core.bots import random_bot
 from ra_core.engine.actions import UseGod
-from ra_core.play import GameRecord, play as play_game
+from ra_core.play import GameRecord, play_game
 from ra_core.widgets import auction_explorer, disaster_explorer, play, scoring_calculator
 
 

@@ -20,6 +20,7 @@ from test_play_in_browser import CHROMIUM, FLAGS, _need_browser  # type: ignore[
 
 from ra_classroom import ControlRoom
 from ra_classroom.game.table import TableGame
+from ra_core import parse_action
 
 NAMES = ["Ann", "<b>Eve</b>", "Bo & Co"]  # a name with markup must show as text, never as markup
 
@@ -97,7 +98,7 @@ def test_three_pages_play_at_one_ra_table_by_clicking(room: ControlRoom, pages: 
         assert offered == sorted(a for a in legal if not a.startswith("god "))  # a god's slots: after the god tile
         action = next((a for a in ("draw", "pass") if a in offered), offered[-1]) if turn % 3 else offered[-1]
         mover.locator(f'#ra-board [data-action="{action}"]').first.click()
-        game.play(seats[mover], action, set())
+        game.move(seats[mover], parse_action(action), set())
         for page in pages:
             expect(page.locator("#ra-board")).to_have_attribute("data-version", str(game.ply))
             shown = page.locator("#ra-facts li").all_text_contents()

@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from ra_core.widgets import PlayController
+from ra_core.widgets import TableController
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "07_play_a_game.ipynb"
@@ -189,7 +189,7 @@ def _headless(seed: int = SEED) -> Any:
     from ra_core.widgets import LEVELS
     from ra_core.widgets.board import BoardClicks
 
-    return BoardClicks(PlayController(PLAYERS, you=YOU, seed=seed, bots=LEVELS["normal"]))
+    return BoardClicks(TableController(PLAYERS, you=YOU, seed=seed, bots=LEVELS["normal"]))
 
 
 def _piece(page: Any, kind: str, value: str) -> Any:
@@ -316,9 +316,6 @@ _PIECES = """(board) => [...board.querySelectorAll('[data-action],[data-ui]')].m
     n.hasAttribute('data-action') ? `[data-action="${n.getAttribute('data-action')}"]`
                                   : `[data-ui="${n.getAttribute('data-ui')}"]`)"""
 
-#: Targets for click -> board updated in the browser (JupyterLab), in milliseconds.
-MEDIAN_TARGET, P90_TARGET = 50.0, 100.0
-
 
 def click_latencies(page: Any, clicks: int, seed: int = 0) -> list[float]:
     """Return the browser's click -> board drawn again time (ms) of `clicks` clicks on random pieces.
@@ -342,16 +339,6 @@ def click_latencies(page: Any, clicks: int, seed: int = 0) -> list[float]:
     return times
 
 
-def latency_summary(times: list[float]) -> tuple[float, float, str]:
-    """Return the median, the 90th percentile and a line that prints them."""
-    ms = sorted(times)
-    median, p90 = ms[len(ms) // 2], ms[int(0.9 * (len(ms) - 1))]
-    line = (
-        f"browser click -> board drawn: {len(ms)} clicks, median {median:.1f} ms, p90 {p90:.1f} ms, max {ms[-1]:.1f} ms"
-    )
-    return median, p90, line
-
-
 def _check_dark_theme(page: Any) -> None:
     """Switch JupyterLab to its dark theme: the board's paper turns dark and its words light."""
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
@@ -372,8 +359,8 @@ def test_play_notebook_in_jupyterlab(workdir: Path, page: Any) -> None:
     """Open the play notebook in JupyterLab, run it, and play a whole game by clicking on the board.
 
     The copy plays seed `WHOLE_GAME_SEED` (three turns with the bots going step by step). Then,
-    in a new game, time clicks in the browser from the click to the board drawn again: the
-    median must stay under 50 ms and the 90th percentile under 100 ms. Last, the dark theme.
+    in a new game, random clicks on the board's pieces each draw the board again (how fast is
+    measured by ``python benchmarks/widgets.py --browser 100``, not here). Last, the dark theme.
     """
     copy = workdir / NOTEBOOK.name
     copy.write_text(copy.read_text().replace(f"seed={SEED})", f"seed={WHOLE_GAME_SEED})", 1))
@@ -389,10 +376,8 @@ def test_play_notebook_in_jupyterlab(workdir: Path, page: Any) -> None:
         _keep_screenshot(page, "jupyterlab")
         page.get_by_role("button", name="New game").click()  # the next seed, for the timed clicks
         page.locator(".ra-table-recent li", has_text=f"New game, seed {WHOLE_GAME_SEED + 1}").wait_for()
-        times = click_latencies(page, 40)
-        median, p90, line = latency_summary(times)
-        print(line)
-        assert len(times) >= 20 and median < MEDIAN_TARGET and p90 < P90_TARGET, line
+        drawn = click_latencies(page, 40)  # a click whose board is not drawn again within 5 s counts none
+        assert len(drawn) >= 20, f"{len(drawn)} of 40 clicks drew the board again"
         _check_dark_theme(page)
 
 

@@ -20,7 +20,7 @@ import pytest
 from test_play_in_browser import BIN, _free_port, _serve, lab_command, open_in_lab, page, workdir  # type: ignore[import-not-found]  # noqa: F401
 
 CELLS = [
-    "from ra_core.play import play as play_game\nfrom ra_core.bots import heuristic_bot\n"
+    "from ra_core.play import play_game\nfrom ra_core.bots import heuristic_bot\n"
     "state = list(play_game([heuristic_bot] * 3, seed=3).states())[200]\n"
     "from ra_core.pictures.svg import html\nhtml(state)",  # the board with its text twin, as a page shows it
     "from ra_core.widgets import disaster_explorer\ndisaster_explorer()",

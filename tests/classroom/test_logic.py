@@ -10,11 +10,12 @@ import pytest
 from ra_classroom.auctions.experiments import RoundSpec
 from ra_classroom.auctions.matching import assign_values, form_groups, form_tables, round_stream
 from ra_classroom.auctions.settle import Entry, settle
-from ra_classroom.game.table import Selection, TableGame, select
+from ra_classroom.game.table import Selection, TableGame, read_click
 from ra_classroom.store.refusal import Refusal
 from ra_classroom.web.limits import RateLimit
 from ra_classroom.web.protocol import parse
 from ra_core import Discard, UseGod
+from ra_core.table import Answer
 
 
 def test_groups_are_formed_afresh_each_round_and_leftovers_form_a_smaller_group() -> None:
@@ -107,21 +108,25 @@ def play_until(game: TableGame, want: type, seat: int = 0) -> None:
         if any(isinstance(a, want) for a in legal):
             return
         bids = [a for a in legal if str(a).startswith("bid")]
-        game.play(seat, str(bids[-1] if bids else legal[0]), others)
+        game.move(seat, bids[-1] if bids else legal[0], others)
     raise AssertionError(f"no {want.__name__} before the end of the game")
+
+
+def step(game: TableGame, sel: Selection, ui: str) -> Answer:
+    """Return the judge's answer to seat 0's step `ui` on the board as it is (bots play seats 1 and 2)."""
+    return game.judge(0, read_click({"ui": ui, "version": game.ply}), {1, 2}, selection=sel)
 
 
 def test_a_god_is_used_in_two_steps_and_a_stray_step_says_why() -> None:
     game = TableGame(3, "gods-0")
     play_until(game, UseGod)  # with this seed seat 0 wins a god and then may use it
-    sel, said = select(game.state, Selection(), "god")
-    assert sel.god and said == ""
-    view = game.view(0, ["A", "B", "C"], {1, 2}, live=True, sel=sel)
+    chosen = step(game, Selection(), "god")
+    assert chosen.kind == "step" and chosen.selection.god
+    view = game.view(0, ["A", "B", "C"], {1, 2}, live=True, sel=chosen.selection)
     assert 'aria-pressed="true"' in view["svg"] and any(c.startswith("god ") for c in view["choices"])
-    back, _ = select(game.state, sel, "god")
-    assert not back.god
-    same, said = select(game.state, Selection(), "pick flood")
-    assert same == Selection() and said.startswith("Nothing to do there now. Click")
+    assert not step(game, chosen.selection, "god").selection.god
+    stray = step(game, Selection(), "pick flood")
+    assert not stray and stray.selection == Selection() and stray.text.startswith("Flood is not among the tiles")
 
 
 def test_disaster_losses_are_picked_tile_by_tile() -> None:
@@ -137,12 +142,13 @@ def test_disaster_losses_are_picked_tile_by_tile() -> None:
         target = options[0]
         sel = Selection()
         for tile in target.tiles:
-            sel, said = select(game.state, sel, f"pick {tile.label}")
-            assert said == ""
+            answer = step(game, sel, f"pick {tile.label}")
+            assert answer, answer.text
+            sel = answer.selection
         assert sel.picked == target.tiles
         view = game.view(0, ["A", "B", "C"], {1, 2}, live=True, sel=sel)
         assert f'data-action="{target}"' in view["svg"]  # Confirm plays exactly the tiles picked
-        unpicked, _ = select(game.state, sel, f"unpick {target.tiles[0].label}")
+        unpicked = step(game, sel, f"unpick {target.tiles[0].label}").selection
         assert len(unpicked.picked) == len(target.tiles) - 1
         return
     pytest.fail("no disaster with a choice in 40 seeded games")
@@ -152,13 +158,13 @@ def test_a_table_replays_from_its_moves_and_refuses_out_of_turn() -> None:
     game = TableGame(4, "replay")
     game.run_automatic({1, 2, 3})
     for _ in range(10):
-        game.play(0, str(game.state.legal_actions()[-1]), {1, 2, 3})
+        game.move(0, game.state.legal_actions()[-1], {1, 2, 3})
     copy = TableGame(4, "replay")
     for seat, text in game.moves:
         copy.push(seat, text)
     assert copy.state == game.state
-    with pytest.raises(ValueError, match="not your turn"):
-        game.play(1, "draw", {2, 3})
+    refused = game.judge(1, read_click({"action": "draw", "version": game.ply}), {2, 3})
+    assert not refused and refused.text == "Not your turn: P0 is to move."
     with pytest.raises(ValueError, match="is by seat"):
         copy.push(3 if copy.state.to_move != 3 else 2, "draw")
 

@@ -9,7 +9,6 @@ and gets his seat back when he returns.
 from __future__ import annotations
 
 import re
-import time
 
 from ra_classroom.teacher.client import TeacherClient
 from ra_classroom.web.server import ServerProcess
@@ -75,14 +74,13 @@ def test_moves_out_of_turn_on_old_boards_or_illegal_are_refused(
     )
     if waiting is not None:
         assert (
-            "not your turn"
+            "Not your turn"
             in waiting.answer(waiting.send(t="move", table=mine["id"], action="draw", version=before))["why"]
         )
     said = deciding.answer(deciding.send(t="move", table=mine["id"], action="bid 1", version=before))["why"]
-    assert said.startswith("Not legal now") and "legal:" in said
-    assert (
-        "cannot parse"
-        in deciding.answer(deciding.send(t="move", table=mine["id"], action="sell", version=before))["why"]
+    assert said.startswith("Not legal now: bid 1. Your choices:")  # the judge names what is legal
+    assert deciding.answer(deciding.send(t="move", table=mine["id"], action="sell", version=before))["why"].startswith(
+        "Not legal now: sell. Your choices:"
     )
     old = deciding.answer(deciding.send(t="move", table=mine["id"], action="draw", version=before - 1))
     assert "earlier board" in old["why"]
@@ -107,9 +105,7 @@ def test_a_bot_plays_an_absent_students_turns_until_he_is_back(
     ply = views[gone]["table"]["ply"]
     pages[gone].close()
     watcher = pages[(gone + 1) % 3]
-    begin = time.monotonic()
-    moved = watcher.view(lambda v: v["table"]["ply"] > ply, timeout=20)
-    assert time.monotonic() - begin < 15
+    moved = watcher.view(lambda v: v["table"]["ply"] > ply, timeout=20)  # a bot moved for him (absent_after=1)
     seat = views[gone]["table"]["seat"]
     assert moved["table"]["names"][seat] == f"P{gone}, a bot plays for now"
     back = Page(server.url)
@@ -130,8 +126,7 @@ def test_choice_steps_redraw_only_the_askers_board_and_closed_tables_take_no_mov
     t = views[k]["table"]
     pages[k].send(t="ui", table=t["id"], ui="god", version=t["ply"], sel={"god": False, "picked": []})
     step = pages[k].until(lambda m: m.get("t") in ("table", "refused"))
-    assert step["t"] == "table" and step["table"]["message"].startswith("Nothing to do there now. Click")
-    assert step["table"]["ply"] == t["ply"] and step["table"]["sel"] == {"god": False, "picked": []}
+    assert step["t"] == "refused" and step["why"].startswith("You have no god to use now. Click")  # the judge's words
     for bad_sel, says in (({"god": "yes"}, "choice in progress"), ({"picked": ["gold", "diamonds"]}, "Only tiles")):
         pages[k].send(t="ui", table=t["id"], ui="god", version=t["ply"], sel=bad_sel)
         assert says in pages[k].until(lambda m: m.get("t") == "refused")["why"]
@@ -139,7 +134,7 @@ def test_choice_steps_redraw_only_the_askers_board_and_closed_tables_take_no_mov
     assert "earlier board" in pages[k].until(lambda m: m.get("t") == "refused")["why"]
     other = pages[(k + 1) % 3]
     other.send(t="ui", table=t["id"], ui="god", version=t["ply"])
-    assert "not your turn" in other.until(lambda m: m.get("t") == "refused")["why"]
+    assert "Not your turn" in other.until(lambda m: m.get("t") == "refused")["why"]
     teacher.close_round(room)
     closed = pages[k].view(lambda v: v["round"]["status"] == "closed")
     assert closed["table"]["status"].startswith("The teacher has closed the round") and closed["table"]["choices"] == []

@@ -8,7 +8,6 @@ with a reason and changes nothing.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -157,9 +156,7 @@ def test_a_round_closes_itself_when_its_time_is_up(pages: list[Page], room: str,
     v = open_view(pages[0], opened["round"])
     assert 0 < v["round"]["closes_in"] <= 5
     pages[0].answer(pages[0].send(t="bid", round=opened["round"], amount=1))
-    begin = time.monotonic()
-    done = pages[1].view(lambda v: v["screen"] == "result", timeout=15)
-    assert time.monotonic() - begin < 8
+    done = pages[1].view(lambda v: v["screen"] == "result", timeout=15)  # closed by its clock: nobody closed it
     assert done["result"]["won"] is False  # he did not bid: no bid, no win
     with pytest.raises(RefusedError, match="No round is open"):
         teacher.close_round(room)

@@ -5,8 +5,8 @@ look at (who bid what, in which order, for which lot, and what the winner got). 
 replays the actions once and returns one `AuctionResult` per auction, in order.
 
 >>> from ra_core.bots import heuristic_bot
->>> from ra_core.play import play
->>> record = play([heuristic_bot] * 3, seed=4)
+>>> from ra_core.play import play_game
+>>> record = play_game([heuristic_bot] * 3, seed=4)
 >>> a = record.auctions()[3]
 >>> a.trigger.name, a.ra_player, a.order, a.bids, a.winner, a.sun, a.center_sun
 ('CALL_VOLUNTARY', 0, (1, 2, 0), (7, None, 9), 0, 9, 8)
@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from .actions import Action, Bid, parse_action
-from .state import State, Trigger
-from .tiles import Tile
+from ..engine.actions import Action, Bid, parse_action
+from ..engine.state import State, Trigger
+from ..engine.tiles import Tile
 
 __all__ = ["AuctionResult", "auctions"]
 
