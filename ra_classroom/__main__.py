@@ -14,6 +14,7 @@ import os
 import sys
 
 from .store.tokens import new_secret
+from .web.server import PING_SECONDS
 
 __all__ = ["main"]
 
@@ -29,6 +30,10 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--port", type=int, default=8000)
     run.add_argument("--room", action="store_true", help="create a room at start and print its link and QR code")
     run.add_argument("--quiet", action="store_true", help="log warnings only")
+    run.add_argument("--processes", type=int, default=1,
+                     help="server processes sharing the port, one per core (PostgreSQL only; default 1)")  # fmt: skip
+    run.add_argument("--ping", type=float, default=PING_SECONDS,
+                     help=f"seconds between pings to find pages gone (default {PING_SECONDS:g})")  # fmt: skip
     args = parser.parse_args(argv)
     secret = os.environ.get("RA_CLASSROOM_SECRET") or ""
     if not secret:
@@ -38,9 +43,15 @@ def main(argv: list[str] | None = None) -> int:
         from .web.links import announce_room
 
         announce_room(args.database, args.host, args.port)
+    from .store.database import is_postgres
     from .web.server import serve
 
-    serve(args.database, secret, args.host, args.port, "warning" if args.quiet else "info")
+    if args.processes < 1 or (args.processes > 1 and not is_postgres(args.database)):
+        parser.error("--processes above 1 needs a PostgreSQL database: SQLite is served by one process")
+    if not 0.5 <= args.ping <= 300:
+        parser.error("--ping is from 0.5 to 300 seconds")
+    serve(args.database, secret, args.host, args.port, "warning" if args.quiet else "info", processes=args.processes,
+          ping=args.ping)  # fmt: skip
     return 0
 
 

@@ -29,7 +29,7 @@ from sqlalchemy.engine import make_url
 
 from .schema import metadata
 
-__all__ = ["CHANNEL", "Database", "database_url"]
+__all__ = ["CHANNEL", "Database", "database_url", "is_postgres"]
 
 CHANNEL = "ra_classroom"  #: the PostgreSQL notification channel of every classroom process
 
@@ -43,6 +43,11 @@ def database_url(given: str) -> str:
     return f"sqlite:///{given}"
 
 
+def is_postgres(given: str) -> bool:
+    """Return whether `given` (a URL or a file name) is a PostgreSQL database."""
+    return make_url(database_url(given)).get_backend_name() == "postgresql"
+
+
 class Database:
     """The engine, its tables, and the announcement of events to other processes.
 
@@ -52,7 +57,7 @@ class Database:
 
     def __init__(self, url: str) -> None:
         self.url = database_url(url)
-        self.is_postgres = make_url(self.url).get_backend_name() == "postgresql"
+        self.is_postgres = is_postgres(self.url)
         if self.is_postgres:
             self.engine = create_engine(self.url, pool_size=8, max_overflow=4, pool_pre_ping=True)
             self.read_engine = self.engine

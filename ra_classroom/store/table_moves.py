@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
@@ -237,8 +237,16 @@ def return_seats(conn: Connection, cache: TableCache, student_id: int, now: floa
     return [{"k": "table", "table": int(r.table_id)} for r in rows]
 
 
-def take_over_absent(conn: Connection, cache: TableCache, now: float) -> list[dict[str, Any]]:
-    """Let bots play the seats of students who are away (disconnected longer than the round allows) on their turn."""
+def take_over_absent(
+    conn: Connection, cache: TableCache, now: float, here: Collection[int] = (), beat: float = 0.0
+) -> list[dict[str, Any]]:
+    """Let bots play the seats of students who are away (disconnected longer than the round allows) on their turn.
+
+    A student is away when his ``last_seen`` is older than the round's ``absent_after`` and than
+    `beat` (the seconds between two refreshes of ``last_seen``), and no page of his is among `here`
+    (connected to the calling process). A page that is gone without a word is closed by the
+    server's pings, so it does not keep its student here for good.
+    """
     candidates = conn.execute(
         select(tables.c.id, tables.c.to_move, seats.c.student_id, students.c.last_seen, rounds.c.spec)
         .select_from(
@@ -250,8 +258,8 @@ def take_over_absent(conn: Connection, cache: TableCache, now: float) -> list[di
     ).all()
     events = []
     for c in candidates:
-        limit = RoundSpec.from_dict(json.loads(c.spec)).absent_after
-        if c.last_seen >= now - limit:
+        limit = max(beat, RoundSpec.from_dict(json.loads(c.spec)).absent_after)
+        if c.last_seen >= now - limit or c.student_id in here:
             continue
         locked = conn.execute(
             select(tables.c.to_move).where(tables.c.id == c.id).with_for_update()

@@ -136,16 +136,20 @@ class Classroom:
             now = time.time()
             try:
                 beat = now - last_beat >= HEARTBEAT_SECONDS
-                here = self.hub.students() if beat else []
-                await self.command(functools.partial(self._sweep_once, now=now, here=here))
+                connected = frozenset(self.hub.pages)
+                here = sorted(connected) if beat else []
+                await self.command(functools.partial(self._sweep_once, now=now, here=here, connected=connected))
                 if beat:
                     last_beat = now
             except Exception:
                 log.exception("sweep failed; trying again")
 
-    def _sweep_once(self, conn: Connection, *, now: float, here: list[int]) -> tuple[None, list[dict[str, Any]]]:
+    def _sweep_once(
+        self, conn: Connection, *, now: float, here: list[int], connected: frozenset[int]
+    ) -> tuple[None, list[dict[str, Any]]]:
         rooms.heartbeat(conn, here, now)
-        return None, rounds.close_due(conn, now) + table_moves.take_over_absent(conn, self.cache, now)
+        absent = table_moves.take_over_absent(conn, self.cache, now, connected, 2 * HEARTBEAT_SECONDS)
+        return None, rounds.close_due(conn, now) + absent
 
     # -- the students' commands ---------------------------------------------------------------
 

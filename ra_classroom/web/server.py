@@ -14,13 +14,24 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-__all__ = ["ServerProcess", "free_port", "serve"]
+__all__ = ["PING_SECONDS", "ServerProcess", "app_from_environment", "free_port", "serve"]
+
+PING_SECONDS = 10.0  #: seconds between pings to a page, and for its answer
 
 
 def serve(
-    database: str, teacher_secret: str, host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning"
+    database: str,
+    teacher_secret: str,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    log_level: str = "warning",
+    *,
+    processes: int = 1,
+    ping: float = PING_SECONDS,
 ) -> None:
     """Serve the classroom on `host`:`port` until interrupted.
 
@@ -30,21 +41,43 @@ def serve(
         host: ``127.0.0.1`` for this machine only, ``0.0.0.0`` for the class's network.
         port: the port.
         log_level: uvicorn's log level.
+        processes: server processes sharing the port (PostgreSQL only: they hear of each other's
+            changes through it); the system hands each new connection to one of them.
+        ping: seconds between the pings that tell a page that is gone (no answer within as
+            many seconds) from one that is quiet: a gone page is closed, so its student is absent.
+
+    Raises:
+        ValueError: several processes on SQLite.
     """
     import uvicorn
 
-    from .app import create_app
+    from ..store.database import is_postgres
     from .limits import WIRE_LIMIT
 
-    uvicorn.run(
-        create_app(database, teacher_secret),
-        host=host,
-        port=port,
-        ws_max_size=WIRE_LIMIT,
-        log_level=log_level,
-        access_log=False,
-        lifespan="on",
-    )
+    settings = {"ws_max_size": WIRE_LIMIT, "ws_ping_interval": ping, "ws_ping_timeout": ping, "log_level": log_level,
+                "access_log": False, "lifespan": "on", "host": host, "port": port}  # fmt: skip
+    if processes == 1:
+        from .app import create_app
+
+        uvicorn.run(create_app(database, teacher_secret), **settings)  # type: ignore[arg-type]
+        return
+    if not is_postgres(database):
+        raise ValueError("several server processes need PostgreSQL: on SQLite none would hear of another's changes")
+    os.environ[_DATABASE_VARIABLE] = database
+    os.environ[_SECRET_VARIABLE] = teacher_secret
+    uvicorn.run("ra_classroom.web.server:app_from_environment", factory=True, workers=processes,
+                **settings)  # type: ignore[arg-type]  # fmt: skip
+
+
+_DATABASE_VARIABLE = "RA_CLASSROOM_SERVE_DATABASE"  # how `serve` hands its settings to its worker processes
+_SECRET_VARIABLE = "RA_CLASSROOM_SERVE_SECRET"
+
+
+def app_from_environment() -> Any:
+    """Return the app of one of `serve`'s worker processes, from the settings `serve` left in the environment."""
+    from .app import create_app
+
+    return create_app(os.environ[_DATABASE_VARIABLE], os.environ[_SECRET_VARIABLE])
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -63,14 +96,23 @@ class ServerProcess:
         host: the address to listen on.
         port: the port; 0 picks a free one.
         log: a file for the server's output (default: discarded).
+        options: more of ``serve``'s command-line options, such as ``["--processes", "2"]``.
     """
 
     def __init__(
-        self, database: str, secret: str, *, host: str = "127.0.0.1", port: int = 0, log: Path | None = None
+        self,
+        database: str,
+        secret: str,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        log: Path | None = None,
+        options: Sequence[str] = (),
     ) -> None:
         self.database, self.secret, self.host = database, secret, host
         self.port = port or free_port(host)
         self.log = log
+        self.options = list(options)
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -84,7 +126,7 @@ class ServerProcess:
         env = {**os.environ, "RA_CLASSROOM_SECRET": self.secret}
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115 - the child keeps it
         cmd = [sys.executable, "-m", "ra_classroom", "serve", "--database", self.database, "--host", self.host,
-               "--port", str(self.port), "--quiet"]  # fmt: skip
+               "--port", str(self.port), "--quiet", *self.options]  # fmt: skip
         self.proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -15,6 +15,7 @@ import asyncio
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, select
@@ -26,6 +27,7 @@ from ra_classroom.teacher.simulate import Behaviour, SimulatedClass
 from ra_classroom.web.server import ServerProcess
 
 from .conftest import SECRET, database_for
+from .pages import Page, SilentPage, ply_at_least
 
 STUDENTS = 48  # twelve full tables of four: no bot seats
 BURSTS = 60  # reconnect bursts, one every BURST_EVERY seconds
@@ -123,3 +125,25 @@ def test_pages_reconnecting_during_fast_play_end_on_the_stored_board(
             behind.append(f"{s.name}: page at ply {t['ply']} (yours: {t['yours']}), stored {ply} (decides: {deciding})")
     assert not behind, behind
 
+
+def test_a_student_whose_page_is_gone_without_a_word_is_played_by_a_bot(tmp_path: Path) -> None:
+    server = ServerProcess(str(tmp_path / "class.db"), SECRET, log=tmp_path / "server.log", options=["--ping", "1"])
+    server.start()
+    try:
+        teacher = TeacherClient(server.url, SECRET)
+        room = teacher.create_room(seed="gone-without-a-word")
+        pages = [Page(server.url) for _ in range(3)]
+        for i, p in enumerate(pages):
+            p.join(room, f"P{i}")
+        teacher.open_round(room, {"kind": "ra", "group_size": 3, "absent_after": 1})
+        views = [p.view(ply_at_least(0)) for p in pages]
+        gone = next(i for i, v in enumerate(views) if v["table"]["yours"])
+        seat, ply = views[gone]["table"]["seat"], views[gone]["table"]["ply"]
+        silent = SilentPage(server.url, str(pages[gone].token))  # his phone: connected, then off the network
+        pages[gone].close()
+        watcher = pages[(gone + 1) % 3]
+        moved = watcher.view(lambda v: v["table"]["ply"] > ply, timeout=30)  # not stuck on a page that is gone
+        assert moved["table"]["names"][seat] == f"P{gone}, a bot plays for now"
+        silent.close()
+    finally:
+        server.stop()
