@@ -14,6 +14,7 @@ import os
 import sys
 
 from .store.tokens import new_secret
+from .web.limits import JOINS_PER_MINUTE
 from .web.server import PING_SECONDS
 
 __all__ = ["main"]
@@ -34,6 +35,9 @@ def main(argv: list[str] | None = None) -> int:
                      help="server processes sharing the port, one per core (PostgreSQL only; default 1)")  # fmt: skip
     run.add_argument("--ping", type=float, default=PING_SECONDS,
                      help=f"seconds between pings to find pages gone (default {PING_SECONDS:g})")  # fmt: skip
+    run.add_argument("--joins-per-minute", type=int, default=JOINS_PER_MINUTE,
+                     help=f"students who may join from one address at once, and each minute (default "
+                          f"{JOINS_PER_MINUTE}: a class behind one NAT shares an address)")  # fmt: skip
     args = parser.parse_args(argv)
     secret = os.environ.get("RA_CLASSROOM_SECRET") or ""
     if not secret:
@@ -50,8 +54,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--processes above 1 needs a PostgreSQL database: SQLite is served by one process")
     if not 0.5 <= args.ping <= 300:
         parser.error("--ping is from 0.5 to 300 seconds")
+    if not 1 <= args.joins_per_minute <= 100_000:
+        parser.error("--joins-per-minute is from 1 to 100000")
     serve(args.database, secret, args.host, args.port, "warning" if args.quiet else "info", processes=args.processes,
-          ping=args.ping)  # fmt: skip
+          ping=args.ping, joins_per_minute=args.joins_per_minute)  # fmt: skip
     return 0
 
 

@@ -8,6 +8,7 @@ the engine with the settings each backend needs:
   and of the machine), foreign keys on, and every writing transaction ``BEGIN IMMEDIATE``, so that
   transactions never deadlock on upgrading a read lock; reads (`Database.reading`) go through a
   second engine and see the last commit without waiting for a writer.
+* Either: a database made by an older version gets the columns added since (all may be empty).
 * PostgreSQL (psycopg 3): the same tables; `announce` sends events with ``pg_notify`` inside the
   transaction, so other server processes hear of a change exactly when it is committed.
 
@@ -24,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 
 from .schema import metadata
@@ -69,6 +70,7 @@ class Database:
             event.listen(self.read_engine, "connect", _sqlite_connect)
             event.listen(self.read_engine, "begin", _sqlite_read)
         metadata.create_all(self.engine)
+        _add_new_columns(self.engine)
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
@@ -97,6 +99,19 @@ class Database:
         """Close every pooled connection."""
         self.engine.dispose()
         self.read_engine.dispose()
+
+
+def _add_new_columns(engine: Engine) -> None:
+    """Add to a database made by an older version the columns it lacks (each may be empty: old rows keep working)."""
+    with engine.begin() as conn:
+        present = inspect(conn)
+        for table in metadata.sorted_tables:
+            have = {c["name"] for c in present.get_columns(table.name)}
+            for column in table.columns:
+                if column.name not in have:
+                    kind = column.type.compile(dialect=engine.dialect)
+                    maybe = "IF NOT EXISTS " if engine.dialect.name == "postgresql" else ""  # another process's too
+                    conn.exec_driver_sql(f'ALTER TABLE "{table.name}" ADD COLUMN {maybe}"{column.name}" {kind}')
 
 
 def _sqlite_connect(dbapi_conn: Any, _record: Any) -> None:

@@ -17,11 +17,11 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from ..auctions.experiments import RoundSpec
-from .rooms import PRESENT_SECONDS
-from .schema import assignments, bids, groups, outcomes, rounds, students, tables
+from .rooms import MAX_STUDENTS, PRESENT_SECONDS
+from .schema import assignments, bids, groups, outcomes, rooms, rounds, students, tables
 from .table_moves import TableCache, seat_names
 
-__all__ = ["BID_COLUMNS", "TABLE_COLUMNS", "bid_rows", "csv_text", "status", "table_rows"]
+__all__ = ["BID_COLUMNS", "TABLE_COLUMNS", "bid_rows", "csv_text", "inert", "status", "table_rows"]
 
 #: The columns of the results, in order (CLASSROOM.md's export: one row per bid).
 BID_COLUMNS = (
@@ -97,8 +97,10 @@ def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[s
         .order_by(students.c.id)
     ).all()
     names = {int(p.id): str(p.name) for p in people}
+    size = conn.execute(select(rooms.c.size).where(rooms.c.code == room)).scalar()
     out: dict[str, Any] = {
         "room": room,
+        "size": size or MAX_STUDENTS,
         "students": [
             {"id": int(p.id), "name": p.name, "present": p.last_seen >= now - PRESENT_SECONDS} for p in people
         ],
@@ -136,10 +138,25 @@ def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[s
 
 
 def csv_text(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
-    """Return `rows` as CSV text with a header line (empty cells for missing values)."""
+    """Return `rows` as CSV text with a header line (empty cells for missing values; text made `inert`)."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(columns), extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: "" if row.get(k) is None else row[k] for k in columns})
+        writer.writerow({k: "" if row.get(k) is None else inert(row[k]) for k in columns})
     return buffer.getvalue()
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet read a cell as a formula (OWASP)
+
+
+def inert(value: Any) -> Any:
+    """Return `value` as a spreadsheet must show it: text that would start a formula gets a leading quote.
+
+    A student's name such as ``=HYPERLINK(...)`` would otherwise run as a formula in the
+    teacher's spreadsheet (CSV injection); numbers stay numbers.
+
+    >>> inert("=1+2"), inert("@SUM(A1)"), inert("-3"), inert("Ann"), inert(-2.5)
+    ("'=1+2", "'@SUM(A1)", "'-3", 'Ann', -2.5)
+    """
+    return "'" + value if isinstance(value, str) and value.startswith(_FORMULA_START) else value

@@ -32,6 +32,7 @@ rooms = Table(
     Column("code", String(12), primary_key=True),
     Column("seed", String(64), nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("size", Integer),  # the most students who may join (set by the teacher); None: rooms.MAX_STUDENTS
 )
 
 students = Table(

@@ -107,6 +107,7 @@ class ControlRoom:
         database: str | None = None,
         room: str | None = None,
         seed: str | None = None,
+        size: int | None = None,
     ) -> ControlRoom:
         """Start a classroom server in a child process, open a room, and return its control room.
 
@@ -120,6 +121,8 @@ class ControlRoom:
                 server or the notebook was restarted), the class goes on in it. Default: a new code.
             seed: the seed of a new room, which decides its groups and values. Default: a fresh one
                 for a class, a fixed one in a rehearsal (so that a rehearsal can be repeated).
+            size: the most students who may join the room (a little above the class's size keeps
+                its seats for it if someone floods the room with joins); default: the server's largest.
         """
         host = host or os.environ.get("RA_CLASSROOM_HOST") or "127.0.0.1"
         port = port if port is not None else int(os.environ.get("RA_CLASSROOM_PORT") or 0)
@@ -135,7 +138,9 @@ class ControlRoom:
         if seed is None and tmp is not None:
             seed = "rehearsal"
         code = _reopen(teacher, room) if room else None
-        control = cls(teacher, code or teacher.create_room(room, seed), server_address(host, server.port),
+        if code is not None and size is not None:
+            teacher.set_size(code, size)
+        control = cls(teacher, code or teacher.create_room(room, seed, size), server_address(host, server.port),
                       server=server, rehearsal=tmp is not None)  # fmt: skip
         control._tmp = tmp
         control.folder = Path(tmp.name) if tmp else Path.cwd()
@@ -209,6 +214,10 @@ class ControlRoom:
         if law is not None:
             spec["law"] = law.to_dict()
         return self.teacher.open_round(self.room, spec)
+
+    def set_size(self, size: int) -> dict[str, Any]:
+        """Let at most `size` students join the room (those in already stay); return its size and how many are in."""
+        return self.teacher.set_size(self.room, size)
 
     def close_round(self) -> dict[str, Any]:
         """Close the open round and settle it."""

@@ -19,6 +19,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from .classroom import Classroom
+from .limits import JOINS_PER_MINUTE
 from .sockets import student_socket
 from .teacher_api import teacher_routes
 
@@ -37,16 +38,17 @@ HEADERS = {
 }
 
 
-def create_app(database: str, teacher_secret: str) -> Starlette:
+def create_app(database: str, teacher_secret: str, joins_per_minute: int = JOINS_PER_MINUTE) -> Starlette:
     """Return the classroom's ASGI app on `database` (a SQLAlchemy URL or a SQLite file).
 
     Args:
         database: where everything is stored.
         teacher_secret: what the teacher's API calls must carry.
+        joins_per_minute: students who may join from one network address at once, and each minute.
     """
     if len(teacher_secret) < 16:
         raise ValueError("the teacher's secret must have at least 16 characters")
-    classroom = Classroom(database)
+    classroom = Classroom(database, joins_per_minute)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

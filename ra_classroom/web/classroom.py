@@ -35,6 +35,7 @@ from ..store.schema import rounds as rounds_table
 from ..store.schema import tables as table_rows
 from ..store.table_moves import TableCache, seat_names, staged
 from .hub import Hub
+from .limits import JOINS_PER_MINUTE, JoinLimit
 
 __all__ = ["Classroom"]
 
@@ -49,9 +50,10 @@ class Classroom:
 
     Args:
         database: a SQLAlchemy URL or a SQLite file name.
+        joins_per_minute: students who may join from one network address at once, and each minute.
     """
 
-    def __init__(self, database: str) -> None:
+    def __init__(self, database: str, joins_per_minute: int = JOINS_PER_MINUTE) -> None:
         self.db = Database(database)
         self.cache = TableCache()
         self.origin = secrets.token_hex(6)
@@ -62,6 +64,7 @@ class Classroom:
             self.pool if self.db.is_postgres else ThreadPoolExecutor(1, thread_name_prefix="ra-classroom-read")
         )
         self.hub = Hub(self.views)
+        self.joins = JoinLimit(joins_per_minute)  # joins per network address
         self._tasks: list[asyncio.Task[None]] = []
         self._listener: Listener | None = None
 
@@ -208,9 +211,13 @@ class Classroom:
 
     # -- the teacher's commands --------------------------------------------------------------
 
-    async def create_room(self, code: str | None = None, seed: str | None = None) -> str:
-        """Create a room; return its code."""
-        return await self.command(lambda conn: (rooms.create_room(conn, time.time(), code, seed), []))
+    async def create_room(self, code: str | None = None, seed: str | None = None, size: Any = None) -> str:
+        """Create a room (of at most `size` students); return its code."""
+        return await self.command(lambda conn: (rooms.create_room(conn, time.time(), code, seed, size), []))
+
+    async def set_size(self, room: str, size: Any) -> dict[str, Any]:
+        """Let at most `size` students join `room`; return its size and how many are in."""
+        return await self.command(lambda conn: (rooms.set_size(conn, room, size), []))
 
     async def open_round(self, room: str, spec: RoundSpec) -> dict[str, Any]:
         """Open the next round of `room`."""

@@ -50,6 +50,8 @@ class Page:
         self.round: int | None = None
         self.group: int | None = None
         self.table: int | None = None
+        self.seat: str | None = None  # the hash of the seat token it holds
+        self.address = ""  # the network address it came from
         self.waiting = 0  # messages handed to `send` and not yet sent
         self._lock = asyncio.Lock()  # fair: messages leave in the order they were handed over
 
@@ -107,18 +109,26 @@ class Hub:
         self.pages: dict[int, set[Page]] = {}
         self._keys: dict[int, tuple[Hashable, ...]] = {}  # each student's routes, as keys of `_index`
         self._index: dict[Hashable, set[int]] = {}  # ("room", code), ("group", round, group), ("table", id)
+        self._seats: dict[str, int] = {}  # the hash of each seat token with pages here, and its student
         self._dirty: set[int] = set()
         self._during: list[dict[str, Any]] | None = None  # events that arrived while a batch was built
         self._wake = asyncio.Event()
         self._sending: set[asyncio.Task[None]] = set()
 
-    def attach(self, page: Page, student: int, room: str) -> None:
-        """Register `page` as showing `student` of `room`."""
+    def attach(self, page: Page, student: int, room: str, seat: str | None = None) -> None:
+        """Register `page` as showing `student` of `room`, by the seat token whose hash is `seat`."""
         self.detach(page)
-        page.student, page.room = student, room
+        page.student, page.room, page.seat = student, room, seat
         if student not in self.pages:
             self._route(student, (("room", room),))
         self.pages.setdefault(student, set()).add(page)
+        if seat is not None:
+            self._seats[seat] = student
+
+    def pages_of_seat(self, seat: str) -> int:
+        """Return how many pages are open here on the seat token whose hash is `seat`."""
+        student = self._seats.get(seat)
+        return 0 if student is None else len(self.pages.get(student, ()))
 
     def detach(self, page: Page) -> None:
         """Forget `page` (it closed, or it now shows another student)."""
@@ -128,6 +138,8 @@ class Hub:
             if not mine:
                 self.pages.pop(page.student, None)
                 self._route(page.student, ())
+                if page.seat is not None:
+                    self._seats.pop(page.seat, None)
 
     def _route(self, student: int, keys: tuple[Hashable, ...]) -> None:
         """Make `keys` the routes by which events find `student`'s pages."""

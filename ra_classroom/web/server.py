@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .limits import JOINS_PER_MINUTE
+
 __all__ = ["PING_SECONDS", "ServerProcess", "app_from_environment", "free_port", "serve"]
 
 PING_SECONDS = 10.0  #: seconds between pings to a page, and for its answer
@@ -32,6 +34,7 @@ def serve(
     *,
     processes: int = 1,
     ping: float = PING_SECONDS,
+    joins_per_minute: int = JOINS_PER_MINUTE,
 ) -> None:
     """Serve the classroom on `host`:`port` until interrupted.
 
@@ -45,6 +48,8 @@ def serve(
             changes through it); the system hands each new connection to one of them.
         ping: seconds between the pings that tell a page that is gone (no answer within as
             many seconds) from one that is quiet: a gone page is closed, so its student is absent.
+        joins_per_minute: students who may join from one network address at once, and each
+            minute (per process).
 
     Raises:
         ValueError: several processes on SQLite.
@@ -59,25 +64,27 @@ def serve(
     if processes == 1:
         from .app import create_app
 
-        uvicorn.run(create_app(database, teacher_secret), **settings)  # type: ignore[arg-type]
+        uvicorn.run(create_app(database, teacher_secret, joins_per_minute), **settings)  # type: ignore[arg-type]
         return
     if not is_postgres(database):
         raise ValueError("several server processes need PostgreSQL: on SQLite none would hear of another's changes")
     os.environ[_DATABASE_VARIABLE] = database
     os.environ[_SECRET_VARIABLE] = teacher_secret
+    os.environ[_JOINS_VARIABLE] = str(joins_per_minute)
     uvicorn.run("ra_classroom.web.server:app_from_environment", factory=True, workers=processes,
                 **settings)  # type: ignore[arg-type]  # fmt: skip
 
 
 _DATABASE_VARIABLE = "RA_CLASSROOM_SERVE_DATABASE"  # how `serve` hands its settings to its worker processes
 _SECRET_VARIABLE = "RA_CLASSROOM_SERVE_SECRET"
+_JOINS_VARIABLE = "RA_CLASSROOM_SERVE_JOINS"
 
 
 def app_from_environment() -> Any:
     """Return the app of one of `serve`'s worker processes, from the settings `serve` left in the environment."""
     from .app import create_app
 
-    return create_app(os.environ[_DATABASE_VARIABLE], os.environ[_SECRET_VARIABLE])
+    return create_app(os.environ[_DATABASE_VARIABLE], os.environ[_SECRET_VARIABLE], int(os.environ[_JOINS_VARIABLE]))
 
 
 def free_port(host: str = "127.0.0.1") -> int:

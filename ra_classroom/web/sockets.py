@@ -17,10 +17,11 @@ from ra_core import Tile
 
 from ..game.table import Selection
 from ..store.refusal import Refusal
+from ..store.tokens import token_hash
 from .classroom import Classroom
 from .hub import Page
-from .limits import RATE, RateLimit
-from .protocol import parse
+from .limits import MAX_PAGES, RATE, RateLimit
+from .protocol import parse, read_id
 
 __all__ = ["student_socket"]
 
@@ -31,28 +32,39 @@ async def student_socket(ws: WebSocket, classroom: Classroom) -> None:
     """Serve one student's page until it closes."""
     await ws.accept()
     page = Page(ws)
+    page.address = ws.client.host if ws.client else "unknown"
     limit = RateLimit()
     try:
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            ident = None
+            text = message.get("text")
+            msg: dict[str, Any] | None = None
             try:
                 if not limit.allow():
                     raise Refusal(f"Too many messages: at most {RATE:g} a second. That one was ignored.")
-                msg = parse(message.get("text"))
-                ident = msg.get("id")
+                msg = parse(text)
                 await _handle(msg, page, classroom)
             except Refusal as refusal:
-                await page.send({"t": "refused", "id": ident, "why": refusal.why})
+                await page.send(_refusal(msg, text, refusal.why))
+                if msg is not None and msg["t"] in ("move", "ui") and page.student is not None:
+                    classroom.hub.refresh([page.student])  # a click on a board that is behind: send the current one
             except Exception:
                 log.exception("a message from student %s failed", page.student)
-                await page.send({"t": "refused", "id": ident, "why": "Something went wrong here; nothing changed."})
+                await page.send(_refusal(msg, text, "Something went wrong here; nothing changed."))
     except WebSocketDisconnect:
         pass
     finally:
         classroom.hub.detach(page)
+
+
+def _refusal(msg: dict[str, Any] | None, text: Any, why: str) -> dict[str, Any]:
+    """Return the refusal of a message: with its id if it can be read, else saying that it could not be read."""
+    ident = msg.get("id") if msg is not None else read_id(text)
+    if msg is None and ident is None:
+        why = f"A message from this page could not be read, so nothing was done: {why}"
+    return {"t": "refused", "id": ident, "why": why}
 
 
 async def _handle(msg: dict[str, Any], page: Page, classroom: Classroom) -> None:
@@ -62,12 +74,18 @@ async def _handle(msg: dict[str, Any], page: Page, classroom: Classroom) -> None
         if page.student is not None:
             raise Refusal(f"This page is in room {page.room} already.")
         if kind == "join":
+            if not classroom.joins.allow(page.address):
+                raise Refusal("Many students joined from your network just now: wait a few seconds and join again.")
             sid, token, room, name = await classroom.join(msg.get("room"), msg.get("name"))
             welcome = {"t": "welcome", "id": ident, "student": sid, "room": room, "name": name, "token": token}
         else:
-            sid, room, name = await classroom.hello(msg.get("token"))
+            given = msg.get("token")
+            _room_for_one_more(classroom, given)  # before any work for it
+            sid, room, name = await classroom.hello(given)
+            _room_for_one_more(classroom, given)  # and again: others may have come meanwhile
+            token = str(given)  # a student's: hello found him by it
             welcome = {"t": "welcome", "id": ident, "student": sid, "room": room, "name": name}
-        classroom.hub.attach(page, sid, room)
+        classroom.hub.attach(page, sid, room, token_hash(token))
         await page.send(welcome)
         classroom.hub.refresh([sid])
         return
@@ -85,6 +103,12 @@ async def _handle(msg: dict[str, Any], page: Page, classroom: Classroom) -> None
             raise Refusal("That step is not on your board.")
         part = await classroom.ui_step(page.student, table, msg.get("version"), ui, _selection(msg.get("sel")))
         await page.send({"t": "table", "id": ident, "table": part})
+
+
+def _room_for_one_more(classroom: Classroom, token: Any) -> None:
+    """Raise Refusal if the seat of `token` has `MAX_PAGES` pages open here already."""
+    if isinstance(token, str) and classroom.hub.pages_of_seat(token_hash(token)) >= MAX_PAGES:
+        raise Refusal(f"Your seat is open on {MAX_PAGES} pages already: close one of them, then reload this one.")
 
 
 def _selection(data: Any) -> Selection:

@@ -3,8 +3,9 @@
 ==========================================  ====================================================
 call                                        what it does
 ==========================================  ====================================================
-``POST /api/rooms``                         create a room (``{"code": ..., "seed": ...}``, both optional)
-``GET  /api/rooms/{code}``                  who is here, the latest round (who has bid), the tables
+``POST /api/rooms``                         create a room (``{"code": ..., "seed": ..., "size": ...}``, all optional)
+``GET  /api/rooms/{code}``                  who is here, the latest round (who has bid), the tables, the size
+``POST /api/rooms/{code}/size``             ``{"size": 40}``: at most 40 students may join (those in stay)
 ``POST /api/rooms/{code}/rounds``           open a round: a `RoundSpec` as JSON
 ``POST /api/rooms/{code}/close``            close the open round and settle it
 ``GET  /api/rooms/{code}/results``          ``{"bids": [...], "tables": [...]}``, one row per student and round
@@ -17,7 +18,6 @@ a wrong one, 404 for an unknown room) and changes nothing.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -32,6 +32,7 @@ from ..store.refusal import Refusal
 from ..store.rooms import room_exists
 from ..store.tokens import normal_code, same_secret
 from .classroom import Classroom
+from .protocol import MAX_ID, strict_json
 
 __all__ = ["teacher_routes"]
 
@@ -52,9 +53,10 @@ async def _body(request: Request) -> Any:
     if not raw.strip():
         return {}
     try:
-        return json.loads(raw)
-    except ValueError:
-        raise Refusal("The request's body is not JSON.") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refusal("The request's body is not UTF-8 text.") from None
+    return strict_json(text)
 
 
 def teacher_routes(classroom: Classroom, secret: str) -> list[Route]:
@@ -84,6 +86,7 @@ def teacher_routes(classroom: Classroom, secret: str) -> list[Route]:
     return [
         Route("/api/rooms", guarded(_create_room, room=False), methods=["POST"]),
         Route("/api/rooms/{code}", guarded(_status), methods=["GET"]),
+        Route("/api/rooms/{code}/size", guarded(_size), methods=["POST"]),
         Route("/api/rooms/{code}/rounds", guarded(_open_round), methods=["POST"]),
         Route("/api/rooms/{code}/close", guarded(_close_round), methods=["POST"]),
         Route("/api/rooms/{code}/results", guarded(_results), methods=["GET"]),
@@ -98,12 +101,19 @@ def _code(request: Request) -> str:
 
 async def _create_room(request: Request, classroom: Classroom) -> Response:
     body = await _body(request)
-    if not isinstance(body, dict) or set(body) - {"code", "seed"}:
-        raise Refusal("A new room takes an optional code and seed.")
+    if not isinstance(body, dict) or set(body) - {"code", "seed", "size"}:
+        raise Refusal("A new room takes an optional code, seed and size.")
     code, seed = body.get("code"), body.get("seed")
     if not (code is None or isinstance(code, str)) or not (seed is None or isinstance(seed, str) and len(seed) <= 64):
         raise Refusal("A room's code and seed are short texts.")
-    return JSONResponse({"room": await classroom.create_room(code, seed)})
+    return JSONResponse({"room": await classroom.create_room(code, seed, body.get("size"))})
+
+
+async def _size(request: Request, classroom: Classroom) -> Response:
+    body = await _body(request)
+    if not isinstance(body, dict) or set(body) != {"size"}:
+        raise Refusal('A room\'s size is {"size": students}.')
+    return JSONResponse(await classroom.set_size(_code(request), body["size"]))
 
 
 async def _status(request: Request, classroom: Classroom) -> Response:
@@ -119,7 +129,7 @@ async def _open_round(request: Request, classroom: Classroom) -> Response:
 async def _close_round(request: Request, classroom: Classroom) -> Response:
     body = await _body(request)
     which = body.get("round") if isinstance(body, dict) else None
-    if which is not None and (isinstance(which, bool) or not isinstance(which, int)):
+    if which is not None and (isinstance(which, bool) or not isinstance(which, int) or not 0 < which <= MAX_ID):
         raise Refusal("round is a round's id.")
     return JSONResponse(await classroom.close_round(_code(request), which))
 

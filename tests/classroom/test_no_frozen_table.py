@@ -58,7 +58,7 @@ def stored_tables(database: str, round_id: int) -> dict[int, tuple[int, int, dic
     engine = create_engine(database_url(database))
     with engine.connect() as conn:
         rows = conn.execute(select(tables.c.id, tables.c.ply, tables.c.to_move).where(tables.c.round_id == round_id))
-        found = {int(r.id): (int(r.ply), int(r.to_move), {}) for r in rows}
+        found: dict[int, tuple[int, int, dict[int, int]]] = {int(r.id): (int(r.ply), int(r.to_move), {}) for r in rows}
         for s in conn.execute(select(seats.c.table_id, seats.c.seat, seats.c.student_id)):
             if int(s.table_id) in found and s.student_id is not None:
                 found[int(s.table_id)][2][int(s.student_id)] = int(s.seat)
