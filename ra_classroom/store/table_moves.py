@@ -22,7 +22,8 @@ from ..game.table import TableGame
 from .refusal import Refusal
 from .schema import moves, rounds, seats, students, tables
 
-__all__ = ["Seating", "TableCache", "staged", "create_tables", "move", "return_seats", "seat_names", "take_over_absent"]
+__all__ = ["Seating", "TableCache", "create_tables", "move", "return_seats", "savepoint", "seat_names", "staged",
+           "take_over_absent"]  # fmt: skip
 
 
 # The statements of every move and every board, built once (SQLAlchemy then caches their SQL too).
@@ -93,10 +94,16 @@ class TableCache:
         """Yield a copy of table `table_id`'s game to make moves on, inside `conn`'s transaction.
 
         The copy is staged in ``conn.info``; the caller installs it with `installed` once the
-        transaction has committed, or drops it if the transaction failed.
+        transaction has committed, or drops it if the transaction failed. A table this
+        transaction changed already goes on from its staged game: its moves are not committed,
+        so they must not reach the cached game, which pages are drawn from.
         """
-        with self._lock(table_id):
-            game = self._fresh(conn, table_id).copy()  # the cache keeps only what is committed
+        earlier = conn.info.get(_STAGED, {}).get(table_id)
+        if earlier is not None:
+            game = earlier.copy()
+        else:
+            with self._lock(table_id):
+                game = self._fresh(conn, table_id).copy()  # the cache keeps only what is committed
         yield game
         conn.info.setdefault(_STAGED, {})[table_id] = game
 
@@ -116,6 +123,18 @@ def staged(conn: Connection) -> dict[int, TableGame]:
     """Return (and clear) the games changed in `conn`'s transaction, to install once it has committed."""
     found: dict[int, TableGame] = conn.info.pop(_STAGED, {})
     return found
+
+
+@contextmanager
+def savepoint(conn: Connection) -> Iterator[None]:
+    """Run a part of `conn`'s transaction in a savepoint: if it raises, its rows and its staged games are undone."""
+    before = dict(conn.info.get(_STAGED, {}))
+    try:
+        with conn.begin_nested():
+            yield
+    except BaseException:
+        conn.info[_STAGED] = before
+        raise
 
 
 def _store(conn: Connection, table_id: int, game: TableGame, made: Sequence[tuple[int, str]], now: float) -> None:

@@ -34,6 +34,7 @@ from ..store.refusal import Refusal
 from ..store.schema import rounds as rounds_table
 from ..store.schema import tables as table_rows
 from ..store.table_moves import TableCache, seat_names, staged
+from ..store.writer import Writer
 from .hub import Hub
 from .limits import JOINS_PER_MINUTE, JoinLimit
 
@@ -57,8 +58,10 @@ class Classroom:
         self.db = Database(database)
         self.cache = TableCache()
         self.origin = secrets.token_hex(6)
-        # SQLite: one writer (its writes are serial anyway) and one reader, which reads the last commit
-        # while the writer waits on the disk; PostgreSQL: one pool for both.
+        # SQLite: one writer, committing the commands that wait together at once (its writes are serial
+        # anyway), and one reader, which reads the last commit while the writer waits on the disk;
+        # PostgreSQL: one pool for both, a transaction per command.
+        self.writer = None if self.db.is_postgres else Writer(self.db, self.cache)
         self.pool = ThreadPoolExecutor(6 if self.db.is_postgres else 1, thread_name_prefix="ra-classroom-db")
         self.readers = (
             self.pool if self.db.is_postgres else ThreadPoolExecutor(1, thread_name_prefix="ra-classroom-read")
@@ -88,6 +91,8 @@ class Classroom:
                 await task
         if self._listener is not None:
             self._listener.stop()
+        if self.writer is not None:
+            self.writer.stop()
         self.pool.shutdown(wait=True)
         self.readers.shutdown(wait=True)
         self.db.close()
@@ -100,8 +105,13 @@ class Classroom:
         """Run `fn(conn)` in one transaction; send its events once committed; return its result.
 
         `fn` returns (result, events). A `Refusal` it raises rolls everything back and propagates.
-        The table games it changed enter the cache only once the transaction has committed.
+        The table games it changed enter the cache only once the transaction has committed. On
+        SQLite the writer runs it with the other commands waiting (group commit).
         """
+        if self.writer is not None:
+            done: tuple[T, list[dict[str, Any]]] = await asyncio.wrap_future(self.writer.submit(fn))
+            self.hub.dispatch(done[1])
+            return done[0]
 
         def work() -> tuple[T, list[dict[str, Any]]]:
             with self.db.engine.connect() as conn:

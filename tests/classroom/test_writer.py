@@ -1,0 +1,112 @@
+"""Group commit on SQLite: the commands that wait together commit in one transaction, each in its own savepoint.
+
+A refused command undoes only itself; moves at one table in one batch build on each other;
+and the table games they make reach the cache, from which pages are drawn, only once committed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Connection, select
+
+from ra_classroom.auctions.experiments import RoundSpec
+from ra_classroom.game.table import TableGame
+from ra_classroom.store import rooms, rounds, table_moves
+from ra_classroom.store.database import Database
+from ra_classroom.store.refusal import Refusal
+from ra_classroom.store.schema import moves
+from ra_classroom.store.schema import rooms as room_rows
+from ra_classroom.store.table_moves import TableCache
+from ra_classroom.store.writer import Writer
+
+
+@pytest.fixture
+def writer(tmp_path: Path) -> Any:
+    db = Database(str(tmp_path / "class.db"))
+    w = Writer(db, TableCache())
+    yield w
+    w.stop()
+    db.close()
+
+
+def slow(conn: Connection) -> str:
+    """A command that holds the writer a moment, so that the next ones queue up behind it."""
+    time.sleep(0.3)
+    return rooms.create_room(conn, 0.0, "SLOW")
+
+
+def test_commands_waiting_together_commit_at_once_and_a_refusal_undoes_only_itself(writer: Writer) -> None:
+    first = writer.submit(slow)
+    time.sleep(0.05)  # the writer is busy with it: the rest wait together
+    codes = ["AAA", "BBB", "AAA", "CCC"]
+
+    def create(code: str) -> Callable[[Connection], str]:
+        return lambda conn: rooms.create_room(conn, 0.0, code)
+
+    waiting = [writer.submit(create(c)) for c in codes]
+    assert first.result(10) == "SLOW"
+    assert [f.result(10) for k, f in enumerate(waiting) if k != 2] == ["AAA", "BBB", "CCC"]
+    with pytest.raises(Refusal, match="exists already"):
+        waiting[2].result(10)
+    assert (writer.batches, writer.commands) == (2, 5)  # one transaction for the four that waited
+    stored = writer.submit(lambda conn: sorted(conn.execute(select(room_rows.c.code)).scalars())).result(10)
+    assert stored == ["AAA", "BBB", "CCC", "SLOW"]
+
+
+def test_moves_at_one_table_in_one_batch_build_on_each_other_and_reach_the_cache_once_committed(
+    writer: Writer,
+) -> None:
+    cache = writer.cache
+
+    def setup(conn: Connection) -> tuple[int, dict[int, int]]:
+        code = rooms.create_room(conn, 0.0, "RA3", seed="writer")
+        for k in range(3):
+            rooms.join(conn, code, f"P{k}", time.time())
+        table = rounds.open_round(conn, code, RoundSpec.from_dict({"kind": "ra", "group_size": 3}), cache,
+                                  time.time())["tables"][0]  # fmt: skip
+        seat_of = table_moves.seat_names(conn, table).seat_of
+        return table, {seat: sid for sid, seat in seat_of.items()}
+
+    def stored_game(conn: Connection) -> TableGame:
+        with cache.game(conn, table) as found:
+            return found.copy()
+
+    table, student_at = writer.submit(setup).result(10)
+    game = writer.submit(stored_game).result(10)
+    start = game.ply
+    first = game.state.to_move, str(game.state.legal_actions()[0])
+    game.play(*first, bots=set())
+    second = game.state.to_move, str(game.state.legal_actions()[0])
+    cached: list[int] = []
+
+    def move(seat: int, action: str, version: int) -> Any:
+        return lambda conn: table_moves.move(conn, cache, student_at[seat], table, action, version, time.time())[0]
+
+    def peek(conn: Connection) -> None:  # inside the batch, after the first move: the cache holds the committed game
+        cached.append(cache._games[table].ply)
+
+    hold = writer.submit(slow)
+    time.sleep(0.05)
+    batch: list[Future[Any]] = [
+        writer.submit(move(*first, start)),
+        writer.submit(lambda conn: peek(conn)),
+        writer.submit(move(*first, start)),  # the same click again: on an earlier board now, refused
+        writer.submit(move(*second, game.ply)),  # the next seat's move, on the board after the first
+        writer.submit(lambda conn: peek(conn)),
+    ]
+    hold.result(10)
+    assert batch[0].result(10) == game.ply
+    with pytest.raises(Refusal, match="earlier board"):
+        batch[2].result(10)
+    after = batch[3].result(10)
+    assert cached == [start, start]  # an uncommitted move never reached the cache
+    stored = writer.submit(lambda conn: conn.execute(select(moves.c.ply).where(moves.c.table_id == table)).all())
+    assert len(stored.result(10)) == after
+    now = writer.submit(stored_game).result(10)
+    assert now.ply == after and now.moves[start] == (first[0], first[1])
