@@ -132,7 +132,8 @@ class ControlRoom:
             tmp = tempfile.TemporaryDirectory(prefix="ra-classroom-")
             database = str(Path(tmp.name) / "rehearsal.db")
         log = _log_beside(database)
-        server = ServerProcess(database, new_secret(), host=host, port=port, log=log).start()
+        options = ["--joins-per-minute", "100000"] if tmp is not None else []  # a rehearsal's students share 127.0.0.1
+        server = ServerProcess(database, new_secret(), host=host, port=port, log=log, options=options).start()
         atexit.register(server.stop)
         teacher = TeacherClient(server.url, server.secret)
         if seed is None and tmp is not None:
