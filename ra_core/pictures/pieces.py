@@ -9,6 +9,7 @@ function returns SVG markup as text, byte-stable for the notebooks' comparisons.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from collections.abc import Sequence
 from html import escape
 from typing import NamedTuple
@@ -161,6 +162,7 @@ def _shape(shape: str, x: float, y: float, size: float, fill: str) -> str:
     return f'<path d="{d}" {style}/>'
 
 
+@lru_cache(maxsize=8192)  # a board draws the same tiles at the same places again and again: drawn once each
 def tile_svg(t: Tile, x: float, y: float, size: float = 40, count: int = 0, fewest: int = 2) -> str:
     """Return one tile as an SVG group: its shape, colour and icon (or short name), with its full name.
 
@@ -193,6 +195,7 @@ def tile_svg(t: Tile, x: float, y: float, size: float = 40, count: int = 0, fewe
     return "".join(parts)
 
 
+@lru_cache(maxsize=4096)
 def sun_svg(value: int, cx: float, cy: float, r: float, face_up: bool, label: str = "") -> str:
     """Return a sun disk: face up is yellow with a solid rim, face down grey with a dashed rim.
 
@@ -208,6 +211,7 @@ def sun_svg(value: int, cx: float, cy: float, r: float, face_up: bool, label: st
     )
 
 
+@lru_cache(maxsize=8192)
 def text_element(
     x: float,
     y: float,
