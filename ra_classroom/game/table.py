@@ -67,6 +67,7 @@ class TableGame:
         self.seed = seed
         self.states: list[State] = [new_game(players, seed=seed)]
         self.moves: list[tuple[int, str]] = []
+        self._told: dict[tuple[int, int, tuple[str, ...]], str] = {}  # (ply, seat, names) -> that move in words
 
     @property
     def state(self) -> State:
@@ -77,6 +78,7 @@ class TableGame:
         """Return a copy to make moves on (states are immutable: only the lists are copied)."""
         twin = TableGame.__new__(TableGame)
         twin.seed, twin.states, twin.moves = self.seed, list(self.states), list(self.moves)
+        twin._told = dict(self._told)  # the moves told so far are the twin's first moves too
         return twin
 
     @property
@@ -151,11 +153,15 @@ class TableGame:
 
     def recent(self, seat: int, names: Sequence[str], count: int = _RECENT) -> list[str]:
         """Return the last `count` moves in words, as `seat` reads them, newest last."""
-        start = max(0, self.ply - count)
-        return [
-            narrate(self.states[k], self.moves[k][1], self.states[k + 1], you=seat, names=names)
-            for k in range(start, self.ply)
-        ]
+        start, shown = max(0, self.ply - count), tuple(names)
+        lines = []
+        for k in range(start, self.ply):  # each move is told once per seat: every board shows the last few
+            line = self._told.get((k, seat, shown))
+            if line is None:
+                line = narrate(self.states[k], self.moves[k][1], self.states[k + 1], you=seat, names=names)
+                self._told[(k, seat, shown)] = line
+            lines.append(line)
+        return lines
 
     def view(
         self, seat: int, names: Sequence[str], bots: Collection[int], *, live: bool, sel: Selection
