@@ -22,7 +22,7 @@ from .limits import JOINS_PER_MINUTE
 
 __all__ = ["PING_SECONDS", "ServerProcess", "app_from_environment", "free_port", "serve"]
 
-PING_SECONDS = 10.0  #: seconds between pings to a page, and for its answer
+PING_SECONDS = 20.0  #: seconds between pings to a page, and for its answer
 
 
 def serve(
@@ -58,9 +58,10 @@ def serve(
 
     from ..store.database import is_postgres
     from .limits import WIRE_LIMIT
+    from .wire import WebsocketProtocol
 
-    settings = {"ws_max_size": WIRE_LIMIT, "ws_ping_interval": ping, "ws_ping_timeout": ping, "log_level": log_level,
-                "access_log": False, "lifespan": "on", "host": host, "port": port}  # fmt: skip
+    settings = {"ws": WebsocketProtocol, "ws_max_size": WIRE_LIMIT, "ws_ping_interval": ping, "ws_ping_timeout": ping,
+                "log_level": log_level, "access_log": False, "lifespan": "on", "host": host, "port": port}  # fmt: skip
     if processes == 1:
         from .app import create_app
 
