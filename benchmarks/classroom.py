@@ -344,8 +344,9 @@ def main() -> int:
         database = args.database or (stack.enter_context(postgres(cpu)) if args.postgres else str(Path(tmp) / "b.db"))
         stack.enter_context(busy(args.busy))
         secret = new_secret()
-        options = ["--processes", str(args.processes), "--joins-per-minute", "100000"]  # every student is 127.0.0.1
-        server = ServerProcess(database, secret, log=Path(tmp) / "server.log", options=options).start()
+        options = ["--joins-per-minute", "100000"]  # every student comes from 127.0.0.1
+        server = ServerProcess(database, secret, log=Path(tmp) / "server.log", processes=args.processes,
+                               options=options).start()  # fmt: skip
         try:
             teacher = TeacherClient(server.url, secret)
             room = teacher.create_room()

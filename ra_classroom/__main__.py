@@ -38,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--joins-per-minute", type=int, default=JOINS_PER_MINUTE,
                      help=f"students who may join from one address at once, and each minute (default "
                           f"{JOINS_PER_MINUTE}: a class behind one NAT shares an address)")  # fmt: skip
+    run.add_argument("--shared-port", action="store_true", help=argparse.SUPPRESS)  # one of --processes' processes
     args = parser.parse_args(argv)
     secret = os.environ.get("RA_CLASSROOM_SECRET") or ""
     if not secret:
@@ -57,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     if not 1 <= args.joins_per_minute <= 100_000:
         parser.error("--joins-per-minute is from 1 to 100000")
     serve(args.database, secret, args.host, args.port, "warning" if args.quiet else "info", processes=args.processes,
-          ping=args.ping, joins_per_minute=args.joins_per_minute)  # fmt: skip
+          ping=args.ping, joins_per_minute=args.joins_per_minute, shared_port=args.shared_port)  # fmt: skip
     return 0
 
 

@@ -7,6 +7,7 @@ stylesheet and one small script that shows the views the server sends and sends 
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -62,7 +63,7 @@ def create_app(database: str, teacher_secret: str, joins_per_minute: int = JOINS
         return FileResponse(STATIC / "index.html", headers=HEADERS)
 
     async def health(request: Request) -> Response:
-        return PlainTextResponse("ok")
+        return PlainTextResponse("ok", headers={"X-Ra-Classroom-Process": str(os.getpid())})
 
     async def socket(ws: WebSocket) -> None:
         await student_socket(ws, classroom)

@@ -16,11 +16,10 @@ import time
 import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from .limits import JOINS_PER_MINUTE
 
-__all__ = ["PING_SECONDS", "ServerProcess", "app_from_environment", "free_port", "serve"]
+__all__ = ["PING_SECONDS", "ServerProcess", "free_port", "serve"]
 
 PING_SECONDS = 20.0  #: seconds between pings to a page, and for its answer
 
@@ -35,6 +34,7 @@ def serve(
     processes: int = 1,
     ping: float = PING_SECONDS,
     joins_per_minute: int = JOINS_PER_MINUTE,
+    shared_port: bool = False,
 ) -> None:
     """Serve the classroom on `host`:`port` until interrupted.
 
@@ -45,47 +45,75 @@ def serve(
         port: the port.
         log_level: uvicorn's log level.
         processes: server processes sharing the port (PostgreSQL only: they hear of each other's
-            changes through it); the system hands each new connection to one of them.
+            changes through it). This process then only watches them (and starts again one that
+            dies); each listens on the port with ``SO_REUSEPORT``, so the system spreads the
+            connections evenly over them.
         ping: seconds between the pings that tell a page that is gone (no answer within as
             many seconds) from one that is quiet: a gone page is closed, so its student is absent.
         joins_per_minute: students who may join from one network address at once, and each
             minute (per process).
+        shared_port: listen with ``SO_REUSEPORT`` (one of several processes on one port).
 
     Raises:
-        ValueError: several processes on SQLite.
+        ValueError: several processes on SQLite, or on a system without ``SO_REUSEPORT``.
     """
+    if processes > 1:
+        from ..store.database import is_postgres
+
+        if not is_postgres(database):
+            raise ValueError("several server processes need PostgreSQL: on SQLite none would hear of another's changes")
+        if not hasattr(socket, "SO_REUSEPORT"):
+            raise ValueError("several server processes on one port need SO_REUSEPORT (Linux)")
+        command = [sys.executable, "-m", "ra_classroom", "serve", "--database", database, "--host", host,
+                   "--port", str(port), "--ping", str(ping), "--joins-per-minute", str(joins_per_minute),
+                   "--shared-port", *(["--quiet"] if log_level == "warning" else [])]  # fmt: skip
+        _supervise(processes, command, {**os.environ, "RA_CLASSROOM_SECRET": teacher_secret})
+        return
     import uvicorn
 
-    from ..store.database import is_postgres
+    from .app import create_app
     from .limits import WIRE_LIMIT
     from .wire import WebsocketProtocol
 
-    settings = {"ws": WebsocketProtocol, "ws_max_size": WIRE_LIMIT, "ws_ping_interval": ping, "ws_ping_timeout": ping,
-                "log_level": log_level, "access_log": False, "lifespan": "on", "host": host, "port": port}  # fmt: skip
-    if processes == 1:
-        from .app import create_app
-
-        uvicorn.run(create_app(database, teacher_secret, joins_per_minute), **settings)  # type: ignore[arg-type]
-        return
-    if not is_postgres(database):
-        raise ValueError("several server processes need PostgreSQL: on SQLite none would hear of another's changes")
-    os.environ[_DATABASE_VARIABLE] = database
-    os.environ[_SECRET_VARIABLE] = teacher_secret
-    os.environ[_JOINS_VARIABLE] = str(joins_per_minute)
-    uvicorn.run("ra_classroom.web.server:app_from_environment", factory=True, workers=processes,
-                **settings)  # type: ignore[arg-type]  # fmt: skip
+    config = uvicorn.Config(
+        create_app(database, teacher_secret, joins_per_minute), host=host, port=port, ws=WebsocketProtocol,
+        ws_max_size=WIRE_LIMIT, ws_ping_interval=ping, ws_ping_timeout=ping, log_level=log_level, access_log=False,
+        lifespan="on",
+    )  # fmt: skip
+    server = uvicorn.Server(config)
+    server.run(sockets=[_shared_socket(host, port)] if shared_port else None)
 
 
-_DATABASE_VARIABLE = "RA_CLASSROOM_SERVE_DATABASE"  # how `serve` hands its settings to its worker processes
-_SECRET_VARIABLE = "RA_CLASSROOM_SERVE_SECRET"
-_JOINS_VARIABLE = "RA_CLASSROOM_SERVE_JOINS"
+def _shared_socket(host: str, port: int) -> socket.socket:
+    """Return a socket bound to `host`:`port` that other processes may bind too (the system spreads connections)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    return sock
 
 
-def app_from_environment() -> Any:
-    """Return the app of one of `serve`'s worker processes, from the settings `serve` left in the environment."""
-    from .app import create_app
-
-    return create_app(os.environ[_DATABASE_VARIABLE], os.environ[_SECRET_VARIABLE], int(os.environ[_JOINS_VARIABLE]))
+def _supervise(count: int, command: list[str], env: dict[str, str]) -> None:
+    """Run `count` server processes of `command` until this one is told to stop; start again any that dies."""
+    children = [subprocess.Popen(command, env=env) for _ in range(count)]
+    stopping: list[int] = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda signum, _frame: stopping.append(signum))
+    try:
+        while not stopping:
+            time.sleep(0.5)
+            for k, child in enumerate(children):
+                if child.poll() is not None and not stopping:
+                    print(f"server process {child.pid} exited with {child.returncode}; starting another", flush=True)
+                    children[k] = subprocess.Popen(command, env=env)
+    finally:
+        for child in children:
+            child.terminate()
+        for child in children:
+            try:
+                child.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                child.kill()
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -104,7 +132,8 @@ class ServerProcess:
         host: the address to listen on.
         port: the port; 0 picks a free one.
         log: a file for the server's output (default: discarded).
-        options: more of ``serve``'s command-line options, such as ``["--processes", "2"]``.
+        processes: server processes on the port (PostgreSQL only); `start` waits for all of them.
+        options: more of ``serve``'s command-line options, such as ``["--ping", "5"]``.
     """
 
     def __init__(
@@ -115,12 +144,14 @@ class ServerProcess:
         host: str = "127.0.0.1",
         port: int = 0,
         log: Path | None = None,
+        processes: int = 1,
         options: Sequence[str] = (),
     ) -> None:
         self.database, self.secret, self.host = database, secret, host
         self.port = port or free_port(host)
         self.log = log
-        self.options = list(options)
+        self.processes = processes
+        self.options = ["--processes", str(processes), *options] if processes > 1 else list(options)
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -130,20 +161,23 @@ class ServerProcess:
         return f"http://{host}:{self.port}"
 
     def start(self, timeout: float = 60) -> ServerProcess:
-        """Start the server and wait until it answers; return self."""
+        """Start the server and wait until it answers (every one of its processes); return self."""
         env = {**os.environ, "RA_CLASSROOM_SECRET": self.secret}
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115 - the child keeps it
         cmd = [sys.executable, "-m", "ra_classroom", "serve", "--database", self.database, "--host", self.host,
                "--port", str(self.port), "--quiet", *self.options]  # fmt: skip
         self.proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + timeout
+        answered: set[str] = set()  # the processes that answered (the system picks one for each connection)
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the classroom server exited with {self.proc.returncode}; see {self.log}")
             try:
                 with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as r:
                     if r.status == 200:
-                        return self
+                        answered.add(r.headers.get("X-Ra-Classroom-Process", ""))
+                        if len(answered) >= self.processes:
+                            return self
             except OSError:
                 time.sleep(0.1)
         self.stop()
