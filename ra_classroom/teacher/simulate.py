@@ -19,6 +19,8 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+import orjson
+
 from ..auctions.laws import law_from_dict
 from ..auctions.theory import equilibrium_bid, shading
 
@@ -162,7 +164,7 @@ class SimStudent:
                 if closer in done:
                     receive.cancel()
                     return
-                self._receive(ws, json.loads(receive.result()))
+                self._receive(ws, orjson.loads(receive.result()))
         finally:
             closer.cancel()
             for task in list(self._tasks):

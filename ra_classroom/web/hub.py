@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Awaitable, Callable, Collection, Hashable, Iterable
 from typing import Any, Protocol
+
+import orjson
 
 __all__ = ["Hub", "Page"]
 
@@ -61,7 +62,7 @@ class Page:
         A message that did not arrive must not leave the page open and behind: it would show an
         old board for good.
         """
-        data = json.dumps(message, separators=(",", ":"))
+        data = orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
         self.waiting += 1
         try:
             async with self._lock:
