@@ -6,8 +6,8 @@
     python benchmarks/classroom.py --students 200 --seconds 30 --reconnect               # pages reconnect
 
 The server runs in child processes (`ra_classroom.web.server.ServerProcess`: SQLite in a temporary
-folder unless --database or --postgres is given; --processes N serves one port from N processes,
-PostgreSQL only); the students run in this process, each with his own websocket, as
+folder unless --database or --postgres is given; --processes N serves one port from N processes);
+the students run in this process, each with his own websocket, as
 `ra_classroom.teacher.simulate` scripts them. The session: everyone joins, one first-price round
 in groups of 4 (every student bids once, after a think time of 0.3-2 s, or within --burst seconds
 of the round's opening), closed by the teacher's API once all have bid; then Ra tables of 4
@@ -330,15 +330,13 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60, help="seconds of Ra play (0: none)")
     parser.add_argument("--burst", type=float, default=0, help="every student bids within this many seconds")
     parser.add_argument("--reconnect", action="store_true", help="5%% of the pages reconnect every second of play")
-    parser.add_argument("--processes", type=int, default=1, help="server processes (PostgreSQL only)")
+    parser.add_argument("--processes", type=int, default=1, help="server processes on one port and database")
     parser.add_argument("--busy", type=int, default=0, help="processes kept spinning, a core each")
     parser.add_argument("--kill", action="store_true", help="kill -9 the server halfway and restart it")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--database", help="a database URL (default: SQLite in a temporary folder)")
     where.add_argument("--postgres", action="store_true", help="start a PostgreSQL server of our own and use it")
     args = parser.parse_args()
-    if args.processes > 1 and not (args.postgres or (args.database or "").startswith("postgres")):
-        parser.error("--processes above 1 needs PostgreSQL (--postgres or --database postgresql://...)")
     cpu = CpuMeter()
     with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="ra-classroom-bench-") as tmp:
         database = args.database or (stack.enter_context(postgres(cpu)) if args.postgres else str(Path(tmp) / "b.db"))

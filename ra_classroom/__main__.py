@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--room", action="store_true", help="create a room at start and print its link and QR code")
     run.add_argument("--quiet", action="store_true", help="log warnings only")
     run.add_argument("--processes", type=int, default=1,
-                     help="server processes sharing the port, one per core (PostgreSQL only; default 1)")  # fmt: skip
+                     help="server processes sharing the port, one per core (default 1)")  # fmt: skip
     run.add_argument("--ping", type=float, default=PING_SECONDS,
                      help=f"seconds between pings to find pages gone (default {PING_SECONDS:g})")  # fmt: skip
     run.add_argument("--joins-per-minute", type=int, default=JOINS_PER_MINUTE,
@@ -48,11 +48,10 @@ def main(argv: list[str] | None = None) -> int:
         from .web.links import announce_room
 
         announce_room(args.database, args.host, args.port)
-    from .store.database import is_postgres
     from .web.server import serve
 
-    if args.processes < 1 or (args.processes > 1 and not is_postgres(args.database)):
-        parser.error("--processes above 1 needs a PostgreSQL database: SQLite is served by one process")
+    if not 1 <= args.processes <= 64:
+        parser.error("--processes is from 1 to 64 (one per core)")
     if not 0.5 <= args.ping <= 300:
         parser.error("--ping is from 0.5 to 300 seconds")
     if not 1 <= args.joins_per_minute <= 100_000:

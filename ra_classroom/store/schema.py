@@ -21,8 +21,8 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
-__all__ = ["assignments", "bids", "groups", "metadata", "moves", "outcomes", "rooms", "rounds", "seats", "students",
-           "tables"]  # fmt: skip
+__all__ = ["assignments", "bids", "events", "groups", "metadata", "moves", "outcomes", "rooms", "rounds", "seats",
+           "students", "tables"]  # fmt: skip
 
 metadata = MetaData()
 
@@ -140,3 +140,13 @@ moves = Table(
     Column("action", String(60), nullable=False),
     Column("at", Float, nullable=False),
 )
+
+events = Table(
+    "events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),  # in commit order: transactions are serial
+    Column("origin", String(12), nullable=False),  # the process that made the change
+    Column("payload", Text, nullable=False),  # the events as JSON (ids, never values)
+    Column("at", Float, nullable=False),
+    sqlite_autoincrement=True,  # never an id again, even after the oldest are deleted
+)  # SQLite shared by several processes only: how each hears of the others' changes (PostgreSQL: NOTIFY)

@@ -80,7 +80,7 @@ class Writer:
         self.commands += len(batch)
         outcomes: list[tuple[Future[Any], Any, BaseException | None]] = []
         try:
-            with self.db.engine.connect() as conn:
+            with self.db.writing(), self.db.engine.connect() as conn:  # other processes on the file wait their turn
                 try:
                     with conn.begin():
                         for fn, done in batch:

@@ -39,17 +39,20 @@ HEADERS = {
 }
 
 
-def create_app(database: str, teacher_secret: str, joins_per_minute: int = JOINS_PER_MINUTE) -> Starlette:
+def create_app(
+    database: str, teacher_secret: str, joins_per_minute: int = JOINS_PER_MINUTE, shared: bool = False
+) -> Starlette:
     """Return the classroom's ASGI app on `database` (a SQLAlchemy URL or a SQLite file).
 
     Args:
         database: where everything is stored.
         teacher_secret: what the teacher's API calls must carry.
         joins_per_minute: students who may join from one network address at once, and each minute.
+        shared: other processes of this machine serve the same SQLite file.
     """
     if len(teacher_secret) < 16:
         raise ValueError("the teacher's secret must have at least 16 characters")
-    classroom = Classroom(database, joins_per_minute)
+    classroom = Classroom(database, joins_per_minute, shared)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -1,8 +1,10 @@
 """One server process's classroom: the database, the pages, and every command run as one transaction.
 
-Commands run in worker threads, one transaction each (one thread for SQLite, whose writes are
-serial anyway; several for PostgreSQL). A command's events go to this process's pages after the
-commit, and to other processes through PostgreSQL (`ra_classroom.store.bus`). Nothing another process
+Commands run in worker threads: on PostgreSQL one transaction each, in several threads; on SQLite,
+whose writes are serial anyway, in one writer thread that commits the commands waiting together
+at once (`ra_classroom.store.writer`). A command's events go to this process's pages after the
+commit, and to other processes through the database (`ra_classroom.store.bus`: NOTIFY on
+PostgreSQL, the event log of a SQLite file several processes share). Nothing another process
 needs is kept only in memory: the table games cached here are rebuilt from the database.
 
 Every half second the process also closes rounds whose time is up, lets bots play the turns of
@@ -27,7 +29,7 @@ from sqlalchemy import select as query
 from ..auctions.experiments import RoundSpec
 from ..game.table import Selection, select
 from ..store import rooms, rounds, table_moves
-from ..store.bus import Listener
+from ..store.bus import EventLog, Listener, forget_old_events
 from ..store.database import Database
 from ..store.pages import build_views, table_view
 from ..store.refusal import Refusal
@@ -43,6 +45,7 @@ __all__ = ["Classroom"]
 log = logging.getLogger("ra_classroom")
 T = TypeVar("T")
 SWEEP_SECONDS = 0.5
+HEAR_SECONDS = 0.02  # how often a process sharing a SQLite file reads what the others announced
 HEARTBEAT_SECONDS = 3.0
 
 
@@ -52,10 +55,11 @@ class Classroom:
     Args:
         database: a SQLAlchemy URL or a SQLite file name.
         joins_per_minute: students who may join from one network address at once, and each minute.
+        shared: other server processes serve the same SQLite file (PostgreSQL: always possible).
     """
 
-    def __init__(self, database: str, joins_per_minute: int = JOINS_PER_MINUTE) -> None:
-        self.db = Database(database)
+    def __init__(self, database: str, joins_per_minute: int = JOINS_PER_MINUTE, shared: bool = False) -> None:
+        self.db = Database(database, shared)
         self.cache = TableCache()
         self.origin = secrets.token_hex(6)
         # SQLite: one writer, committing the commands that wait together at once (its writes are serial
@@ -81,6 +85,10 @@ class Classroom:
             self._listener = Listener(self.db.listen_dsn(), self.origin, loop, self.hub.dispatch)
             self._listener.start()
             await loop.run_in_executor(None, self._listener.ready.wait, 10)
+        elif self.db.shared:
+            others = EventLog(self.origin)
+            await self.read(others.read)  # from now on
+            self._tasks.append(loop.create_task(self._hear(others)))
 
     async def stop(self) -> None:
         """Stop the loops and close the database."""
@@ -109,7 +117,13 @@ class Classroom:
         SQLite the writer runs it with the other commands waiting (group commit).
         """
         if self.writer is not None:
-            done: tuple[T, list[dict[str, Any]]] = await asyncio.wrap_future(self.writer.submit(fn))
+
+            def announced(conn: Connection) -> tuple[T, list[dict[str, Any]]]:
+                result, events = fn(conn)
+                self.db.announce(conn, events, self.origin)  # shared SQLite: into the event log, in its savepoint
+                return result, events
+
+            done: tuple[T, list[dict[str, Any]]] = await asyncio.wrap_future(self.writer.submit(announced))
             self.hub.dispatch(done[1])
             return done[0]
 
@@ -142,6 +156,15 @@ class Classroom:
         """Return the pages of these students, from the database."""
         return await self.read(lambda conn: build_views(conn, self.cache, ids, time.time()))
 
+    async def _hear(self, others: EventLog) -> None:
+        """Hand the events other processes wrote into the SQLite event log to this process's pages."""
+        while True:
+            await asyncio.sleep(HEAR_SECONDS)
+            try:
+                self.hub.dispatch(await self.read(others.read))
+            except Exception:
+                log.exception("could not read the event log; trying again")
+
     async def _sweep(self) -> None:
         last_beat = 0.0
         while True:
@@ -161,6 +184,8 @@ class Classroom:
         self, conn: Connection, *, now: float, here: list[int], connected: frozenset[int]
     ) -> tuple[None, list[dict[str, Any]]]:
         rooms.heartbeat(conn, here, now)
+        if here and self.db.shared:  # every few seconds
+            forget_old_events(conn, now)
         absent = table_moves.take_over_absent(conn, self.cache, now, connected, 2 * HEARTBEAT_SECONDS)
         return None, rounds.close_due(conn, now) + absent
 

@@ -44,26 +44,26 @@ def serve(
         host: ``127.0.0.1`` for this machine only, ``0.0.0.0`` for the class's network.
         port: the port.
         log_level: uvicorn's log level.
-        processes: server processes sharing the port (PostgreSQL only: they hear of each other's
-            changes through it). This process then only watches them (and starts again one that
-            dies); each listens on the port with ``SO_REUSEPORT``, so the system spreads the
-            connections evenly over them.
+        processes: server processes sharing the port, which hear of each other's changes through
+            the database (PostgreSQL's NOTIFY, or a SQLite file's event log). This process then
+            only watches them (and starts again one that dies); each listens on the port with
+            ``SO_REUSEPORT``, so the system spreads the connections evenly over them.
         ping: seconds between the pings that tell a page that is gone (no answer within as
             many seconds) from one that is quiet: a gone page is closed, so its student is absent.
         joins_per_minute: students who may join from one network address at once, and each
             minute (per process).
-        shared_port: listen with ``SO_REUSEPORT`` (one of several processes on one port).
+        shared_port: listen with ``SO_REUSEPORT``: one of several processes on one port and one
+            database.
 
     Raises:
-        ValueError: several processes on SQLite, or on a system without ``SO_REUSEPORT``.
+        ValueError: several processes on a system without ``SO_REUSEPORT`` and ``flock`` (Linux has both).
     """
     if processes > 1:
-        from ..store.database import is_postgres
+        from ..store.database import Database
 
-        if not is_postgres(database):
-            raise ValueError("several server processes need PostgreSQL: on SQLite none would hear of another's changes")
-        if not hasattr(socket, "SO_REUSEPORT"):
-            raise ValueError("several server processes on one port need SO_REUSEPORT (Linux)")
+        if not hasattr(socket, "SO_REUSEPORT") or sys.platform == "win32":
+            raise ValueError("several server processes on one port need SO_REUSEPORT and flock (Linux)")
+        Database(database, shared=True).close()  # its tables made once, before the processes start
         command = [sys.executable, "-m", "ra_classroom", "serve", "--database", database, "--host", host,
                    "--port", str(port), "--ping", str(ping), "--joins-per-minute", str(joins_per_minute),
                    "--shared-port", *(["--quiet"] if log_level == "warning" else [])]  # fmt: skip
@@ -76,7 +76,7 @@ def serve(
     from .wire import WebsocketProtocol
 
     config = uvicorn.Config(
-        create_app(database, teacher_secret, joins_per_minute), host=host, port=port, ws=WebsocketProtocol,
+        create_app(database, teacher_secret, joins_per_minute, shared_port), host=host, port=port, ws=WebsocketProtocol,
         ws_max_size=WIRE_LIMIT, ws_ping_interval=ping, ws_ping_timeout=ping, log_level=log_level, access_log=False,
         lifespan="on",
     )  # fmt: skip
@@ -132,7 +132,7 @@ class ServerProcess:
         host: the address to listen on.
         port: the port; 0 picks a free one.
         log: a file for the server's output (default: discarded).
-        processes: server processes on the port (PostgreSQL only); `start` waits for all of them.
+        processes: server processes on the port; `start` waits for all of them.
         options: more of ``serve``'s command-line options, such as ``["--ping", "5"]``.
     """
 

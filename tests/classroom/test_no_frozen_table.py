@@ -2,9 +2,10 @@
 
 A page that reconnects while a table-mate moves must not miss that move: if it did, its board
 would stay one move behind, and when that move made it his turn nobody at the table would be
-told. Sixteen simulated students play Ra at four tables with no time to think, while a random
-half of them lose their connection every quarter of a second and come back with their seat
-tokens; on PostgreSQL they are spread over two server processes and change process at every
+told. Forty-eight simulated students play Ra at twelve tables with no time to think, while a
+random quarter of them lose their connection every tenth of a second and come back with their
+seat tokens: on SQLite served by one process, and by two on one port (the system hands each new
+connection to either); on PostgreSQL spread over two servers, changing server at every
 reconnection. Then everyone stops, and every page must show exactly the board the database
 holds: the same move, and "your turn" on the page of whoever decides now.
 """
@@ -42,12 +43,16 @@ class Servers:
     processes: list[ServerProcess]
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+@pytest.fixture(scope="module", params=["sqlite", "sqlite, two processes on one port", "postgresql, two servers"])
 def servers(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
-    folder = tmp_path_factory.mktemp(f"frozen-{request.param}")
-    database = database_for(request.param, request, folder)
-    count = 1 if request.param == "sqlite" else 2
-    procs = [ServerProcess(database, SECRET, log=folder / f"server{k}.log").start() for k in range(count)]
+    backend = request.param.split(",")[0]
+    folder = tmp_path_factory.mktemp(f"frozen-{backend}")
+    database = database_for(backend, request, folder)
+    if backend == "postgresql":  # two servers on two ports, as on two machines
+        procs = [ServerProcess(database, SECRET, log=folder / f"server{k}.log").start() for k in range(2)]
+    else:  # the system spreads each new connection over the processes
+        procs = [ServerProcess(database, SECRET, log=folder / "server.log", processes=1 + ("two" in request.param))]
+        procs[0].start()
     yield Servers(database, procs)
     for p in procs:
         p.stop()

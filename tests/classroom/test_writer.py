@@ -1,7 +1,9 @@
-"""Group commit on SQLite: the commands that wait together commit in one transaction, each in its own savepoint.
+"""SQLite's writer and event log: group commit, and the events of processes that share a file.
 
-A refused command undoes only itself; moves at one table in one batch build on each other;
-and the table games they make reach the cache, from which pages are drawn, only once committed.
+The commands that wait together commit in one transaction, each in its own savepoint: a refused
+command undoes only itself; moves at one table in one batch build on each other; and the table
+games they make reach the cache, from which pages are drawn, only once committed. Processes
+that share a file read each other's events from its log, in commit order.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from sqlalchemy import Connection, select
 from ra_classroom.auctions.experiments import RoundSpec
 from ra_classroom.game.table import TableGame
 from ra_classroom.store import rooms, rounds, table_moves
+from ra_classroom.store.bus import KEEP_SECONDS, EventLog, forget_old_events
 from ra_classroom.store.database import Database
 from ra_classroom.store.refusal import Refusal
 from ra_classroom.store.schema import moves
@@ -110,3 +113,32 @@ def test_moves_at_one_table_in_one_batch_build_on_each_other_and_reach_the_cache
     assert len(stored.result(10)) == after
     now = writer.submit(stored_game).result(10)
     assert now.ply == after and now.moves[start] == (first[0], first[1])
+
+
+def test_processes_sharing_a_file_read_each_others_events_in_order_and_a_gap_refreshes_all(tmp_path: Path) -> None:
+    path = str(tmp_path / "shared.db")
+    a, b = Database(path, shared=True), Database(path, shared=True)
+    heard_by_b, heard_by_a = EventLog("b"), EventLog("a")
+    with b.reading() as conn:
+        assert heard_by_b.read(conn) == []  # from now on
+    with a.reading() as conn:
+        assert heard_by_a.read(conn) == []
+    with a.writing(), a.transaction() as conn:
+        a.announce(conn, [{"k": "table", "table": 1}], "a")
+        a.announce(conn, [{"k": "room", "room": "X"}, {"k": "table", "table": 2}], "a")
+    with b.writing(), b.transaction() as conn:
+        b.announce(conn, [{"k": "table", "table": 3}], "b")
+    with b.reading() as conn:
+        assert heard_by_b.read(conn) == [{"k": "table", "table": 1}, {"k": "room", "room": "X"},
+                                         {"k": "table", "table": 2}]  # fmt: skip
+        assert heard_by_b.read(conn) == []  # each once
+    with a.reading() as conn:
+        assert heard_by_a.read(conn) == [{"k": "table", "table": 3}]  # not its own
+    with a.writing(), a.transaction() as conn:
+        a.announce(conn, [{"k": "table", "table": 4}], "a")
+        forget_old_events(conn, time.time() + KEEP_SECONDS + 1)  # b was away longer than the log keeps them
+        a.announce(conn, [{"k": "table", "table": 5}], "a")
+    with b.reading() as conn:
+        assert heard_by_b.read(conn) == [{"k": "all"}]  # so every page of b is drawn again
+    a.close()
+    b.close()
