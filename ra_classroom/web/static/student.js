@@ -110,7 +110,7 @@
     } else if (msg.t === "ack") {
       notice(msg.round !== undefined ? "Your bid is in." : "");
     } else if (msg.t === "refused") {
-      if (!joined) {
+      if (!joined && !seatOpenElsewhere(msg)) {
         const code = room();
         if (code && /seat is unknown/.test(msg.why)) forget(code);
         showJoin();
@@ -119,6 +119,10 @@
       else notice(msg.why);
     }
   }
+
+  // The seat is open on as many pages as it may be: say so, and offer no join form (a new name would
+  // be a second student).
+  function seatOpenElsewhere(msg) { return /open on \d+ pages already/.test(msg.why); }
 
   function render() {
     $("earnings").textContent = money(view.earnings);
