@@ -30,14 +30,16 @@ play: $(STAMP)
 
 # A class plays together (ra_classroom): the control room notebook starts the classroom server, open to the
 # class's network on port $(CLASS_PORT), with everything stored in $(CLASS_DB) (a SQLite file; or a
-# postgresql:// URL). `make rehearsal` opens the same notebook on this machine only, with a throwaway
-# database and simulated students, to try a session before class.
+# postgresql:// URL), served by $(CLASS_PROCESSES) server processes (2 uses both cores of a 2-core machine:
+# README, "How many students one machine holds"). `make rehearsal` opens the same notebook on this machine
+# only, with a throwaway database and simulated students, to try a session before class.
 CLASS_PORT ?= 8000
 CLASS_DB   ?= $(CURDIR)/class.db
+CLASS_PROCESSES ?= 1
 classroom: $(STAMP)
 	$(BIN)/jupyter trust notebooks/classroom/control_room.ipynb
 	RA_CLASSROOM_HOST=0.0.0.0 RA_CLASSROOM_PORT=$(CLASS_PORT) RA_CLASSROOM_DATABASE=$(CLASS_DB) \
-		$(BIN)/jupyter lab notebooks/classroom/control_room.ipynb
+		RA_CLASSROOM_PROCESSES=$(CLASS_PROCESSES) $(BIN)/jupyter lab notebooks/classroom/control_room.ipynb
 
 rehearsal: $(STAMP)
 	$(BIN)/jupyter trust notebooks/classroom/control_room.ipynb

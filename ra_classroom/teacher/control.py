@@ -108,6 +108,7 @@ class ControlRoom:
         room: str | None = None,
         seed: str | None = None,
         size: int | None = None,
+        processes: int | None = None,
     ) -> ControlRoom:
         """Start a classroom server in a child process, open a room, and return its control room.
 
@@ -123,6 +124,8 @@ class ControlRoom:
                 for a class, a fixed one in a rehearsal (so that a rehearsal can be repeated).
             size: the most students who may join the room (a little above the class's size keeps
                 its seats for it if someone floods the room with joins); default: the server's largest.
+            processes: server processes (one per core: 2 for a class of several hundred on a
+                2-core machine; default ``$RA_CLASSROOM_PROCESSES``, else 1).
         """
         host = host or os.environ.get("RA_CLASSROOM_HOST") or "127.0.0.1"
         port = port if port is not None else int(os.environ.get("RA_CLASSROOM_PORT") or 0)
@@ -133,7 +136,9 @@ class ControlRoom:
             database = str(Path(tmp.name) / "rehearsal.db")
         log = _log_beside(database)
         options = ["--joins-per-minute", "100000"] if tmp is not None else []  # a rehearsal's students share 127.0.0.1
-        server = ServerProcess(database, new_secret(), host=host, port=port, log=log, options=options).start()
+        processes = processes or int(os.environ.get("RA_CLASSROOM_PROCESSES") or 1)
+        server = ServerProcess(database, new_secret(), host=host, port=port, log=log, processes=processes,
+                               options=options).start()  # fmt: skip
         atexit.register(server.stop)
         teacher = TeacherClient(server.url, server.secret)
         if seed is None and tmp is not None:
