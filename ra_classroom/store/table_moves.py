@@ -276,9 +276,11 @@ def take_over_absent(
         .where(rounds.c.status == "open", rounds.c.kind == "ra", tables.c.to_move >= 0, seats.c.bot.is_(False))
     ).all()
     events = []
+    waits: dict[str, float] = {}  # each round's absent_after, read once (every table of a round has a candidate)
     for c in candidates:
-        limit = max(beat, RoundSpec.from_dict(json.loads(c.spec)).absent_after)
-        if c.last_seen >= now - limit or c.student_id in here:
+        if c.spec not in waits:
+            waits[c.spec] = max(beat, RoundSpec.from_dict(json.loads(c.spec)).absent_after)
+        if c.last_seen >= now - waits[c.spec] or c.student_id in here:
             continue
         locked = conn.execute(
             select(tables.c.to_move).where(tables.c.id == c.id).with_for_update()
