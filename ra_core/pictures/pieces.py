@@ -9,8 +9,8 @@ function returns SVG markup as text, byte-stable for the notebooks' comparisons.
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
 from collections.abc import Sequence
+from functools import lru_cache
 from html import escape
 from typing import NamedTuple
 
