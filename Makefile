@@ -18,8 +18,8 @@ $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
-# The project's own notebooks are marked trusted first: JupyterLab strips the boards' pictures (inline
-# SVG) and their theme style from the saved outputs of an untrusted notebook, leaving bare text.
+# The project's own notebooks are marked trusted first, so that JupyterLab draws their saved boards and
+# plots from the SVG; an untrusted notebook (a plain `jupyter lab`) shows the PNG saved beside each one.
 lab: $(STAMP)
 	$(BIN)/jupyter trust notebooks/*.ipynb notebooks/app/*.ipynb exercises/release/*.ipynb
 	$(BIN)/jupyter lab notebooks/

@@ -38,12 +38,13 @@ import math
 import operator
 import os
 import statistics
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 
 __all__ = [
     "RESEED",
     "Checks",
+    "binomial_outside",
     "chi2_sf",
     "clustered_least_squares",
     "finding",
@@ -94,6 +95,36 @@ def finding(holds: bool, claim: str) -> None:
     """Print a claim the text makes about this seeded run, and whether the run shows it."""
     head = "finding holds in this run: " if holds else "NOT in this run (the text describes the stored seeds): "
     print(head + claim)
+
+
+def binomial_outside(trials: int, p: float | Fraction, low: float, high: float) -> float:
+    """Return the exact chance that a binomial count (`trials` draws, chance `p` each) falls outside [low, high].
+
+    The sum of the binomial probabilities ``comb(n, k) p^k (1-p)^(n-k)`` over the counts ``k``
+    below `low` or above `high`, each computed through logarithms (`math.lgamma`), so that it is
+    exact to floating-point rounding even for thousands of draws. A check that a simulated count
+    lies within a band fails by chance with exactly this probability; for a rare event the normal
+    approximation understates it (the binomial law is skewed).
+
+    >>> binomial_outside(2, 0.5, 1, 1)  # two fair coins: not exactly one head
+    0.5
+    >>> round(binomial_outside(10, 0.1, 0, 2), 10) == round(1 - sum(
+    ...     math.comb(10, k) * 0.1**k * 0.9 ** (10 - k) for k in range(3)), 10)
+    True
+    """
+    p = float(p)
+    if not 0 <= p <= 1:
+        raise ValueError(f"a chance lies in [0, 1], not {p}")
+    if p in (0.0, 1.0):
+        return 0.0 if low <= trials * p <= high else 1.0
+
+    def pmf(k: int) -> float:
+        log = math.lgamma(trials + 1) - math.lgamma(k + 1) - math.lgamma(trials - k + 1)
+        return math.exp(log + k * math.log(p) + (trials - k) * math.log1p(-p))
+
+    below = range(max(0, min(trials + 1, math.ceil(low))))
+    above = range(max(0, math.floor(high) + 1), trials + 1)
+    return math.fsum(pmf(k) for k in [*below, *above])
 
 
 def solve(matrix: Sequence[Sequence[float]], rhs: Sequence[float]) -> list[float]:
@@ -234,6 +265,8 @@ class Checks:
         shift: the seed shift in force.
         limit: the accepted bound on the chance that a run with other seeds fails any check.
         made: what each check was about, in order (a joint check is one entry).
+        chances: the chance that each check fails by chance, in the same order: `per_check`,
+            unless the check knows its own exact chance (`frequency`, `frequencies`).
     """
 
     def __init__(self, z: float = 4, shift: int | None = None, limit: float = 1e-3) -> None:
@@ -241,6 +274,7 @@ class Checks:
         self.shift = int(os.environ.get(RESEED, "0")) if shift is None else shift
         self.limit = limit
         self.made: list[str] = []
+        self.chances: list[float] = []
 
     def __len__(self) -> int:
         return len(self.made)
@@ -267,22 +301,93 @@ class Checks:
         return base + self.shift
 
     def bound(self) -> float:
-        """Return a bound on the chance that a run with other seeds fails any check (Bonferroni)."""
-        return len(self.made) * self.per_check
+        """Return a bound on the chance that a run with other seeds fails any check (Bonferroni: the sum)."""
+        return math.fsum(self.chances)
 
     def report(self) -> str:
         """Return the count of the checks, what each was about, and the bound on a false alarm."""
-        lines = [f"{len(self.made)} checks, each failing by chance with probability {self.per_check:.4%}:"]
-        lines += [f"  {i + 1:2}. {what}" for i, what in enumerate(self.made)]
+        own = any(chance != self.per_check for chance in self.chances)
+        unless = " unless stated" if own else ""
+        checks = "check" if len(self.made) == 1 else "checks"
+        lines = [f"{len(self.made)} {checks}, each failing by chance with probability {self.per_check:.4%}{unless}:"]
+        for i, (what, chance) in enumerate(zip(self.made, self.chances, strict=True)):
+            exact = (
+                f" (failing by chance with probability at most {chance:.4%}, computed exactly)"
+                if chance != self.per_check
+                else ""
+            )
+            lines.append(f"  {i + 1:2}. {what}{exact}")
         lines.append(
             f"the chance that a run with other seeds fails any of them is at most {self.bound():.3%} "
             f"(Bonferroni; the limit is {self.limit:.1%})"
         )
         return "\n".join(lines)
 
-    def count(self, what: str) -> None:
-        """Count a check made another way (e.g. a confidence interval at level 1 - `per_check`)."""
+    def count(self, what: str, chance: float | None = None) -> None:
+        """Count a check made another way (e.g. a confidence interval at level 1 - `per_check`).
+
+        `chance` is the probability that the check fails by chance, when it is known exactly
+        (otherwise `per_check`).
+        """
         self.made.append(what)
+        self.chances.append(self.per_check if chance is None else chance)
+
+    def _band(self, trials: int, p: float | Fraction) -> tuple[float, float]:
+        """Return the counts within `z` standard errors of a binomial mean: (low, high)."""
+        mean = trials * float(p)
+        half = self.z * math.sqrt(trials * float(p) * (1 - float(p)))
+        return mean - half, mean + half
+
+    def frequency(self, hits: int, trials: int, p: float | Fraction, what: str) -> bool:
+        """Check a simulated count against its exact chance: within `z` standard errors; count it.
+
+        The check's chance of failing by chance is computed exactly from the binomial law
+        (`binomial_outside`), not from the normal approximation, and counted as such.
+
+        >>> checks = Checks(z=4, shift=0)
+        >>> checks.frequency(1000, 6000, Fraction(1, 6), "a die shows six")
+        a die shows six: exact 1/6 = 0.1667; simulated 0.1667 (1,000 of 6,000), within ±0.0192; a false alarm: 0.0064 %
+        True
+        """
+        low, high = self._band(trials, p)
+        chance = binomial_outside(trials, p, low, high)
+        print(
+            f"{what}: exact {_exact(p)}; simulated {hits / trials:.4f} ({hits:,} of {trials:,}), "
+            f"within ±{(high - low) / 2 / trials:.4f}; a false alarm: {chance:.4%}".replace("%", " %")
+        )
+        self.count(what, chance)
+        return low <= hits <= high
+
+    def frequencies(self, counts: Mapping[Hashable, int], law: Mapping[Hashable, float | Fraction], what: str) -> bool:
+        """Check the simulated counts of every outcome of `law` at once, each within `z` standard errors.
+
+        Counted as one check, whose chance of failing by chance is at most the sum of the exact
+        binomial chances of the outcomes (Bonferroni), and counted at that sum.
+
+        >>> checks = Checks(z=4, shift=0)
+        >>> third = Fraction(1, 3)
+        >>> checks.frequencies({"1-2": 1990, "3-4": 2030, "5-6": 1980}, {"1-2": third, "3-4": third, "5-6": third},
+        ...                    "a die, in pairs of faces")
+        a die, in pairs of faces: 3 outcomes of 6,000 draws, each within 4 standard errors (the farthest: +0.8);
+        a false alarm: at most 0.0180 %
+        True
+        """
+        trials = sum(counts.get(outcome, 0) for outcome in law)
+        chance, passed, worst = 0.0, True, 0.0
+        for outcome, p in law.items():
+            low, high = self._band(trials, p)
+            hits = counts.get(outcome, 0)
+            chance += binomial_outside(trials, p, low, high)
+            passed &= low <= hits <= high
+            sd = math.sqrt(trials * float(p) * (1 - float(p)))
+            off = (hits - trials * float(p)) / sd if sd else 0.0
+            worst = off if abs(off) > abs(worst) else worst
+        print(
+            f"{what}: {len(law)} outcomes of {trials:,} draws, each within {self.z:g} standard errors "
+            f"(the farthest: {worst:+.1f}); a false alarm: at most {chance:.4%}".replace("%", " %")
+        )
+        self.count(what, chance)
+        return passed
 
     def within(self, mean: float, exact: float | Fraction, se: float, what: str) -> bool:
         """Return whether a simulated `mean` lies within `z` standard errors `se` of `exact`; count the check."""

@@ -20,7 +20,7 @@ import pytest
 from ra_core import State, Tile, new_game
 from ra_core.bots import random_bot
 from ra_core.engine.tiles import FULL_BAG
-from ra_core.pictures.icons import WORD_TILES
+from ra_core.pictures.icons import LABELS, WORD_TILES
 from ra_core.pictures.pieces import legend, tile_svg
 from ra_core.pictures.svg import svg
 from ra_core.pictures.words import tile_name
@@ -167,10 +167,19 @@ def test_the_table_board_is_scaled_down_and_the_check_sees_it() -> None:
     assert min(float(e.get("font-size", "0")) * k for e, k in texts(small, scale_of(small))) < MIN_PX
 
 
-def test_tiles_carry_full_names_or_icons_never_abbreviations() -> None:
-    """A tile shows its full name or an icon, no cut word; its tooltip and label give the full name."""
+def test_every_tile_kind_is_told_apart_without_the_key() -> None:
+    """A tile shows its full name, or an icon over its own short label; its tooltip and label give the full name.
+
+    The labels are one per kind (no two alike), each the name itself or a part of it ("Agri.",
+    "Quake"), so that the eight monuments, which share their colour and outline, are told apart
+    on the board itself.
+    """
     for t, word in WORD_TILES.items():
         assert word.lower() == tile_name(t).lower()
+    assert set(LABELS) | set(WORD_TILES) == set(Tile) and len(set(LABELS.values())) == len(LABELS)
+    for t, label in LABELS.items():
+        head = label.rstrip(".").lower()
+        assert head in tile_name(t).lower(), (t, label)  # a part of the name, never a new word
     seen = set()
     for what, doc, _ in pictures():
         for t, g in tile_groups(doc):
@@ -178,7 +187,8 @@ def test_tiles_carry_full_names_or_icons_never_abbreviations() -> None:
             assert g.findtext(f"{NS}title", "").split(",")[0] == tile_name(t), what
             for e in g.iter(f"{NS}text"):
                 word = "".join(e.itertext())
-                assert word.lower() == tile_name(t).lower() or re.fullmatch(r"\u00d7\d+", word), (what, t, word)
+                allowed = (tile_name(t).lower(), LABELS.get(t, "").lower())
+                assert word.lower() in allowed or re.fullmatch(r"\u00d7\d+", word), (what, t, word)
     assert seen == set(Tile)
 
 
@@ -247,14 +257,21 @@ def test_every_piece_you_may_click_is_framed_and_no_other() -> None:
 
 
 def test_pieces_that_are_no_choice_now_are_faded_not_framed() -> None:
-    """While you bid, the bag and the Ra statue are faded and take no click; their words keep the theme's ink."""
+    """While you bid, the bag and the Ra statue are outlines only and take no click; their words keep the theme's ink.
+
+    Not a fade of their colours: a dashed outline in the theme's ink keeps 3:1 against the
+    paper in both themes (tests/browser/test_board_in_browser.py measures it).
+    """
     board = BoardClicks(PlayController(3, you=range(3), seed=2))
     assert board.press(action="ra")
     doc = ET.fromstring(board.svg())
     for label in ("Draw a tile: not now", "Call Ra: not now"):
         piece = next(g for g in doc.iter(f"{NS}g") if g.get("aria-label") == label)
         shapes = piece.find(f"{NS}g")
-        assert shapes is not None and shapes.get("opacity") == "0.3"  # the shapes
+        assert shapes is not None and len(shapes) == 2
+        assert all(
+            e.get("class") == "ra-fade" and e.get("fill") == "none" and e.get("stroke-dasharray") for e in shapes
+        )
         assert all("ra-ink" in t.get("class", "") for t in piece.iter(f"{NS}text"))  # the words, full strength
 
 

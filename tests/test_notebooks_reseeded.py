@@ -1,7 +1,8 @@
 """The teaching notebooks' Monte Carlo checks hold under other seeds, not only under the stored ones.
 
-Every notebook of auction theory and expected value (08-13) asserts that its simulations agree
-with exact values within a stated tolerance, and that a run with other seeds fails any of its
+Every notebook that checks a simulation against exact values (the bag in 02 and 05, auction
+theory and expected value in 08-13) asserts that its simulations agree with them within a stated
+tolerance, and that a run with other seeds fails any of its
 checks with probability at most 0.1 % (`ra_course.evidence.Checks`). nbval re-runs them with the
 stored seeds only. Here each notebook runs again from a fresh kernel with every checked
 simulation's seed shifted (the environment variable ``RA_COURSE_RESEED``, read by
@@ -28,6 +29,8 @@ from ra_course.evidence import RESEED
 
 ROOT = Path(__file__).resolve().parent.parent
 RESEEDED = [
+    "notebooks/02_setup.ipynb",
+    "notebooks/05_disasters.ipynb",
     "notebooks/08_auction_theory.ipynb",
     "notebooks/09_expected_value.ipynb",
     "notebooks/10_first_price_and_reserve_prices.ipynb",

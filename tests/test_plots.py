@@ -370,3 +370,14 @@ def test_no_word_of_the_fame_plot_is_cut_off() -> None:
             box = t.get_window_extent(renderer)
             assert inside.x0 - 0.5 <= box.x0 and box.x1 <= inside.x1 + 0.5, t.get_text()
             assert inside.y0 - 0.5 <= box.y0 and box.y1 <= inside.y1 + 0.5, t.get_text()
+
+
+def test_the_epoch_ends_are_named_above_the_fame_axes(record: GameRecord) -> None:
+    """The words "epoch k scored" sit above the axes, so they never cover a line or the final markers."""
+    fig = plot_fame(record)
+    ax = panels(fig)[0]
+    renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
+    top = ax.get_window_extent(renderer).y1
+    labels = [t for child in ax.child_axes for t in child.get_xticklabels() if t.get_text()]
+    assert [t.get_text() for t in labels] == ["epoch 1\nscored", "epoch 2\nscored", "epoch 3\nscored"]
+    assert all(t.get_window_extent(renderer).y0 >= top for t in labels)

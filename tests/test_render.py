@@ -106,12 +106,31 @@ def test_facts_are_the_text_twin() -> None:
 
 
 def test_html_holds_picture_and_words() -> None:
-    """`html` and `State._repr_html_` give the SVG and the list of facts."""
+    """`html` gives the SVG and the list of facts."""
     s = _auction_position()
-    out = s._repr_html_()
-    assert out == html(s)
+    out = html(s)
     assert out.count("<svg") == 1 and "<details" in out and "The board in words" in out
     assert out.count("<li>") == len(facts(s))
+
+
+def test_a_position_shows_as_a_picture_even_untrusted() -> None:
+    """A notebook shows a `State` as its SVG, a PNG of it (shown where the notebook is not trusted) and its facts.
+
+    No HTML: JupyterLab would prefer it, cleaned of its SVG, in an untrusted notebook.
+    """
+    import base64
+
+    s = _auction_position()
+    bundle = s._repr_mimebundle_()
+    assert set(bundle) == {"image/svg+xml", "image/png", "text/plain"}
+    assert bundle["image/svg+xml"] == str(svg(s)) and bundle["text/plain"] == "\n".join(facts(s))
+    png = base64.b64decode(bundle["image/png"])
+    assert png.startswith(b"\x89PNG") and int.from_bytes(png[16:20], "big") == 760  # drawn at the board's width
+    from ra_core.pictures.svg import picture
+
+    shown = picture(s, caption=["Your move: " + "a long caption " * 12])["image/svg+xml"]
+    ET.fromstring(shown)  # one well-formed picture: the caption wrapped over lines, the board under it
+    assert shown.count("<svg") == 2 and shown.count("Your move:") == 1
 
 
 def test_game_over_and_scores() -> None:
@@ -153,7 +172,8 @@ def test_narrate_the_example_from_the_issue() -> None:
         }
     )
     s = s.apply("ra").apply("pass").apply("pass")
-    assert narrate(s, "bid 9", s.apply("bid 9")) == "P2 bid 9 and won gold, Nile and a funeral; lost 2 pharaohs."
+    won = "P2 bid 9 and won gold, Nile, a funeral and the center sun 1; lost 2 pharaohs."
+    assert narrate(s, "bid 9", s.apply("bid 9")) == won  # every tile and the sun taken are named
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -185,3 +205,19 @@ def test_every_position_of_whole_games_renders(players: int) -> None:
             assert sum(1 for line in lines if re.match(r"P\d( \(you\))?: fame", line)) == players
             assert html(s).count("<li>") == len(lines)
     assert {Phase.ACTION, Phase.REVEAL, Phase.BID, Phase.GAME_OVER} <= phases
+
+
+def test_since_last_move_tells_your_last_decision_and_everything_after_it() -> None:
+    """At each of your decisions: your previous decision, then every move since, a draw and its tile as one line."""
+    from ra_core.pictures.narrate import since_last_move
+
+    record = play([random_bot] * 3, seed=4)
+    states, actions = list(record.states()), list(record.actions)
+    mine = [k for k in range(len(actions)) if states[k].to_move == 0]
+    for before, now in zip(mine, mine[1:], strict=False):
+        lines = since_last_move(states[: now + 1], actions[:now], 0, most=1000)
+        told = [k for k in range(before, now) if not (actions[k] == "draw" and actions[k + 1].startswith("reveal"))]
+        assert lines == [narrate(states[k], actions[k], states[k + 1], you=(0,)) for k in told]
+        assert lines[0].startswith("P0 (you)")
+        short = since_last_move(states[: now + 1], actions[:now], 0, most=3)
+        assert short == lines if len(lines) <= 3 else short[1:] == lines[-2:] and "earlier moves" in short[0]

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import random
+import xml.etree.ElementTree as ET
 from collections import Counter
+from html import escape
 from typing import Any
 from xml.etree import ElementTree
 
@@ -17,6 +19,7 @@ import pytest
 from ra_core import Rules, State, Tile
 from ra_core.bots import random_bot
 from ra_core.pictures import svg as board_svg
+from ra_core.pictures.narrate import since_last_move
 from ra_core.pictures.words import signed
 from ra_core.play import GameRecord, play
 from ra_core.widgets import (
@@ -363,7 +366,9 @@ def test_a_whole_game_by_clicking_the_board_only() -> None:
         assert (view.table.board, c.version) != before and view.table.message == "", view.table.message
         kinds[_kind(value)] += 1
         assert view.table.status == view.clicks.status() and view.log.value
-        assert view.table.recent.count("<li>") == min(5, len(c.log)) and c.log[-1].split()[0] in view.table.recent
+        since = since_last_move(c.states, c.actions, c.you, names=c._bot_names())  # beside the board
+        assert view.table.recent.count("<li>") >= len(since[-5:]) and all(escape(x) in view.table.recent for x in since)
+        assert since[-1] == c.log[-1] and since[0].startswith(("P0 (you)", "(", "P"))
     assert {"draw", "ra", "bid", "pass"} <= set(kinds), kinds
     assert "Game over" in view.table.status and "<table" in view.scores.value
     view.undo_button.click()
@@ -740,23 +745,33 @@ def test_the_final_ranking_follows_the_engines_winner() -> None:
 
 
 def test_a_view_saves_a_picture_beside_the_widget() -> None:
-    """Each view's output holds a picture (HTML) and its text beside the widget: a saved notebook shows the board."""
+    """Each view's output holds a picture and its text beside the widget: a saved notebook shows the board.
+
+    A board is saved as an SVG with a PNG of it (shown where the notebook is not trusted), never
+    as HTML (which JupyterLab would prefer there, cleaned of its SVG); the other views save HTML.
+    """
     from ra_core.widgets import auction_explorer, disaster_explorer, replay, scoring_calculator
     from ra_core.widgets import play as play_widget
+    from ra_core.widgets.views import SAVED_NOTE
 
     game = play_widget(players=3, you=0, seed=2)
+    widget = "application/vnd.jupyter.widget-view+json"
     for view, drawn in (
-        (game, game.clicks.svg()),
-        (replay(play([random_bot] * 3, seed=2)), "<svg"),
-        (auction_explorer(), "<svg"),
-        (disaster_explorer(), "<svg"),
-        (scoring_calculator(), "<table"),
+        (game, game.clicks.svg().split(">", 1)[1]),
+        (replay(play([random_bot] * 3, seed=2)), "Step 0 of"),
+        (auction_explorer(), "Ra board"),
     ):
         bundle = view._repr_mimebundle_()
-        assert set(bundle) == {"application/vnd.jupyter.widget-view+json", "text/html", "text/plain"}
-        assert drawn in bundle["text/html"] and "run the cell to use it" in bundle["text/html"]
+        assert set(bundle) == {widget, "image/svg+xml", "image/png", "text/plain"}
+        assert drawn in bundle["image/svg+xml"] and SAVED_NOTE in bundle["image/svg+xml"]
+        ET.fromstring(bundle["image/svg+xml"])
         assert bundle["text/plain"] == view.text()
-    assert 'data-action="draw"' in game._repr_mimebundle_()["text/html"]  # the board as it is: its pieces framed
+    for other, drawn in ((disaster_explorer(), "<svg"), (scoring_calculator(), "<table")):
+        bundle = other._repr_mimebundle_()
+        assert set(bundle) == {widget, "text/html", "text/plain"}
+        assert drawn in bundle["text/html"] and "run the cell to use it" in bundle["text/html"]
+    assert 'data-action="draw"' in game._repr_mimebundle_()["image/svg+xml"]  # the board as it is: its pieces framed
+    assert game.clicks.status() in game._repr_mimebundle_()["image/svg+xml"]  # under the status line
 
 
 def test_the_scores_fit_inside_their_card() -> None:

@@ -2,10 +2,11 @@
 
     python tools/execute_notebooks.py notebooks/*.ipynb
 
-Widget state is stripped from the metadata afterwards: nbval ignores it and it bloats diffs. An
-output that holds a widget view and a picture of it (text/html) keeps the picture only: a saved
-view shows only with its kernel ("Error displaying widget: model not found" without one), and nbval
-does not compare views; run, the cell shows the widget again.
+Widget state and the cells' run times are stripped from the metadata afterwards: nbval ignores them,
+and they would change a committed file whose outputs did not. An output that holds a widget view
+and a picture of it (an SVG with its PNG, or HTML) keeps the picture only: a saved view shows only
+with its kernel ("Error displaying widget: model not found" without one), and nbval does not
+compare views; run, the cell shows the widget again.
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ def execute(path: Path) -> None:
     NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
+        cell.metadata.pop("execution", None)  # run times: a fresh run would change the file and nothing else
         for output in cell.get("outputs", []):
             data = output.get("data", {})
-            if WIDGET_VIEW in data and "text/html" in data:
+            if WIDGET_VIEW in data and {"text/html", "image/svg+xml"} & set(data):
                 del data[WIDGET_VIEW]
     nbformat.write(nb, path)
     print(f"executed {path}")

@@ -1,52 +1,73 @@
-"""Make the sample session that notebook 14 analyses: simulated students, a stated behaviour, a real server.
+"""Make the sample sessions that notebook 14 analyses: simulated students, a stated behaviour, a real server.
 
-    python tools/make_sample_session.py     # writes notebooks/data/sample_session.csv
+    python tools/make_sample_session.py     # writes the two samples in notebooks/data/
 
-24 simulated students (`ra_classroom.teacher.simulate`) join a rehearsal of the classroom server and play
-a 50-minute session's rounds in groups of 4, values uniform on [0, 100]: a practice round, then
-first price (3 rounds), second price (2), all-pay (2), common value with signals +/- 10 (3). Their
-behaviour is stated in the file's first line, so the data are never mistaken for a real class's.
-Seeded: the same file every time.
+24 simulated students (`ra_classroom.teacher.simulate`) join a rehearsal of the classroom server and
+play the session plan of notebook 14 in groups of 4, values uniform on [0, 100]: a practice round
+(first price), then eight private-value rounds in a counterbalanced order, first, second, all-pay,
+first, first, all-pay, second, first (each format's rounds sit on average in the middle of the
+eight, so that experience does not favour one format), then three common-value rounds (first
+price) with signals +/- 10. Their behaviour is stated in each file's first line, in words (and in
+its second, as the `Behaviour`'s fields), so the data are never mistaken for a real class's.
+Seeded: the same files every time.
+
+* ``sample_session.csv``: every student the same, CRRA rho = 0.5 (the textbook's risk-averse bidder).
+* ``sample_session_mixed.csv``: each student his own rho, uniform in [0.25, 0.95], and each a
+  learner with chance one half (11 of the 24 are), shading more in each common-value round;
+  ``sample_session_mixed_students.csv`` lists what was programmed for each (his rho, whether he
+  learns), kept apart from the data so that the notebook can check that the analysis recovers it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from pathlib import Path
 
 from ra_classroom import Behaviour, ControlRoom
 
-OUT = Path(__file__).resolve().parent.parent / "notebooks" / "data" / "sample_session.csv"
-BEHAVIOUR = Behaviour(r=0.5, jitter=0.08, overbid=0.3, shade=0.3, learn=0.2, think=(0.0, 0.05))
+DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
+PAID = ["first", "second", "allpay", "first", "first", "allpay", "second", "first"]  # counterbalanced
 ROUNDS = [
     {"kind": "first", "practice": True},
-    {"kind": "first"},
-    {"kind": "first"},
-    {"kind": "first"},
-    {"kind": "second"},
-    {"kind": "second"},
-    {"kind": "allpay"},
-    {"kind": "allpay"},
-    {"kind": "common", "noise": 10},
-    {"kind": "common", "noise": 10},
-    {"kind": "common", "noise": 10},
+    *({"kind": kind} for kind in PAID),
+    *({"kind": "common", "noise": 10} for _ in range(3)),
 ]
+SAMPLES = {
+    "sample_session": Behaviour(rho=0.5, jitter=0.05, errors="normal", overbid=0.3, shade=0.3, learn=0.2,
+                                think=(0.0, 0.05)),
+    "sample_session_mixed": Behaviour(rho=0.6, rho_spread=0.35, jitter=0.05, errors="normal", overbid=0.3, shade=0.3,
+                                      learn=0.3, learners=0.5, think=(0.0, 0.05)),
+}  # fmt: skip
+STUDENTS = 24
 
 
 def main() -> None:
-    room = ControlRoom.start(room="SAMPLE", seed="sample-session")
-    try:
-        room.rehearse(24, seed="sample-session", behaviour=BEHAVIOUR)
-        for spec in ROUNDS:
-            room.open_round(group_size=4, **spec)  # type: ignore[arg-type]
-            room.finish_round()
-        df = room.results().drop(columns=["seconds_to_bid"])  # think times are simulated: not data
-    finally:
-        room.stop()
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    with OUT.open("w", encoding="utf-8") as f:
-        f.write(f"# NOT A CLASS: {BEHAVIOUR.describe()}; made by tools/make_sample_session.py\n")
-        df.to_csv(f, index=False, lineterminator="\n")
-    print(f"wrote {OUT} ({len(df)} rows)")
+    for name, behaviour in SAMPLES.items():
+        seed = name.replace("_", "-")
+        room = ControlRoom.start(room="SAMPLE", seed=seed)
+        try:
+            simulated = room.rehearse(STUDENTS, seed=seed, behaviour=behaviour)
+            for spec in ROUNDS:
+                room.open_round(group_size=4, **spec)  # type: ignore[arg-type]
+                room.finish_round()
+            df = room.results().drop(columns=["seconds_to_bid"])  # think times are simulated: not data
+        finally:
+            room.stop()
+        out = DATA / f"{name}.csv"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with out.open("w", encoding="utf-8") as f:
+            f.write(f"# NOT A CLASS: {behaviour.describe()}; made by tools/make_sample_session.py\n")
+            f.write(f"# behaviour: {json.dumps(dataclasses.asdict(behaviour))}\n")
+            df.to_csv(f, index=False, lineterminator="\n")
+        print(f"wrote {out} ({len(df)} rows)")
+        if behaviour.rho_spread or behaviour.learners < 1:
+            types = DATA / f"{name}_students.csv"
+            lines = ["name,rho,learns"] + [
+                f"{s.name},{s.behaviour.rho:g},{s.behaviour.learn > 0}" for s in simulated.students
+            ]
+            types.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            print(f"wrote {types} (what was programmed, per student)")
 
 
 if __name__ == "__main__":

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ra_core.bots import heuristic_bot
-from ra_core.pictures.narrate import narrate
+from ra_core.pictures.narrate import narrate, since_last_move
 from ra_core.pictures.pieces import Controls
+from ra_core.pictures.portrait import portrait_svg
 from ra_core.pictures.svg import svg
 from ra_core.pictures.words import facts, scores_text, status_lines
 from ra_core.play import sample_chance
@@ -25,8 +26,10 @@ __all__ = [
     "heuristic_bot",
     "narrate",
     "plot_style",
+    "portrait_svg",
     "sample_chance",
     "scores_text",
+    "since_last_move",
     "status_lines",
     "svg",
 ]

@@ -35,12 +35,21 @@ from ra_core import (
     parse_action,
 )
 
-from .bridge import Controls, facts, heuristic_bot, narrate, sample_chance, scores_text, status_lines, svg
+from .bridge import (
+    Controls,
+    facts,
+    heuristic_bot,
+    portrait_svg,
+    sample_chance,
+    scores_text,
+    since_last_move,
+    status_lines,
+)
 
 __all__ = ["CHANCE_SEAT", "Selection", "TableGame", "select"]
 
 CHANCE_SEAT = -1  #: the seat recorded for a chance move (a tile drawn from the bag)
-_RECENT = 6  # moves told in words beside the board
+_RECENT = 6  # moves told in words beside the board: since the seat last decided
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,7 +76,6 @@ class TableGame:
         self.seed = seed
         self.states: list[State] = [new_game(players, seed=seed)]
         self.moves: list[tuple[int, str]] = []
-        self._told: dict[tuple[int, int, tuple[str, ...]], str] = {}  # (ply, seat, names) -> that move in words
 
     @property
     def state(self) -> State:
@@ -78,7 +86,6 @@ class TableGame:
         """Return a copy to make moves on (states are immutable: only the lists are copied)."""
         twin = TableGame.__new__(TableGame)
         twin.seed, twin.states, twin.moves = self.seed, list(self.states), list(self.moves)
-        twin._told = dict(self._told)  # the moves told so far are the twin's first moves too
         return twin
 
     @property
@@ -152,16 +159,13 @@ class TableGame:
         return None
 
     def recent(self, seat: int, names: Sequence[str], count: int = _RECENT) -> list[str]:
-        """Return the last `count` moves in words, as `seat` reads them, newest last."""
-        start, shown = max(0, self.ply - count), tuple(names)
-        lines = []
-        for k in range(start, self.ply):  # each move is told once per seat: every board shows the last few
-            line = self._told.get((k, seat, shown))
-            if line is None:
-                line = narrate(self.states[k], self.moves[k][1], self.states[k + 1], you=seat, names=names)
-                self._told[(k, seat, shown)] = line
-            lines.append(line)
-        return lines
+        """Return what happened since `seat`'s last decision, in words, newest last (at most `count` lines).
+
+        The same sentences as the notebook's table (`since_last_move`): the seat's last decision,
+        then every move after it, a draw and its tile as one.
+        """
+        actions = [text for _, text in self.moves]
+        return since_last_move(self.states, actions, seat, names=names, most=count)
 
     def view(
         self, seat: int, names: Sequence[str], bots: Collection[int], *, live: bool, sel: Selection
@@ -190,7 +194,7 @@ class TableGame:
             status = f"Waiting for P{s.to_move} ({names[s.to_move]})."
         return {
             "ply": self.ply,
-            "svg": str(svg(s, you=seat, names=names, controls=controls)),
+            "svg": str(portrait_svg(s, you=seat, names=names, controls=controls)),  # a phone's board, every width
             "status": status,
             "lines": status_lines(s, table=True),
             "recent": self.recent(seat, names),

@@ -1,7 +1,7 @@
 """Simulated students: scripted participants who join over the real websocket and bid or play by a stated rule.
 
 They are oTree's "bots" for this classroom: the load benchmark, the tests, the control room's
-rehearsal and the sample session of notebook 14 all use them. Their behaviour is stated
+rehearsal and the sample sessions of notebook 14 all use them. Their behaviour is stated
 (`Behaviour.describe`), so data they make are labelled as what they are: simulated, not a class.
 
 Each simulated student has his own random stream, derived from the seed and his name, and
@@ -17,6 +17,7 @@ import random
 import threading
 import time
 from collections.abc import Sequence
+from statistics import NormalDist
 from typing import Any, Protocol
 
 import orjson
@@ -32,34 +33,76 @@ class Behaviour:
     """How a simulated student bids and plays.
 
     Attributes:
-        r: first price: he bids the share (n-1)/(n-1+r) of his value above the law's bottom, the
-            equilibrium of bidders with utility money**r (r = 1: risk-neutral; r < 1: risk-averse,
-            so above the risk-neutral line).
-        jitter: each bid is multiplied by a factor drawn uniformly from [1 - jitter, 1 + jitter].
-        overbid: second price: the share of students who bid above their value (by up to 20 %);
-            the others bid their value.
-        shade: common value: he bids his signal minus noise * s, s uniform in [0, shade]; below
-            the break-even (n-1)/(n+1) he falls for the winner's curse.
+        rho: first price: he bids the share (n-1)/(n-1+rho) of his value above the law's bottom,
+            the equilibrium of bidders with utility money**rho (constant relative risk aversion,
+            notebook 11's rho: 1 is risk-neutral; below 1 risk-averse, so above the risk-neutral line).
+        rho_spread: each student has his own rho, drawn once, uniform in [rho - rho_spread,
+            rho + rho_spread] (0: every student has `rho`).
+        jitter: first-price and all-pay bids are multiplied by 1 + jitter * u, u uniform on [-1, 1]
+            (``errors="uniform"``) or standard normal (``errors="normal"``). Other bids are not.
+        errors: ``"uniform"`` or ``"normal"``: the law of u above.
+        overbid: second price: in each round each student bids above his value with this
+            probability, by a factor uniform in [1, 1.2]; otherwise he bids his value exactly.
+        shade: common value (a first-price round): he bids his signal minus noise * s * u, u uniform
+            on [0, 1]; below the break-even (s * u under (n-1)/(n+1)) he falls for the winner's curse.
         learn: common value: `shade` grows by this much after each common-value round he bid in
-            (experience teaches caution).
+            (experience teaches caution), for the students who learn.
+        learners: the share of students who learn (each is a learner or not, drawn once).
         think: the seconds he takes before each bid or move, drawn uniformly from this range.
     """
 
-    r: float = 0.5
+    rho: float = 0.5
+    rho_spread: float = 0.0
     jitter: float = 0.05
+    errors: str = "uniform"
     overbid: float = 0.3
     shade: float = 0.5
     learn: float = 0.0
+    learners: float = 1.0
     think: tuple[float, float] = (0.2, 1.0)
 
+    def __post_init__(self) -> None:
+        if self.errors not in ("uniform", "normal"):
+            raise ValueError(f"errors must be 'uniform' or 'normal', got {self.errors!r:.40}")
+        if not 0 < self.rho - self.rho_spread <= self.rho + self.rho_spread <= 20:
+            raise ValueError(f"every student's rho must lie in (0, 20]: rho={self.rho}, rho_spread={self.rho_spread}")
+
+    def student(self, seed: int | str, name: str) -> Behaviour:
+        """Return the behaviour of the student `name` in the class with `seed`: his own rho, and whether he learns.
+
+        Drawn from a stream of his own (the seed and his name), apart from his bids' stream, so the
+        same student has the same type in every run. Without a spread or non-learners, this behaviour.
+        """
+        if self.rho_spread == 0 and self.learners >= 1:
+            return self
+        rng = random.Random(f"ra-classroom-type:{seed}:{name}")
+        rho = self.rho + self.rho_spread * (2 * rng.random() - 1)
+        learns = rng.random() < self.learners
+        return dataclasses.replace(
+            self, rho=round(rho, 4), rho_spread=0.0, learn=self.learn if learns else 0.0, learners=1.0
+        )
+
     def describe(self) -> str:
-        """Return the behaviour in words, for labels and captions."""
+        """Return the behaviour in words, for labels and captions: what each simulated student does."""
+        rho = (
+            f"ρ uniform in [{self.rho - self.rho_spread:g}, {self.rho + self.rho_spread:g}], one per student"
+            if self.rho_spread
+            else f"ρ = {self.rho:g}"
+        )
+        noise = (
+            f"times 1 + {self.jitter:g} u, u uniform on [-1, 1]"
+            if self.errors == "uniform"
+            else f"times 1 + {self.jitter:g} z, z standard normal"
+        )
+        learning = ""
+        if self.learn:
+            who = "" if self.learners >= 1 else f" for {self.learners:.0%} of the students"
+            learning = f", s growing by {self.learn:g} after each such round{who}"
         return (
-            f"simulated students: first price, risk-averse shading (CRRA r = {self.r:g}); second price, "
-            f"{self.overbid:.0%} overbid by up to 20 %, the rest bid their value; all-pay, the risk-neutral "
-            f"bid; common value, signal minus up to {self.shade:g} x noise"
-            + (f" (+{self.learn:g} after each such round)" if self.learn else "")
-            + f"; every bid times 1 +/- {self.jitter:g}"
+            f"simulated students: first price, the equilibrium bid of CRRA bidders ({rho}); second price, in each "
+            f"round a bid above the value with probability {self.overbid:g} (by up to 20 %), else the value; all-pay, "
+            f"the risk-neutral equilibrium bid; first-price and all-pay bids {noise}; common value (first price), "
+            f"the signal minus noise × s × u, u uniform on [0, 1], s = {self.shade:g}{learning}"
         )
 
 
@@ -70,9 +113,13 @@ def sim_bid(rnd: dict[str, Any], behaviour: Behaviour, rng: random.Random, commo
     """
     kind, value, n = rnd["kind"], float(rnd["value"]), int(rnd["group_size"])
     law = law_from_dict(rnd["law"])
-    wobble = 1 + behaviour.jitter * (2 * rng.random() - 1)
+    u = rng.random()
+    if behaviour.errors == "normal":
+        wobble = 1 + behaviour.jitter * NormalDist().inv_cdf(min(max(u, 1e-12), 1 - 1e-12))
+    else:
+        wobble = 1 + behaviour.jitter * (2 * u - 1)
     if kind == "first":
-        bid = (law.low + shading(n, law, behaviour.r) * (value - law.low)) * wobble
+        bid = (law.low + shading(n, law, behaviour.rho) * (value - law.low)) * wobble
     elif kind == "second":
         bid = value * (1 + 0.2 * rng.random()) if rng.random() < behaviour.overbid else value
     elif kind == "allpay":
@@ -101,12 +148,13 @@ class SimStudent:
     Args:
         name: his name in the room.
         seed: the class's seed; with the name it makes his random stream.
-        behaviour: how he bids and plays.
+        behaviour: how the class bids and plays; his own (his rho, whether he learns) is
+            ``behaviour.student(seed, name)``.
         probe: who watches his actions and views (the benchmark), if anyone.
     """
 
     def __init__(self, name: str, seed: int | str, behaviour: Behaviour, probe: Probe | None = None) -> None:
-        self.name, self.behaviour, self.probe = name, behaviour, probe
+        self.name, self.behaviour, self.probe = name, behaviour.student(seed, name), probe
         self.rng = random.Random(f"ra-classroom-sim:{seed}:{name}")
         self.think = random.Random(f"ra-classroom-think:{seed}:{name}")  # timing only: bids stay seeded
         self.token: str | None = None

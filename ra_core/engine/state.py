@@ -207,15 +207,16 @@ class State(NamedTuple):
     def __str__(self) -> str:
         return textboard.text_board(self)
 
-    def _repr_html_(self) -> str:
-        """Return the board as HTML for notebooks: the picture and its text twin.
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, str]:
+        """Return the board for notebooks: its SVG picture, a PNG of it and its text twin.
 
-        The pictures are imported here, on the first display, as python-chess's ``_repr_svg_``
-        does: ``import ra_core`` loads the engine only.
+        A picture, not HTML, so that it shows in a notebook that is not trusted too (see
+        `ra_core.pictures.raster`). The pictures are imported here, on the first display, as
+        python-chess's ``_repr_svg_`` does: ``import ra_core`` loads the engine only.
         """
-        from ..pictures.svg import html  # the one import from a layer above: drawing, when asked for
+        from ..pictures.svg import picture  # the one import from a layer above: drawing, when asked for
 
-        return str(html(self))
+        return picture(self)
 
     def __repr__(self) -> str:
         return (

@@ -3,7 +3,8 @@
 * `words`: tile and player names, the facts of a board, scores as text;
 * `theme`, `icons`, `pieces`, `svg`: the board picture (standard library only, byte-stable);
 * `narrate`: one sentence per action;
+* `raster`: a PNG of a picture, so that it shows in an untrusted notebook (with ``resvg-py``);
 * `plotstyle`, `plots`: plots for the notebooks (the only modules here that need matplotlib).
 
-`State._repr_html_` imports `svg` on the first display of a position.
+`State._repr_mimebundle_` imports `svg` on the first display of a position.
 """

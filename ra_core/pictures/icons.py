@@ -16,10 +16,21 @@ from __future__ import annotations
 
 from ..engine.tiles import Tile
 
-__all__ = ["WORD_TILES", "icon_svg"]
+__all__ = ["LABELS", "WORD_TILES", "icon_svg"]
 
-#: The kinds whose full name is short enough to be written on the tile itself.
+#: The kinds whose full name is short enough to be written on the tile itself, large, in place of an icon.
 WORD_TILES: dict[Tile, str] = {Tile.RA: "Ra", Tile.GOD: "God", Tile.ART: "Art"}
+
+#: The short label written under the icon of every other kind, so that each kind is told apart
+#: without the key (not by its colour alone: the eight monuments share theirs): the name itself
+#: when it has at most 7 letters, else the head of the name, cut where it still reads as the word.
+LABELS: dict[Tile, str] = {
+    Tile.PHARAOH: "Pharaoh", Tile.NILE: "Nile", Tile.FLOOD: "Flood", Tile.GOLD: "Gold",
+    Tile.AGRICULTURE: "Agri.", Tile.RELIGION: "Relig.", Tile.ASTRONOMY: "Astro.", Tile.WRITING: "Writing",
+    Tile.FORTRESS: "Fortress", Tile.OBELISK: "Obelisk", Tile.PALACE: "Palace", Tile.PYRAMID: "Pyramid",
+    Tile.SPHINX: "Sphinx", Tile.STATUE: "Statue", Tile.STEP_PYRAMID: "Step", Tile.TEMPLE: "Temple",
+    Tile.FUNERAL: "Funeral", Tile.DROUGHT: "Drought", Tile.UNREST: "Unrest", Tile.EARTHQUAKE: "Quake",
+}  # fmt: skip
 
 
 def _poly(points: str) -> str:

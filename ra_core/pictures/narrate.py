@@ -10,7 +10,7 @@
 'P0 bid 8.'
 >>> s, after = after, after.apply("pass").apply("pass")
 >>> narrate(s.apply("pass"), "pass", after)
-'P2 passed; P0 won gold, Nile and a funeral with sun 8; lost 2 pharaohs.'
+'P2 passed; P0 won gold, Nile, a funeral and the center sun 1 with sun 8; lost 2 pharaohs.'
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from .words import owed_words, player_name, seat_set, signed, tile_name
 if TYPE_CHECKING:
     from ..engine.state import State
 
-__all__ = ["epoch_summary", "join", "narrate", "tiles_words", "tile_words"]
+__all__ = ["epoch_summary", "join", "narrate", "since_last_move", "tiles_words", "tile_words"]
 
 _MASS = {Tile.GOLD, Tile.NILE, Tile.ART, Tile.AGRICULTURE, Tile.RELIGION, Tile.ASTRONOMY, Tile.WRITING, Tile.UNREST}
 _PLURAL = {Tile.SPHINX: "sphinxes", Tile.FORTRESS: "fortresses", Tile.NILE: "Niles", Tile.UNREST: "unrests"}
@@ -104,7 +104,7 @@ def _auction_result(before: State, winner: int, sun: int, *, say_sun: bool = Tru
             return "nobody bid, so the 8 tiles go to the box"
         return "nobody bid, so the tiles stay on the track" if lot else "nobody bid"
     player, disasters = win(before.players[winner], sun, before.center_sun, before.track)
-    won = join(_in_order(lot)) if lot else f"the center sun {before.center_sun}"
+    won = join([*_in_order(lot), f"the center sun {before.center_sun}"])  # every tile and the sun taken (R44)
     text = f"won {won}" + (f" with sun {sun}" if say_sun else "")
     text += _losses(player.display, disasters)
     return text
@@ -189,3 +189,40 @@ def narrate(
             text += " No face-up suns are left: the epoch ends."
         text += " " + epoch_summary(after, you=me, names=names)
     return text
+
+
+def since_last_move(
+    states: Sequence[State],
+    actions: Sequence[str],
+    you: int | Collection[int],
+    *,
+    names: Sequence[str] = (),
+    most: int = 6,
+) -> list[str]:
+    """Return what happened since your last decision, one sentence per move, oldest first.
+
+    `states` and `actions` are a game as played (``states[k + 1]`` is ``states[k]`` after
+    ``actions[k]``, chance draws included). The list starts with your last decision and goes on
+    with every move after it: the others', the bots' and the tiles drawn (a draw and the tile it
+    brings are one sentence). Before your first decision it tells the game from its start. At
+    most the `most` newest sentences are kept; a first line says how many earlier ones were left
+    out. The notebook's table and the classroom's page both show it beside the player's controls.
+
+    >>> from ra_core import new_game
+    >>> s = new_game(3, suns="table")
+    >>> states = [s, s.apply("draw"), s.apply("draw").apply("reveal gold")]
+    >>> since_last_move(states, ["draw", "reveal gold"], 1)
+    ['P0 drew gold; it goes to slot 1.']
+    """
+    me, most = seat_set(you), max(2, most)
+    played = min(len(actions), len(states) - 1)
+    start = next((k for k in range(played - 1, -1, -1) if states[k].to_move in me), 0)
+    lines = []
+    for k in range(start, played):
+        if actions[k] == "draw" and k + 1 < played and actions[k + 1].startswith("reveal"):
+            continue  # told with the tile it brings, in the next sentence
+        lines.append(narrate(states[k], actions[k], states[k + 1], you=me, names=names))
+    if len(lines) > most:
+        earlier = len(lines) - most + 1
+        lines = [f"({earlier} earlier moves since your last decision)", *lines[-(most - 1) :]]
+    return lines

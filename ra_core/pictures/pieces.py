@@ -16,12 +16,14 @@ from typing import NamedTuple
 
 from ..engine.actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, UseGod
 from ..engine.tiles import CIVILIZATIONS, MONUMENTS, Tile
-from .icons import WORD_TILES, icon_svg
-from .theme import INK, MARKED, PANEL, ROOT, STYLE, classed
+from .icons import LABELS, WORD_TILES, icon_svg
+from .narrate import join, tiles_words
+from .theme import FADE, INK, MARKED, PANEL, ROOT, STYLE, classed
 from .words import tile_name
 
 __all__ = [
     "COUNT_FONT",
+    "LOST",
     "MARK",
     "TILE_STYLES",
     "VERMILLION",
@@ -100,19 +102,23 @@ def _style(t: Tile) -> TileStyle:
     if t is Tile.FLOOD:
         return TileStyle("wave2", _SKY, "#000", word)
     if t is Tile.GOLD:
-        return TileStyle("circle", _YELLOW, "#000", word)
+        return TileStyle("ingot", _YELLOW, "#000", word)
     if t in CIVILIZATIONS:
         return TileStyle("pentagon", _GREEN, "#000", word)
     if t in MONUMENTS:
-        return TileStyle("pyramid", _ORANGE, "#000", word)
+        return TileStyle("monument", _ORANGE, "#000", word)
     return TileStyle("octagon", "#222", "#fff", word)  # the four disasters
 
 
 TILE_STYLES: dict[Tile, TileStyle] = {t: _style(t) for t in Tile}
 
-#: Where the picture sits in each shape (a fraction of the tile down from its centre) and how
-#: much of the tile it fills: low and small in the monuments' narrow-topped outline.
-_PLACE = {"pyramid": (0.12, 0.5), "pentagon": (0.06, 0.56), "wave": (0.08, 0.56), "wave2": (0.08, 0.56)}
+#: Where the picture sits in each shape (its centre, a fraction of the tile down from the tile's
+#: top) and how much of the tile it fills, above the label: lower and smaller under a pointed or
+#: wavy top.
+_PLACE = {"pentagon": (0.4, 0.46), "wave": (0.42, 0.42), "wave2": (0.42, 0.42), "monument": (0.36, 0.5)}
+#: Where a label may run in each shape, as a fraction of the tile's width (the bottom of the shape).
+_ROOM = {"octagon": 0.66, "pentagon": 0.72}
+LABELLED = 30  #: the smallest tile (in the picture's units) that carries its label; smaller ones are in a key
 COUNT_FONT = 13  #: the size of a pile's count under its tile, in the picture's units
 
 
@@ -127,6 +133,14 @@ def _shape(shape: str, x: float, y: float, size: float, fill: str) -> str:
 
     if shape == "square":
         return f'<rect x="{x + 2:.1f}" y="{y + 2:.1f}" width="{size - 4:.1f}" height="{size - 4:.1f}" {style}/>'
+    if shape == "monument":  # a block with stepped shoulders: a building's outline
+        e = size * 0.2
+        return poly([(x + 1, y + size - 2), (x + 1, y + e + 2), (x + e, y + e + 2), (x + e, y + 2),
+                     (x + size - e, y + 2), (x + size - e, y + e + 2), (x + size - 1, y + e + 2),
+                     (x + size - 1, y + size - 2)])  # fmt: skip
+    if shape == "ingot":  # a gold bar seen from the side: wide at the bottom
+        return poly([(x + size * 0.16, y + 4), (x + size * 0.84, y + 4), (x + size - 1, y + size - 3),
+                     (x + 1, y + size - 3)])  # fmt: skip
     if shape in ("circle", "sun"):
         rays = ""
         if shape == "sun":
@@ -142,10 +156,6 @@ def _shape(shape: str, x: float, y: float, size: float, fill: str) -> str:
     if shape == "pentagon":
         return poly([(cx, y + 1), (x + size - 1, y + size * 0.4), (x + size - 4, y + size - 2),
                      (x + 4, y + size - 2), (x + 1, y + size * 0.4)])  # fmt: skip
-    if shape == "pyramid":
-        return poly(
-            [(x + size * 0.3, y + 3), (x + size * 0.7, y + 3), (x + size - 1, y + size - 2), (x + 1, y + size - 2)]
-        )
     if shape == "octagon":
         q = size * 0.29
         e = size - 1
@@ -183,9 +193,12 @@ def tile_svg(t: Tile, x: float, y: float, size: float = 40, count: int = 0, fewe
             f'<text x="{x + h:.1f}" y="{y + h + font * 0.36:.1f}" font-size="{font:.1f}" text-anchor="middle" '
             f'font-weight="bold" fill="{st.ink}">{escape(st.word)}</text>'
         )
+    elif size >= LABELLED:  # the icon above, the kind's short label under it
+        down, part = _PLACE.get(st.shape, (0.36, 0.5))
+        parts.append(icon_svg(t, x + h, y + down * size, part * size / 20, st.ink, st.fill))
+        parts.append(_tile_label(LABELS[t], x + h, y + size * 0.88, size, st.ink, size * _ROOM.get(st.shape, 0.84)))
     else:
-        down, part = _PLACE.get(st.shape, (0.0, 0.62))
-        parts.append(icon_svg(t, x + h, y + h + down * size, part * size / 20, st.ink, st.fill))
+        parts.append(icon_svg(t, x + h, y + h, 0.62 * size / 20, st.ink, st.fill))
     if count >= max(1, fewest):
         parts.append(
             f'<text class="ra-count {INK}" x="{x + h:.1f}" y="{y + size + COUNT_FONT:.1f}" font-size="{COUNT_FONT}" '
@@ -193,6 +206,20 @@ def tile_svg(t: Tile, x: float, y: float, size: float = 40, count: int = 0, fewe
         )
     parts.append("</g>")
     return "".join(parts)
+
+
+#: The width of a bold letter of the board's sans-serif font, as a fraction of its size (on average over a word).
+LETTER = 0.62
+
+
+def _tile_label(word: str, cx: float, y: float, size: float, ink: str, room: float) -> str:
+    """Return a tile's short label centred at (cx, y): a third of the tile tall, narrowed to fit `room` if need be."""
+    font = size * 0.34
+    fit = f' textLength="{room:.1f}" lengthAdjust="spacingAndGlyphs"' if LETTER * font * len(word) > room else ""
+    return (
+        f'<text x="{cx:.1f}" y="{y:.1f}" font-size="{font:.1f}" text-anchor="middle" font-weight="bold" '
+        f'fill="{ink}"{fit}>{escape(word)}</text>'
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -320,6 +347,32 @@ class Controls(NamedTuple):
         """Return the discard that the picked tiles make, if it is a legal one."""
         return next((a for a in self.actions if isinstance(a, Discard) and a.tiles == self.picked), None)
 
+    def prompt(self) -> str:
+        """Return what the deciding player may do now, naming only the legal choices and the step in progress.
+
+        The status line of the notebook's table says it after "Your move: ": a god chosen waits
+        for its slot, tiles picked to lose wait for Confirm, and "or pass" appears only when
+        passing is legal (the Ra caller must bid when everybody else has passed, R40).
+        """
+        kinds = {type(a) for a in self.actions}
+        if self.god:
+            return "take a tile from the auction track with your god (or click your god tile again to cancel)"
+        if Discard in kinds:
+            if not self.picked:
+                return "choose which tiles to lose"
+            chosen = join(tiles_words(self.picked))
+            return f"lose {chosen}: click Confirm" if self.chosen() else f"lose {chosen} and more: choose the rest"
+        ways = [w for kind, w in ((Draw, "draw a tile"), (CallRa, "call Ra"), (UseGod, "use a god"),
+                                  (Bid, "bid one of your face-up suns"), (Pass, "pass"),
+                                  (Done, "be done")) if kind in kinds]  # fmt: skip
+        if UseGod in kinds and Done in kinds:
+            ways = ["use another god", "be done"]
+        if Bid in kinds and Pass not in kinds:
+            return "bid one of your face-up suns (you called Ra and everybody passed: you must bid)"
+        if len(ways) > 2:
+            return ", ".join(ways[:-1]) + ", or " + ways[-1]
+        return " or ".join(ways)
+
     def hint(self) -> str:
         """Return where to click for each of the legal actions, as one sentence ("" if none).
 
@@ -446,20 +499,30 @@ def button_svg(x: float, y: float, width: float, text: str, fill: str = "#ffffff
     )
 
 
-#: How a piece that is not a choice now is drawn (the bag, the Ra statue): its shapes faded to
-#: this opacity, its words not (they take the theme's ink instead), so that they stay readable.
-FADED = 0.3
+#: How much of a pile chosen to lose entirely still shows (its "−n" mark says why): faint, yet its label keeps
+#: 3:1 against the tile in the dark theme too (at 0.35 a label fell to 2.3:1 on the dark paper).
+LOST = 0.55
+
+#: How a piece that is not a choice now is drawn (the bag, the Ra statue): its outline only, dashed,
+#: in the theme's second ink (`ra_core.pictures.theme.FADED`), no fill; its words in the theme's ink.
+#: Both keep 3:1 or more against the paper in the light and the dark theme, where a faded colour
+#: would not (the old 30% opacity fell to about 1.5:1 on the dark paper).
+FADED = 'fill="none" stroke="#555555" stroke-width="1.5" stroke-dasharray="4 3"'
+
+
+def _drawn(fill: str, faded: bool) -> str:
+    """Return the attributes of one shape of a control: its `fill` with a black outline, or `FADED` (class `FADE`)."""
+    return f'class="{FADE}" {FADED}' if faded else f'fill="{fill}" stroke="#000" stroke-width="1.5"'
 
 
 def bag_svg(x: float, y: float, count: int, faded: bool = False) -> str:
     """Return the cloth bag (a sack with its tie) and how many tiles are left in it; `faded`: not a choice now."""
-    look = f' opacity="{FADED}"' if faded else ""
     return (
-        f'<g{look}><path d="M{x + 14:.1f},{y + 14:.1f} C{x - 2:.1f},{y + 30:.1f} {x + 2:.1f},{y + 56:.1f} {x + 28:.1f},'
+        f'<g><path d="M{x + 14:.1f},{y + 14:.1f} C{x - 2:.1f},{y + 30:.1f} {x + 2:.1f},{y + 56:.1f} {x + 28:.1f},'
         f'{y + 56:.1f} C{x + 54:.1f},{y + 56:.1f} {x + 58:.1f},{y + 30:.1f} {x + 42:.1f},{y + 14:.1f} Z" '
-        'fill="#c8a165" stroke="#000" stroke-width="1.5"/>'
+        f"{_drawn('#c8a165', faded)}/>"
         f'<path d="M{x + 14:.1f},{y + 14:.1f} L{x + 10:.1f},{y + 4:.1f} L{x + 46:.1f},{y + 4:.1f} '
-        f'L{x + 42:.1f},{y + 14:.1f} Z" fill="#b08850" stroke="#000" stroke-width="1.5"/></g>'
+        f'L{x + 42:.1f},{y + 14:.1f} Z" {_drawn("#b08850", faded)}/></g>'
         + text_element(x + 28, y + 40, str(count), 14, "bold", "middle", cls=INK if faded else "")
         + _label(x + 28, y + 72, "Draw")
     )
@@ -472,12 +535,10 @@ def _label(x: float, y: float, text: str) -> str:
 
 def statue_svg(x: float, y: float, faded: bool = False) -> str:
     """Return the Ra statue (a figure with a sun disk on its head), to call Ra; `faded`: not a choice now."""
-    look = f' opacity="{FADED}"' if faded else ""
     return (
-        f'<g{look}><circle cx="{x + 28:.1f}" cy="{y + 12:.1f}" r="10" fill="{VERMILLION}" stroke="#000" '
-        'stroke-width="1.5"/>'
+        f'<g><circle cx="{x + 28:.1f}" cy="{y + 12:.1f}" r="10" {_drawn(VERMILLION, faded)}/>'
         f'<path d="M{x + 20:.1f},{y + 24:.1f} L{x + 36:.1f},{y + 24:.1f} L{x + 42:.1f},{y + 56:.1f} '
-        f'L{x + 14:.1f},{y + 56:.1f} Z" fill="#e8c872" stroke="#000" stroke-width="1.5"/></g>'
+        f'L{x + 14:.1f},{y + 56:.1f} Z" {_drawn("#e8c872", faded)}/></g>'
         + text_element(x + 28, y + 48, "Ra", 13, "bold", "middle", cls=INK if faded else "")
         + _label(x + 28, y + 72, "Call Ra")
     )

@@ -124,12 +124,11 @@ def plot_fame(
             ax.plot(
                 ends, [ys[i] for i in ends], st["marker"], color=st["color"], markeredgecolor=INK, markeredgewidth=0.6
             )
-        for k, i in enumerate(ends, 1):
+        for i in ends:
             ax.axvline(i, color=FRAME, linewidth=0.8, linestyle=":")
-            ax.annotate(
-                f"epoch {k} scored", (i, 1), xycoords=("data", "axes fraction"), rotation=90,
-                ha="right", va="top", fontsize=8, color=FRAME, xytext=(-2, -2), textcoords="offset points",
-            )  # fmt: skip
+        top = ax.secondary_xaxis("top")  # each epoch's end named above the axes, clear of the lines and markers
+        top.set_xticks(ends, labels=[f"epoch {k}\nscored" for k in range(1, len(ends) + 1)], fontsize=8, color=FRAME)
+        top.tick_params(length=0, pad=2)
         ax.set_xlabel("actions played (chance draws included)")
         ax.set_xlim(0, (len(states) - 1) * 1.03)
     else:

@@ -122,8 +122,10 @@ def svg_setup() -> None:
     """Make every figure a byte-stable SVG: for `savefig` and, in IPython, for inline display.
 
     Sets ``rcParams["svg.hashsalt"]``; in an IPython kernel it also runs the notebook recipe of
-    NOTEBOOKS.md: ``%config InlineBackend.figure_formats = ['svg']`` and
-    ``%config InlineBackend.print_figure_kwargs = {'metadata': {'Date': None}, 'bbox_inches': 'tight'}``.
+    NOTEBOOKS.md, with a PNG beside each SVG: ``%config InlineBackend.figure_formats = ['svg', 'png']``
+    and ``%config InlineBackend.print_figure_kwargs = {'metadata': {'Date': None}, 'bbox_inches': 'tight'}``.
+    JupyterLab shows the SVG in a trusted notebook and the PNG in an untrusted one (it never shows
+    an untrusted SVG); nbval compares the SVG and leaves the PNG out.
     Call it once at the top of a notebook.
     """
     matplotlib.rcParams["svg.hashsalt"] = SVG_HASHSALT
@@ -134,7 +136,7 @@ def svg_setup() -> None:
     shell = get_ipython()
     if shell is None or not hasattr(shell, "run_line_magic"):
         return
-    shell.run_line_magic("config", "InlineBackend.figure_formats = ['svg']")
+    shell.run_line_magic("config", "InlineBackend.figure_formats = ['svg', 'png']")
     shell.run_line_magic("config", f"InlineBackend.print_figure_kwargs = {SVG_KWARGS!r}")
 
 

@@ -3,14 +3,17 @@
 Everything is a pure function of a `State` (standard library only) and byte-stable: no dates,
 no random ids, no memory addresses, so notebooks can compare it. Tiles are told apart three
 ways, so the board works without colour: a shape per category, a colour from a
-colour-blind-safe palette (Okabe and Ito), and an icon or the full name on the tile
-(`ra_core.pictures.icons`). The words come from `ra_core.pictures.words`; the colours of paper and ink follow the
-page's theme (`ra_core.pictures.theme`). `State._repr_html_` shows a position
-in a notebook with `html`.
+colour-blind-safe palette (Okabe and Ito), and an icon with its short label, or the full name, on
+the tile (`ra_core.pictures.icons`). The words come from `ra_core.pictures.words`; the colours of
+paper and ink follow the page's theme (`ra_core.pictures.theme`). `State._repr_mimebundle_` shows
+a position in a notebook with `picture` (an SVG and a PNG of it, so that an untrusted notebook
+shows it too); `html` gives the board with its text twin, for pages.
 """
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Collection, Sequence
 from html import escape
 from typing import TYPE_CHECKING
@@ -26,6 +29,7 @@ if TYPE_CHECKING:
     from ..engine.state import State
 from .pieces import (
     KEY_ROW,
+    LOST,
     TILE_STYLES,
     VERMILLION,
     Controls,
@@ -48,6 +52,7 @@ from .pieces import (
     text_element,
     tile_svg,
 )
+from .raster import picture_bundle
 from .theme import PANEL, PAPER, ROOT, STRONG, STYLE, UNUSED
 from .words import (
     CATEGORY_NAMES,
@@ -68,8 +73,10 @@ __all__ = [
     "Html",
     "Svg",
     "TileStyle",
+    "captioned",
     "html",
     "legend",
+    "picture",
     "scores_html",
     "svg",
     "svg_text",
@@ -268,7 +275,7 @@ def _display_tile(t: Tile, count: int, x: float, y: float, controls: Controls | 
     elif lost < count:
         pile = tile_svg(t, x, y, 34, count - lost, fewest=1)
     else:
-        pile = f'<g opacity="0.35">{tile_svg(t, x, y, 34)}</g>'
+        pile = f'<g opacity="{LOST}">{tile_svg(t, x, y, 34)}</g>'
     keep = f"Keep one {name} after all ({lost} chosen to lose)"
     if lost:
         pile += target(loss_badge(x, y, lost), keep, ui=f"unpick {t.label}")
@@ -381,6 +388,49 @@ def html(
         f'<div class="ra-board">{_svg(s, me, names, width, lines[:2])}'
         f'<details class="ra-facts" open><summary>The board in words</summary><ul>{items}</ul></details></div>'
     )
+
+
+def picture(
+    s: State, *, you: int | Collection[int] | None = None, names: Sequence[str] = (), caption: Sequence[str] = ()
+) -> dict[str, str]:
+    """Return the board as a notebook output: its SVG (under the `caption` lines, if any), a PNG of it, its facts.
+
+    A picture shows whether the notebook is trusted or not (`ra_core.pictures.raster`); the
+    text is the board's text twin (`facts`), the caption first.
+    """
+    me = seat_set(you)
+    lines = facts(s, you=me, names=names)
+    board = captioned(_svg(s, me, names, None, lines[:2]), caption)
+    return picture_bundle(board, "\n".join([*caption, *lines]))
+
+
+def captioned(board: str, caption: Sequence[str], note: str = "") -> Svg:
+    """Return the SVG picture `board` with the `caption` lines above it and a `note` in italics under it.
+
+    The lines are wrapped to the picture's width; with neither, the board is returned as it is.
+    """
+    if not caption and not note:
+        return Svg(board)
+    width, height = (float(v) for v in board.split('viewBox="0 0 ', 1)[1].split('"', 1)[0].split())
+    shown = float(board.split('width="', 1)[1].split('"', 1)[0])
+    per_line = int(width / (0.58 * 15))
+    rows = [row for line in caption for row in textwrap.wrap(line, per_line) or [""]]
+    top = 22 * len(rows) + (8 if rows else 0)
+    total = top + height + (26 if note else 0)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{ROOT}" width="{shown:.0f}" '
+        f'height="{total * shown / width:.0f}" viewBox="0 0 {width:.0f} {total:.0f}" font-family="sans-serif">',
+        f"{STYLE}",
+        f'<rect class="{PAPER}" x="0" y="0" width="{width:.0f}" height="{total:.0f}" fill="#fdfaf3"/>',
+    ]
+    out += [text_element(10, 20 + 22 * k, row, 15, "bold") for k, row in enumerate(rows)]
+    head, rest = board.split(">", 1)  # the board's own <svg ...> tag: placed under the caption, at its natural size
+    head = re.sub(r' width="[^"]*" height="[^"]*"', f' width="{width:.0f}" height="{height:.0f}"', head, count=1)
+    out.append(head.replace("<svg ", f'<svg x="0" y="{top}" ', 1) + ">" + rest)
+    if note:
+        out.append(f'<g font-style="italic">{text_element(10, top + height + 18, note, 13)}</g>')
+    out.append("</svg>")
+    return Svg("".join(out))
 
 
 def scores_html(

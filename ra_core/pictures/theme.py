@@ -15,7 +15,7 @@ and nothing else on the page is touched.
 
 from __future__ import annotations
 
-__all__ = ["INK", "LINE", "MARKED", "PANEL", "PAPER", "ROOT", "STRONG", "STYLE", "UNUSED", "classed"]
+__all__ = ["FADE", "INK", "LINE", "MARKED", "PANEL", "PAPER", "ROOT", "STRONG", "STYLE", "UNUSED", "classed"]
 
 ROOT = "ra-svg"  #: the class of every themed picture's ``<svg>`` element
 PAPER = "ra-paper"  #: the background of the picture (and of the scores card)
@@ -25,6 +25,7 @@ INK = "ra-ink"  #: words and numbers drawn on the paper or a panel
 LINE = "ra-line"  #: thin frames
 STRONG = "ra-strong"  #: thick frames in the ink's colour (who decides now, the last Ra)
 MARKED = "ra-mark"  #: the blue frame of every piece you may click now (the theme's blue)
+FADE = "ra-fade"  #: the dashed outline of a control that is no choice now (the bag, the statue)
 
 _FG = "var(--jp-ui-font-color0, #000000)"
 STYLE = (
@@ -38,6 +39,7 @@ STYLE = (
     f".{ROOT} .{STRONG} {{ stroke: {_FG}; }}"
     f".{ROOT} .{INK} {{ fill: {_FG}; }}"
     f".{ROOT} .{MARKED} {{ stroke: var(--jp-brand-color1, #0072B2); }}"
+    f".{ROOT} .{FADE} {{ stroke: var(--jp-ui-font-color1, #555555); }}"
     f".{ROOT} .ra-veil {{ fill: var(--jp-layout-color0, #ffffff); }}"
     "</style>"
 )

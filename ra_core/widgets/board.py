@@ -29,6 +29,8 @@ from typing import Literal, NamedTuple
 from ..engine.actions import Action, UseGod, parse_action
 from ..engine.tiles import Tile
 from ..pictures.pieces import Controls
+from ..pictures.portrait import WIDTH as PORTRAIT_WIDTH
+from ..pictures.portrait import portrait_svg
 from ..pictures.svg import svg
 from ..pictures.words import tile_name
 from .controllers import PlayController, Reply
@@ -90,6 +92,9 @@ class BoardClicks:
         """Return the status line: the controller's, or what to do with the scores shown."""
         c = self.controller
         if not self.scores_due():
+            controls = self.controls()
+            if controls.actions and (controls.god or controls.picked):  # a choice in progress: say its next step
+                return c.status().split(": ", 1)[0] + f": {controls.prompt()}."
             return c.status()
         if c.state.is_terminal():
             return f"{c.status()} Click Close to see the final board."
@@ -113,12 +118,23 @@ class BoardClicks:
                 return (seat, c.actions[k]) if seat >= 0 and seat not in c.you else None
         return None
 
-    def svg(self, width: int | None = None) -> str:
-        """Return the board with its controls (the SVG picture only; the text twin is `controller.text`)."""
+    def svg(self, width: int | None = None, *, portrait: bool = False) -> str:
+        """Return the board with its controls (the SVG picture only; the text twin is `controller.text`).
+
+        With `portrait`, the phone's board (`ra_core.pictures.portrait`), its scores drawn to its width.
+        """
         c = self.controller
-        board = str(svg(c.state, you=c.you, names=c._bot_names(), width=width, controls=self.controls()))
+        if portrait:
+            board = str(portrait_svg(c.state, you=c.you, names=c._bot_names(), controls=self.controls()))
+        else:
+            board = str(svg(c.state, you=c.you, names=c._bot_names(), width=width, controls=self.controls()))
         if self.scores_due():
-            board = board.removesuffix("</svg>") + scores_overlay(c.state, c._bot_names(), c.you) + "</svg>"
+            overlay = scores_overlay(c.state, c._bot_names(), c.you)
+            if portrait:  # the card is drawn for 760 units: shrink it to the phone board's width
+                veil = f'<rect class="ra-veil" x="0" y="0" width="{PORTRAIT_WIDTH}" height="100%" fill="#fff" '
+                veil += 'opacity="0.75"/>'
+                overlay = f'{veil}<g transform="scale({PORTRAIT_WIDTH / 760:.4f})">{overlay}</g>'
+            board = board.removesuffix("</svg>") + overlay + "</svg>"
         return board
 
     def press(

@@ -24,13 +24,14 @@ from html import escape
 from typing import Any, Literal
 
 from ..bots import random_bot
-from ..engine.actions import Action, CallRa, Draw, Reveal, UseGod
+from ..engine.actions import Action, Draw, Reveal
 from ..engine.errors import BotError, IllegalActionError
 from ..engine.rules import Rules
 from ..engine.setup import new_game
 from ..engine.state import CHANCE, Phase, State
 from ..pictures import svg, words
 from ..pictures.narrate import narrate
+from ..pictures.pieces import Controls
 from ..play import (
     RECORD_SCHEMA,
     GameRecord,
@@ -363,13 +364,7 @@ class PlayController:
             return "The game is paused."
         if self.is_your_turn():
             who = f"P{s.to_move}, your" if len(self.you) > 1 else "Your"
-            what = {
-                Phase.ACTION: _turn_words(s.legal_actions()),
-                Phase.GODS: "use another god, or be done",
-                Phase.BID: "bid one of your face-up suns, or pass",
-                Phase.DISCARD: "choose which tiles to lose",
-            }.get(s.phase, "choose")
-            return f"{who} move: {what}."
+            return f"{who} move: {Controls(tuple(s.legal_actions())).prompt()}."
         return f"{self.player_name(s.to_move)} is thinking..." if s.to_move >= 0 else "Drawing..."
 
     def log_lines(self, last: int = 12) -> list[str]:
@@ -404,10 +399,3 @@ class PlayController:
 def _short(name: str, most: int = 16) -> str:
     """Return a bot's name as the table shows and saves it: at most `most` characters."""
     return name if len(name) <= most else name[: most - 1] + "\u2026"
-
-
-def _turn_words(legal: Sequence[Action]) -> str:
-    """Return a turn's choices in words: only those open now (no god named when you have none)."""
-    ways = [w for kind, w in ((Draw, "draw a tile"), (CallRa, "call Ra"), (UseGod, "use a god"))
-            if any(isinstance(a, kind) for a in legal)]  # fmt: skip
-    return ", ".join(ways[:-1]) + ("," if len(ways) > 2 else "") + " or " + ways[-1] if len(ways) > 1 else "".join(ways)

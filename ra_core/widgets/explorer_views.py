@@ -10,8 +10,9 @@ from html import escape
 import ipywidgets as w
 
 from ..engine.tiles import DISASTERS, FULL_BAG, Tile
+from ..pictures.svg import svg
 from .explorers import SCORED_TILES, AuctionExplorer, DisasterExplorer, ScoringCalculator
-from .views import _NO_LABEL, _NUMBER, _WRAP, View, _message_html, _saved
+from .views import _NO_LABEL, _NUMBER, _WRAP, View, _message_html, _saved, saved_board
 
 __all__ = ["AuctionView", "DisasterView", "ScoringView"]
 
@@ -41,9 +42,9 @@ class AuctionView(View):
         """Follow `action` (what an option's button does)."""
         self._do(lambda: self.controller.choose(action))
 
-    def picture(self) -> str:
-        """Return the explorer as HTML that needs no kernel: the summary and the board."""
-        return _saved(self.summary.value + self.controller.board_html())
+    def board_picture(self) -> str:
+        """Return the explorer as a picture that needs no kernel: the summary over the board."""
+        return saved_board(svg(self.controller.state), self.controller.summary())
 
     def refresh(self) -> None:
         """Show the summary, the options and the board."""

@@ -88,12 +88,12 @@ def scores_overlay(s: State, names: Sequence[str] = (), you: Collection[int] = (
     y = y0 + 52
     if over:
         tie = tie_break_words(s, names, you)
-        out.append(
-            text_element(x0 + 16, y, tie or "The final ranking: each epoch's points, and the fame after it.", 13)
-        )
+        start = s.scores[0].players[0].fame_before
+        intro = f"Everyone starts with {start} fame; each epoch adds its net points (net \u2192 fame after)."
+        out.append(text_element(x0 + 16, y, tie or intro, 13))
         out += _ranking_rows(s, names, you, x0 + 16, y + 30)
         y += 30 + table + 6
-        out.append(text_element(x0 + 16, y, "The whole game by category (epochs 1 to 3 added up):", 13))
+        out.append(text_element(x0 + 16, y, f"The whole game by category (epochs 1 to 3 added up): {_fame_sum(s)}", 13))
         out += _category_rows(s, names, you, x0 + 16, y + 30, whole=True)
     else:
         epoch = s.scores[-1].epoch
@@ -104,6 +104,15 @@ def scores_overlay(s: State, names: Sequence[str] = (), you: Collection[int] = (
     out.append(target(button_svg(bx, by, 100, word, "#F0E442"), label, ui="dismiss", mark=frame(bx, by, 100, 26)))
     out.append("</g>")
     return "".join(out)
+
+
+def _fame_sum(s: State) -> str:
+    """Return how the final fame follows from the net points: ``"fame = 10 + net."`` (R13), or say the floor (R69)."""
+    start = s.scores[0].players[0].fame_before
+    nets = [sum(e.players[i].net for e in s.scores) for i in range(len(s.players))]
+    if all(p.fame == start + net for p, net in zip(s.players, nets, strict=True)):
+        return f"fame = {start} + net."
+    return f"fame = {start} + net, but never below 0 (R69)."
 
 
 def _ranking_rows(s: State, names: Sequence[str], you: Collection[int], x: float, y: float) -> list[str]:

@@ -13,6 +13,16 @@ function part(tag, cls, attrs = {}) {
   return node;
 }
 
+// Below this width (CSS px) the table shows the phone's board (ra_core.pictures.portrait): your suns,
+// Pass, the bag, the statue and the lot on one screen, every piece at least 44 px.
+const NARROW = 600;
+// On a touch screen the words say "tap", not "click" (the words come from Python, for every screen).
+const TOUCH = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+
+function touchWords(text) {
+  return TOUCH ? text.replace(/\bClick\b/g, "Tap").replace(/\bclick\b/g, "tap") : text;
+}
+
 function render({ model, el }) {
   const root = part("div", "ra-table");
   const status = part("div", "ra-table-status", { role: "status", "aria-live": "polite" });
@@ -46,8 +56,8 @@ function render({ model, el }) {
   }
 
   function words() {
-    status.textContent = model.get("status");
-    message.textContent = model.get("message");
+    status.textContent = touchWords(model.get("status"));
+    message.textContent = touchWords(model.get("message"));
     recent.innerHTML = model.get("recent");
     twin.querySelector("ul").innerHTML = model.get("facts");
     root.classList.toggle("ra-busy", model.get("busy"));
@@ -81,6 +91,20 @@ function render({ model, el }) {
     event.preventDefault();
     send(node);
   });
+
+  // The board's shape follows the width the table has: a narrow output (a phone, a side panel) gets
+  // the portrait board. Python draws it; the front end only says which one fits.
+  function fit() {
+    const width = root.getBoundingClientRect().width;
+    if (!width) return;
+    const layout = width < NARROW ? "portrait" : "wide";
+    root.classList.toggle("ra-narrow", layout === "portrait");
+    if (model.get("layout") !== layout) {
+      model.set("layout", layout);
+      model.save_changes();
+    }
+  }
+  if (typeof ResizeObserver === "function") new ResizeObserver(fit).observe(root);
 
   model.on("change:board", draw);
   model.on("change:version", draw);

@@ -41,6 +41,9 @@ class TableWidget(anywidget.AnyWidget):
     facts = traitlets.Unicode("").tag(sync=True)
     version = traitlets.Int(0).tag(sync=True)
     busy = traitlets.Bool(False).tag(sync=True)
+    #: "wide" (the landscape board) or "portrait" (the phone board, `ra_core.pictures.portrait`): the front
+    #: end sets it from the width it has, and the view draws the board again.
+    layout = traitlets.Unicode("wide").tag(sync=True)
 
     def __init__(self, on_press: Callable[[str, str, int, str], object], **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -11,18 +11,21 @@ from __future__ import annotations
 
 import asyncio
 import base64
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
 import ipywidgets as w
 
+from ..pictures.narrate import since_last_move
+from ..pictures.raster import picture_bundle
+from ..pictures.svg import captioned, svg
 from .board import Answer, BoardClicks
 from .controllers import PlayController
 from .replay import ReplayController
 from .table import TableWidget
 
-__all__ = ["PlayView", "ReplayView", "View"]
+__all__ = ["SAVED_NOTE", "PlayView", "ReplayView", "View", "saved_board"]
 
 _WRAP = w.Layout(flex_flow="row wrap")
 _NUMBER = w.Layout(width="5.5em")
@@ -36,10 +39,18 @@ def _message_html(text: str) -> str:
     return f'<div class="ra-message" role="alert" style="{style}">{escape(text)}</div>'
 
 
+#: The line under the saved picture of a widget: how to bring it to life.
+SAVED_NOTE = "A picture of the widget as saved: run the cell to use it."
+
+
 def _saved(body: str) -> str:
     """Return `body` as the saved picture of a widget, with a line that says how to bring it to life."""
-    note = '<p class="ra-saved-note"><i>A picture of the widget as saved: run the cell to use it.</i></p>'
-    return f'<div class="ra-saved">{body}{note}</div>'
+    return f'<div class="ra-saved">{body}<p class="ra-saved-note"><i>{SAVED_NOTE}</i></p></div>'
+
+
+def saved_board(board: str, caption: Sequence[str]) -> str:
+    """Return the saved picture of a widget that shows a board: its SVG under `caption`, `SAVED_NOTE` under it."""
+    return str(captioned(board, caption, SAVED_NOTE))
 
 
 class View:
@@ -56,11 +67,21 @@ class View:
         (JupyterLab says "Error displaying widget: model not found" without one), so the
         notebooks are committed with the picture and the text only (``tools/execute_notebooks.py``
         drops the saved view): opened without running, they show the board; run, the widget.
+        A view that shows a board saves it as an SVG with a PNG of it (`board_picture`), which
+        shows in an untrusted notebook too; the others save HTML (`picture`).
         """
         data = self.widget._repr_mimebundle_(**kwargs) or {}
-        data["text/html"] = self.picture()
-        data["text/plain"] = self.text()
+        board = self.board_picture()
+        if board:  # a picture, not HTML, so that an untrusted notebook shows it too (ra_core.pictures.raster)
+            data.update(picture_bundle(board, self.text()))
+        else:
+            data["text/html"] = self.picture()
+            data["text/plain"] = self.text()
         return data
+
+    def board_picture(self) -> str:
+        """Return what the widget shows as one SVG picture (a board under a caption), or "" if it shows no board."""
+        return ""
 
     def text(self) -> str:
         """Return what the widget shows, as plain text."""
@@ -144,6 +165,7 @@ class PlayView(View):
         self.load_button.on_click(self._guard(lambda _: self.load(self.record_box.value)))
         self.speed.observe(self._guard(lambda change: self.set_step_by_step(change["new"])), names="value")
         self.upload.observe(self._guard(self._uploaded), names="value")
+        self.table.observe(self._guard(lambda _: self.refresh()), names="layout")  # a narrow output: the phone board
         files = w.VBox([w.HBox([self.save_button, self.load_button, self.upload, self.download]), self.record_box])
         self.widget = w.VBox(
             [
@@ -160,10 +182,9 @@ class PlayView(View):
     def _alarm(self, text: str) -> None:
         self.table.message = text
 
-    def picture(self) -> str:
-        """Return the game table as HTML that needs no kernel: the status line and the board as drawn now."""
-        status = f"<p><b>{escape(self.clicks.status())}</b></p>"
-        return _saved(status + self.clicks.svg())
+    def board_picture(self) -> str:
+        """Return the game table as a picture that needs no kernel: the status line over the board as drawn now."""
+        return saved_board(self.clicks.svg(), [self.clicks.status()])
 
     # -- actions ------------------------------------------------------------------------------
 
@@ -256,15 +277,28 @@ class PlayView(View):
 
     # -- rendering --------------------------------------------------------------------------
 
+    def _since(self) -> str:
+        """Return what happened since your last decision (`since_last_move`), as the list beside the board.
+
+        Before your first decision of a game the list starts with the log's first line (the new
+        game, its seed, who starts).
+        """
+        c = self.controller
+        lines = since_last_move(c.states, c.actions, c.you, names=c._bot_names())
+        if not any(s.to_move in c.you for s in c.states[:-1]) and c.log:
+            lines = [c.log[0], *lines]
+        items = "".join(f"<li>{escape(line)}</li>" for line in lines[-6:])
+        return f'<p class="ra-since">Since your last move</p><ol>{items}</ol>'
+
     def refresh(self) -> None:
         """Show the controller's state: the board with its controls, status, message, log and scores."""
         c = self.controller
         lines = "".join(f"<li>{escape(line)}</li>" for line in c.facts())
         with self.table.hold_sync():
-            self.table.board = self.clicks.svg()
+            self.table.board = self.clicks.svg(portrait=self.table.layout == "portrait")
             self.table.status = self.clicks.status()
             self.table.message = c.message
-            self.table.recent = "<ol>" + "".join(f"<li>{escape(line)}</li>" for line in c.log_lines(5)) + "</ol>"
+            self.table.recent = self._since()
             self.table.facts = lines
             self.table.version = c.version
             self.table.busy = c.bots_pending()
@@ -301,9 +335,10 @@ class ReplayView(View):
         self.widget = w.VBox([w.HBox(buttons, layout=_WRAP), self.message, self.decision, self.board])
         self.refresh()
 
-    def picture(self) -> str:
-        """Return the stepper as HTML that needs no kernel: the decision and the board shown now."""
-        return _saved(f"<p>{escape(self.controller.decision())}</p>{self.controller.board_html()}")
+    def board_picture(self) -> str:
+        """Return the stepper as a picture that needs no kernel: the decision over the board shown now."""
+        c = self.controller
+        return saved_board(svg(c.state, names=c.names), [c.decision()])
 
     def _slid(self, change: dict[str, Any]) -> None:
         """Go to the step the slider was moved to (not when `refresh` itself moves the slider)."""

@@ -464,3 +464,43 @@ def test_the_app_shows_only_the_game_and_idle_kernels_are_culled(workdir: Path, 
         while kernels() and time.monotonic() < deadline:  # idle for 4 s: culled, though the tab is open
             time.sleep(1)
         assert kernels() == 0, "the idle kernel was not culled"
+
+
+def test_the_app_on_a_phone_shows_the_portrait_board(workdir: Path, request: pytest.FixtureRequest) -> None:
+    """The Voila app on a 390 x 844 touch phone: the table draws the phone's board, with no sideways scroll,
+    every choice 44 x 44 px or more, and words that say "Tap"; a tap plays."""
+    from playwright.sync_api import expect, sync_playwright
+
+    shutil.copy(APP, workdir / APP.name)
+    port = _free_port()
+    cmd = [str(BIN / "voila"), APP.name, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"]
+    with _serve(cmd, f"http://127.0.0.1:{port}/", workdir), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=FLAGS)
+        try:
+            phone = browser.new_context(
+                viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, device_scale_factor=2
+            )
+            page = phone.new_page()
+            page.set_default_timeout(30_000)
+            page.goto(f"http://127.0.0.1:{port}/")
+            board = page.locator(".ra-table-board svg.ra-portrait")
+            board.wait_for(timeout=90_000)
+            page.locator(".ra-table:not(.ra-busy) .ra-table-board [data-action]").first.wait_for()
+            sizes = page.evaluate(
+                """() => [...document.querySelectorAll('.ra-table-board [data-action], .ra-table-board [data-ui]')]
+                    .map((n) => { const r = n.getBoundingClientRect(); return [r.width, r.height, r.right]; })"""
+            )
+            assert sizes and all(w >= 44 and h >= 44 and right <= 390 for w, h, right in sizes), sizes
+            assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 390
+            expect(page.locator(".ra-table-status")).to_contain_text("Your move")
+            version = page.locator(".ra-table").get_attribute("data-version")
+            page.locator(".ra-table-board [data-action]").first.tap()
+            expect(page.locator(".ra-table")).not_to_have_attribute("data-version", version or "", timeout=30_000)
+            page.locator(".ra-table-board svg").first.tap(position={"x": 200, "y": 100})  # the center sun: no choice
+            expect(page.locator(".ra-table-message")).to_contain_text("tap", ignore_case=True)
+            _keep_screenshot(page, "voila-phone")
+        except Exception:
+            page.screenshot(path=str(Path(__file__).parent / f"failure-{request.node.name}.png"), full_page=True)
+            raise
+        finally:
+            browser.close()

@@ -50,7 +50,7 @@ def test_a_rehearsal_runs_rounds_and_the_results_come_out_as_a_dataframe(room: C
     assert list(revenue(df, practice=True)["kind"]) == ["first", "second", "allpay"]  # ... unless asked for
     assert set(efficiency(df)["efficient"]) <= {0.0, 0.5, 1.0}
     curse = winners_curse(df)
-    assert len(curse) == 1 and curse["winners"].iloc[0] == 2
+    assert list(curse["round"]) == [4, "all"] and list(curse["winners"]) == [2, 2]
     assert list(bid_ratios(df)["round"]) == [1, 3]
     for plot in (bids_against_values, revenue_by_format, winners_curse_plot):
         assert plot(df).axes

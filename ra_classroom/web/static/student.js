@@ -41,6 +41,12 @@
   }
   function room() { return linkRoom() || localStorage.getItem(LAST); }
 
+  // On a touch screen the words say "tap", not "click" (the server writes them for every screen).
+  const TOUCH = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  function touchWords(text) {
+    return TOUCH ? String(text || "").replace(/\bClick\b/g, "Tap").replace(/\bclick\b/g, "tap") : String(text || "");
+  }
+
   function notice(text) { $("notice").textContent = text || ""; }
   function show(name) { for (const s of SECTIONS) $(s).hidden = s !== name; }
   function money(x) { return x === null || x === undefined ? "–" : Number(x).toFixed(2); }
@@ -105,7 +111,7 @@
         view.table = msg.table;
         sel = msg.table.sel;
         renderTable();
-        $("ra-message").textContent = msg.table.message || "";
+        $("ra-message").textContent = touchWords(msg.table.message);
       }
     } else if (msg.t === "ack") {
       notice(msg.round !== undefined ? "Your bid is in." : "");
@@ -115,7 +121,7 @@
         if (code && /seat is unknown/.test(msg.why)) forget(code);
         showJoin();
       }
-      if (view && view.screen === "ra") $("ra-message").textContent = msg.why;
+      if (view && view.screen === "ra") $("ra-message").textContent = touchWords(msg.why);
       else notice(msg.why);
     }
   }
@@ -125,6 +131,7 @@
   function seatOpenElsewhere(msg) { return /open on \d+ pages already/.test(msg.why); }
 
   function render() {
+    $("earned").hidden = view.earnings === null || view.earnings === undefined;
     $("earnings").textContent = money(view.earnings);
     const r = view.round;
     if (view.screen === "bid") renderBid(r);
@@ -204,13 +211,14 @@
     const t = view.table;
     const r = view.round;
     $("ra-title").textContent = `Round ${r.number}: Ra, table ${t.table_no}`;
-    $("ra-status").textContent = t.status;
-    list($("ra-lines"), t.lines);
+    $("ra-status").textContent = touchWords(t.status); // the auction's lines are on the board itself
     $("ra-message").textContent = "";
     const board = $("ra-board");
     board.innerHTML = t.svg; // drawn by ra_core: every name and word in it is escaped there
     board.dataset.version = String(t.ply);
     list($("ra-recent"), t.recent);
+    const recent = $("ra-recent");
+    recent.scrollTop = recent.scrollHeight; // the newest move in view
     list($("ra-facts").querySelector("ul"), t.facts);
     $("ra-scores").hidden = !t.scores;
     $("ra-scores").querySelector("pre").textContent = t.scores;
@@ -227,7 +235,12 @@
   function boardClick(event) {
     const node = event.target.closest("[data-action],[data-ui]");
     if (node && $("ra-board").contains(node)) click(node);
-    else if (view && view.table && !view.table.yours) $("ra-message").textContent = view.table.status;
+    else if (view && view.table) {
+      // a tap on something that is no choice says why, and where the choices are
+      const t = view.table;
+      const why = t.yours ? `Nothing to do there. ${t.status.replace(/^Your turn\.\s*/, "")}` : t.status;
+      $("ra-message").textContent = touchWords(why);
+    }
   }
 
   function boardKey(event) {

@@ -1,0 +1,369 @@
+"""The board in portrait, for a phone (and a narrow notebook output): everything you act on in one screen.
+
+The landscape board (`ra_core.pictures.svg`) is 760 units wide; on a 390 px phone its suns
+would be 12 px. This board is 400 units wide, drawn to be shown 360-420 px wide, so that a
+unit is about a pixel and every piece you may click is at least 48 units (44 CSS px or more on
+a 390 px screen, the touch-target size of WCAG 2.5.5). From the top:
+
+* the epoch and whose turn it is; the Ra track, the center sun, the bag and the Ra statue;
+* the auction track (the lot), its eight slots across the width (a god takes a slot);
+* the auction or the discard in words, always three lines tall, so that the board does not
+  move as auctions start and end;
+* the other players condensed, one block each: fame, suns, tiles (with their short labels);
+* your own panel at the bottom, by your thumbs: your suns, Pass or Done, Confirm and Clear,
+  and your tiles (a god to use, tiles to lose).
+
+Standard library only, byte-stable, the same pieces and the same ``data-action`` / ``data-ui``
+marks as the landscape board (`ra_core.pictures.pieces.target`), so a front end needs nothing
+new to take its clicks.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Collection, Sequence
+from html import escape
+from typing import TYPE_CHECKING
+
+from ..engine.actions import Bid, CallRa, Done, Draw, Pass, UseGod
+from ..engine.records import Phase
+from ..engine.rules import EPOCHS
+from ..engine.tiles import Tile
+from .pieces import (
+    LOST,
+    VERMILLION,
+    Controls,
+    Svg,
+    bag_svg,
+    button_svg,
+    frame,
+    loss_badge,
+    move_words,
+    outline,
+    ring,
+    statue_svg,
+    sun_svg,
+    target,
+    text_element,
+    tile_svg,
+)
+from .theme import PANEL, PAPER, ROOT, STRONG, STYLE, UNUSED
+from .words import KEPT, SCORED_EACH_EPOCH, facts, player_name, seat_set, status_lines, tile_name
+
+if TYPE_CHECKING:
+    from ..engine.records import Player
+    from ..engine.state import State
+
+__all__ = ["WIDTH", "portrait_svg"]
+
+WIDTH = 400  #: the drawing's width in user units (shown 360-420 px wide)
+_SLOT = 48  # an auction slot, and the smallest piece you may click
+_STEP = (WIDTH - 4) / 8  # from one slot to the next
+_LINES = 3  # the lines kept for the auction or discard in words
+_OTHER = 56  # the height of another player's block
+_MINE_TILE, _MINE_STEP = 40, 50  # your tiles: 40 units, framed 48
+_MINE_ROWS = 2  # rows kept for your tiles (a third only when you hold more kinds than two rows take)
+_PER_ROW = int((WIDTH - 12) // _MINE_STEP)
+
+
+def _seat_below(s: State, me: Collection[int]) -> int:
+    """Return the seat whose panel is at the bottom: yours (the one deciding, if several), else the deciding one."""
+    if s.to_move in me:
+        return s.to_move
+    if me:
+        return min(me)
+    return max(s.to_move, 0) if s.to_move < len(s.players) else 0
+
+
+def portrait_svg(
+    s: State,
+    *,
+    you: int | Collection[int] | None = None,
+    names: Sequence[str] = (),
+    controls: Controls | None = None,
+) -> Svg:
+    """Return the board in portrait (400 units wide), your panel at the bottom; see the module docstring.
+
+    Args:
+        s: the position.
+        you: the seat (or seats) whose panel is at the bottom, marked "(you)".
+        names: a name per seat.
+        controls: the deciding player's choices, as for `ra_core.pictures.svg.svg`: each becomes
+            a framed piece to click, and the bag and the Ra statue are drawn.
+    """
+    me = seat_set(you)
+    below = _seat_below(s, me)
+    others = [i for i in range(len(s.players)) if i != below]
+    mine = s.players[below]
+    kinds = sum(1 for t in Tile if mine.display[t])
+    rows = max(_MINE_ROWS, -(-kinds // _PER_ROW))
+    top = 222
+    panel_y = top + _OTHER * len(others) + 4
+    height = panel_y + 86 + rows * _MINE_STEP + 8
+    title = " ".join(facts(s, you=me, names=names)[:2])
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{ROOT} ra-portrait" width="{WIDTH}" height="{height}" '
+        f'viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" role="group" aria-label="Ra board">',
+        f"<title>{escape(title)}</title>{STYLE}",
+        f'<rect class="{PAPER}" x="0" y="0" width="{WIDTH}" height="{height}" fill="#fdfaf3"/>',
+    ]
+    out += _head(s, me, names)
+    out += _track_row(s, controls)
+    out += _lot(s, controls)
+    out += _words(s, me, names)
+    for k, i in enumerate(others):
+        out += _other(s, i, top + k * _OTHER, player_name(i, me, names), controls)
+    out += _mine(s, below, panel_y, player_name(below, me, names), controls, rows)
+    out.append("</svg>")
+    return Svg("".join(out))
+
+
+def _head(s: State, me: Collection[int], names: Sequence[str]) -> list[str]:
+    if s.phase is Phase.GAME_OVER:
+        head = "Game over"
+    else:
+        head = f"Epoch {s.epoch} of {EPOCHS} \u00b7 turn: {player_name(s.turn_player, me, names)}"
+    return [text_element(8, 18, head, 14, "bold")]
+
+
+def _track_row(s: State, controls: Controls | None) -> list[str]:
+    """Return the Ra track (small: it takes no click), the center sun, and the bag and the Ra statue."""
+    limit = s.rules.ra_limit
+    cells = max(10, limit)
+    label = f"Ra track: {s.ra_count} of {limit} Ra tiles drawn; the last ends the epoch"
+    out = [
+        text_element(8, 42, "Ra track", 12, "bold"),
+        f'<g role="img" aria-label="{escape(label)}"><title>{escape(label)}</title>',
+    ]
+    for i in range(cells):
+        x, j = 8 + i * 19, i - (cells - limit) + 1
+        if j < 1:
+            out.append(f'<rect class="{UNUSED}" x="{x}" y="50" width="17" height="24" fill="#e6e6e6" stroke="#999"/>')
+            continue
+        last = j == limit
+        cls = f"{PANEL} {STRONG}" if last else PANEL
+        stroke = 'stroke="#000" stroke-width="2.5"' if last else 'stroke="#555"'
+        out.append(f'<rect class="{cls}" x="{x}" y="50" width="17" height="24" fill="#fff" {stroke}/>')
+        if j <= s.ra_count:
+            out.append(f'<circle cx="{x + 8.5}" cy="62" r="7" fill="{VERMILLION}" stroke="#000"/>')
+    out.append("</g>")
+    out.append(text_element(8, 92, f"{s.ra_count} of {limit}; the {limit}th ends the epoch", 11))
+    out.append(sun_svg(s.center_sun, 226, 62, 18, True, f"center sun {s.center_sun}"))
+    out.append(text_element(226, 96, "center", 11, anchor="middle"))
+    if controls is None:
+        out.append(text_element(WIDTH - 8, 42, f"bag {sum(s.bag)}", 12, anchor="end"))
+        return out
+    for kind, x, word, verb in ((Draw, 274, "Draw a tile", "draw"), (CallRa, 338, "Call Ra", "ra")):
+        live = any(isinstance(a, kind) for a in controls.actions)
+        piece = bag_svg(x, 26, sum(s.bag), not live) if kind is Draw else statue_svg(x, 26, not live)
+        if live:
+            out.append(target(piece, word, action=verb, mark=frame(x, 26, 56, 78)))
+        else:
+            out.append(f'<g role="img" aria-label="{escape(word)}: not now">{piece}</g>')
+    return out
+
+
+def _lot(s: State, controls: Controls | None) -> list[str]:
+    """Return the auction track: eight slots across the width; with a god chosen, each tile is a choice."""
+    gods = {a.slot for a in controls.actions if isinstance(a, UseGod)} if controls and controls.god else set()
+    y = 112
+    out = []
+    for i, t in enumerate(s.track):
+        x = 2 + i * _STEP
+        if t is None:
+            label = f"slot {i + 1} empty"
+            out.append(
+                f'<rect class="{PANEL}" x="{x:.1f}" y="{y}" width="{_SLOT}" height="{_SLOT}" fill="#fafafa" '
+                f'stroke="#999" stroke-dasharray="4 3" role="img" aria-label="{label}"><title>{label}</title></rect>'
+            )
+            out.append(text_element(x + _SLOT / 2, y + 30, str(i + 1), 12, anchor="middle"))
+            continue
+        tile = (
+            f'<rect class="{PANEL}" x="{x:.1f}" y="{y}" width="{_SLOT}" height="{_SLOT}" fill="#fff" stroke="#555"/>'
+            + tile_svg(t, x + 3, y + 3, _SLOT - 6)
+        )
+        if i + 1 in gods:
+            label = f"Use a god: take the {tile_name(t)} on slot {i + 1}"
+            out.append(target(tile, label, action=f"god {i + 1}", mark=frame(x + 4, y + 4, _SLOT - 8, _SLOT - 8)))
+        else:
+            out.append(f'<g aria-label="slot {i + 1}">{tile}</g>')
+    if controls is not None and controls.last:
+        last = controls.last[1]
+        filled = [i for i, t in enumerate(s.track) if t is not None]
+        slot = filled[-1] if last == "draw" and filled else int(last[4:]) - 1 if last.startswith("god ") else -1
+        if slot >= 0:
+            out.append(ring(2 + slot * _STEP + _SLOT / 2, y + _SLOT / 2, _SLOT / 2 + 2))
+    return out
+
+
+def _words(s: State, me: Collection[int], names: Sequence[str]) -> list[str]:
+    """Return the auction or the discard in words: `_LINES` lines, always (empty ones too)."""
+    rows = [row for line in status_lines(s, True, me, names) for row in textwrap.wrap(line, 60)]
+    if len(rows) > _LINES:
+        rows = [*rows[: _LINES - 1], rows[_LINES - 1][:57].rstrip() + "\u2026"]
+    return [text_element(8, 180 + 16 * k, row, 12, "bold" if k == 0 else "normal") for k, row in enumerate(rows)]
+
+
+def _badges(s: State, i: int) -> str:
+    marks = []
+    if i == s.turn_player and s.phase is not Phase.GAME_OVER:
+        marks.append("\u25b6 turn")
+    if i == s.to_move:
+        marks.append("\u25cf decides")
+    return "  ".join(marks)
+
+
+def _other(s: State, i: int, y: float, name: str, controls: Controls | None) -> list[str]:
+    """Return another player's block: name, fame, turn, what he just did; his suns and his tiles, small."""
+    p = s.players[i]
+    deciding = i == s.to_move
+    cls = f"{PANEL} ra-deciding {STRONG}" if deciding else PANEL
+    stroke = 'stroke="#000" stroke-width="2.5"' if deciding else 'stroke="#777"'
+    label = f"{name}: fame {p.fame}" + (", decides now" if deciding else "")
+    out = [
+        f'<g role="group" aria-label="{escape(label)}">',
+        f'<rect class="{cls}" x="2" y="{y:.1f}" width="{WIDTH - 4}" height="{_OTHER - 4}" rx="5" '
+        f'fill="{"#fff8dc" if deciding else "#ffffff"}" {stroke}/>',
+        text_element(8, y + 16, f"{name}  \u00b7  fame {p.fame}", 13, "bold"),
+        text_element(WIDTH - 8, y + 16, _badges(s, i), 12, "bold", "end"),
+    ]
+    did = controls.just_did(i) if controls else ""
+    if did:
+        out[-1] = text_element(WIDTH - 8, y + 16, move_words(did).replace("just now: ", "\u2192 "), 12, "bold", "end")
+    x = 14.0
+    for sun in p.suns_up:
+        out.append(sun_svg(sun, x, y + 35, 10, True))
+        if did == f"bid {sun}":
+            out.append(ring(x, y + 35, 13))
+        x += 23
+    for sun in p.suns_down:
+        out.append(sun_svg(sun, x, y + 35, 10, False))
+        x += 23
+    shown = [t for t in (*KEPT, *SCORED_EACH_EPOCH) if p.display[t]]
+    room = WIDTH - 8 - (x - 4)
+    step = min(34.0, room / max(1, len(shown)))
+    size = min(30.0, step - 2)
+    for t in shown:
+        out.append(tile_svg(t, x, y + 20, size))
+        out.append(_count(p.display[t], x + size, y + 20))
+        x += step
+    out.append("</g>")
+    return out
+
+
+def _count(n: int, x: float, y: float) -> str:
+    """Return a pile's count as a small dark badge on the upper right corner of its tile ("" for one tile)."""
+    if n < 2:
+        return ""
+    return (
+        f'<circle cx="{x - 2:.1f}" cy="{y + 2:.1f}" r="7" fill="#000" stroke="#fff" stroke-width="1"/>'
+        f'<text x="{x - 2:.1f}" y="{y + 6:.1f}" font-size="10" font-weight="bold" text-anchor="middle" '
+        f'fill="#fff">{n}</text>'
+    )
+
+
+def _mine(s: State, i: int, y: float, name: str, controls: Controls | None, rows: int) -> list[str]:
+    """Return your panel: name, fame, turn; your suns and Pass, Done, Confirm or Clear; your tiles."""
+    p = s.players[i]
+    deciding = i == s.to_move
+    own = controls if deciding else None
+    height = 86 + rows * _MINE_STEP + 4
+    cls = f"{PANEL} ra-deciding {STRONG}" if deciding else PANEL
+    stroke = 'stroke="#000" stroke-width="3"' if deciding else 'stroke="#777"'
+    label = f"{name}: fame {p.fame}" + (", decides now" if deciding else "")
+    out = [
+        f'<g role="group" aria-label="{escape(label)}">',
+        f'<rect class="{cls}" x="2" y="{y:.1f}" width="{WIDTH - 4}" height="{height}" rx="6" '
+        f'fill="{"#fff8dc" if deciding else "#ffffff"}" {stroke}/>',
+        text_element(8, y + 18, f"{name}  \u00b7  fame {p.fame}", 14, "bold"),
+        text_element(WIDTH - 8, y + 18, _badges(s, i), 13, "bold", "end"),
+    ]
+    bids = {a.sun for a in own.actions if isinstance(a, Bid)} if own else set()
+    suns = len(p.suns_up) + len(p.suns_down)
+    step = min(52.0, 212 / max(1, suns))
+    r = min(22.0, step / 2 - 3)
+    x = 8 + step / 2
+    for sun in p.suns_up:
+        disk = sun_svg(sun, x, y + 52, r, True)
+        mark = frame(x - r, y + 52 - r, 2 * r, 2 * r, round_=True)
+        out.append(target(disk, f"Bid sun {sun}", action=f"bid {sun}", mark=mark) if sun in bids else disk)
+        x += step
+    for sun in p.suns_down:
+        out.append(sun_svg(sun, x, y + 52, r, False))
+        x += step
+    out += _buttons(own, WIDTH - 8, y + 30)
+    out += _my_tiles(p, y + 86, own)
+    out.append("</g>")
+    return out
+
+
+def _buttons(own: Controls | None, right: float, y: float) -> list[str]:
+    """Return Pass or Done, or Confirm and Clear, right-aligned at `right`, 44 units tall."""
+    if own is None:
+        return []
+    wanted: list[tuple[str, str, str, str, str]] = []  # word, label, action, ui, fill
+    for kind, word, label in ((Pass, "Pass", "Pass (do not bid)"), (Done, "Done", "Done: use no more gods")):
+        if any(isinstance(a, kind) for a in own.actions):
+            wanted.append((word, label, word.lower(), "", "#ffffff"))
+    chosen = own.chosen()
+    if chosen is not None:
+        lose = "Confirm: lose " + ", ".join(tile_name(t) for t in chosen.tiles)
+        wanted.append(("Confirm", lose, str(chosen), "", "#F0E442"))
+    if own.picked:
+        wanted.append(("Clear", "Clear the tiles picked to lose", "", "clear", "#ffffff"))
+    out = []
+    width = 84 if len(wanted) > 1 else 108
+    x = right - width
+    for word, label, action, ui, fill in reversed(wanted):
+        button = _big_button(x, y, width, word, fill)
+        out.append(target(button, label, action=action, ui=ui, mark=frame(x, y, width, 44)))
+        x -= width + 10
+    return out
+
+
+def _big_button(x: float, y: float, width: float, word: str, fill: str) -> str:
+    """Return a button 44 units tall (`button_svg`'s are 26), its word in 16-unit bold."""
+    small = button_svg(x, y, width, word, fill)
+    word_at = f'y="{y + 18:.1f}" font-size="13"'
+    return small.replace('height="26"', 'height="44"', 1).replace(word_at, f'y="{y + 28:.1f}" font-size="16"', 1)
+
+
+def _my_tiles(p: Player, y: float, own: Controls | None) -> list[str]:
+    """Return your tiles, kept ones first, each 40 units; with controls, a god to use and tiles to lose take clicks."""
+    out = []
+    shown = [t for t in (*KEPT, *SCORED_EACH_EPOCH) if p.display[t]]
+    if not shown:
+        out.append(text_element(8, y + 24, "No tiles yet.", 12))
+    for k, t in enumerate(shown):
+        x = 8 + (k % _PER_ROW) * _MINE_STEP + 4
+        ty = y + (k // _PER_ROW) * _MINE_STEP + 4
+        out.append(_my_pile(t, p.display[t], x, ty, own))
+    return out
+
+
+def _my_pile(t: Tile, count: int, x: float, y: float, own: Controls | None) -> str:
+    """Return one of your piles: the tile and its count; a god to use or a tile to lose is a framed piece."""
+    size, name = _MINE_TILE, tile_name(t)
+    mark = frame(x, y, size, size)
+    if own is None:
+        return tile_svg(t, x, y, size) + _count(count, x + size, y)
+    if t is Tile.GOD and any(isinstance(a, UseGod) for a in own.actions):
+        pile = tile_svg(t, x, y, size) + _count(count, x + size, y)
+        label = (
+            "Use a god (chosen: now click a tile on the auction track)"
+            if own.god
+            else "Use a god: choose it, then a slot"
+        )
+        if own.god:
+            pile += outline(x, y, "#000")
+        return target(pile, label, ui="god", pressed=own.god, mark=mark)
+    lost = own.picked.count(t)
+    left = count - lost
+    pile = tile_svg(t, x, y, size) if left else f'<g opacity="{LOST}">{tile_svg(t, x, y, size)}</g>'
+    pile += _count(left, x + size, y)
+    keep = f"Keep one {name} after all ({lost} chosen to lose)"
+    if lost:
+        pile += target(loss_badge(x + 6, y + size - 12, lost), keep, ui=f"unpick {t.label}")
+    if own.can_pick(t):
+        return target(pile, f"Lose one {name} (you have {left} left)", ui=f"pick {t.label}", mark=mark)
+    return target(pile, keep, ui=f"unpick {t.label}", mark=mark) if lost else pile
