@@ -30,16 +30,18 @@ play: $(STAMP)
 
 # A class plays together (ra_classroom): JupyterLab opens the control room notebook (over notebooks/, so that
 # notebook 14 is at hand too); its first cell starts the classroom server, open to the class's network on port
-# $(CLASS_PORT), with everything stored in $(CLASS_DB) (a SQLite file; or a postgresql:// URL); the results
-# go to notebooks/classroom/results/. `make rehearsal` opens the same notebook on this machine only, with a
-# throwaway database and simulated students, to try a session before class.
+# $(CLASS_PORT), with everything stored in $(CLASS_DB) (a SQLite file; or a postgresql:// URL), served by
+# $(CLASS_PROCESSES) server processes (2 uses both cores of a 2-core machine: README, "How many students one
+# machine holds"); the results go to notebooks/classroom/results/. `make rehearsal` opens the same notebook on
+# this machine only, with a throwaway database and simulated students, to try a session before class.
 CLASS_PORT ?= 8000
 CLASS_DB   ?= $(CURDIR)/class.db
 CONTROL_ROOM := --ServerApp.root_dir=notebooks --LabApp.default_url=/lab/tree/classroom/control_room.ipynb
+CLASS_PROCESSES ?= 1
 classroom: $(STAMP)
 	$(BIN)/jupyter trust notebooks/classroom/control_room.ipynb notebooks/14_your_class_as_an_experiment.ipynb
 	RA_CLASSROOM_HOST=0.0.0.0 RA_CLASSROOM_PORT=$(CLASS_PORT) RA_CLASSROOM_DATABASE=$(CLASS_DB) \
-		$(BIN)/jupyter lab $(CONTROL_ROOM)
+		RA_CLASSROOM_PROCESSES=$(CLASS_PROCESSES) $(BIN)/jupyter lab $(CONTROL_ROOM)
 
 rehearsal: $(STAMP)
 	$(BIN)/jupyter trust notebooks/classroom/control_room.ipynb notebooks/14_your_class_as_an_experiment.ipynb

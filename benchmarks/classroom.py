@@ -1,20 +1,30 @@
 """Load on the classroom server: N simulated students over real websockets against a real server here.
 
-    python benchmarks/classroom.py --students 200 --seconds 60 [--kill] [--database URL]
+    python benchmarks/classroom.py --students 200 --seconds 60 [--kill] [--database URL | --postgres]
+    python benchmarks/classroom.py --students 200 --burst 3 --seconds 0 --busy 1        # a burst of bids
+    python benchmarks/classroom.py --students 1000 --seconds 60 --postgres --processes 2  # a lecture hall
+    python benchmarks/classroom.py --students 200 --seconds 30 --reconnect               # pages reconnect
 
-The server runs in a child process (`ra_classroom.web.server.ServerProcess`, SQLite in a temporary
-folder unless --database is given); the students run in this process, each with his own
-websocket, as `ra_classroom.teacher.simulate` scripts them. The session: everyone joins, one
-first-price round in groups of 4 (every student bids once, after a think time of 0.3-2 s),
-closed by the teacher's API once all have bid; then Ra tables of 4 (bots in empty seats) until
-the time is up, each student moving 0.5-1.5 s after his turn comes. With --kill the server is
-killed (SIGKILL) halfway through and started again on the same database and port; the
-students reconnect with their seat tokens and go on.
+The server runs in child processes (`ra_classroom.web.server.ServerProcess`: SQLite in a temporary
+folder unless --database or --postgres is given; --processes N serves one port from N processes);
+the students run in this process, each with his own websocket, as
+`ra_classroom.teacher.simulate` scripts them. The session: everyone joins, one first-price round
+in groups of 4 (every student bids once, after a think time of 0.3-2 s, or within --burst seconds
+of the round's opening), closed by the teacher's API once all have bid; then Ra tables of 4
+(bots in empty seats) for --seconds, each student moving 0.5-1.5 s after his turn comes. With
+--reconnect, 5 % of the students lose their connection every second of the Ra phase and come
+back with their seat tokens. With --kill the server is killed (SIGKILL) halfway through and
+started again on the same database and port. --busy K keeps K more processes spinning on a core
+each, as other work on the machine would.
 
-Printed, one per line: ``students: N``, ``p50_ms``, ``p90_ms`` (and p99, max): from an action
-sent to every affected page updated (the bidder's ack and a view with the new bid count on
-every page of his group; the mover's ack and a view with the new board on every page of his
-table); ``lost: K``: acknowledged actions missing from the database afterwards.
+Printed, one per line: ``students: N``; ``p50_ms``, ``p90_ms``, ``p99_ms``: of moves, from a move
+sent to every page at its table updated (the mover's ack and the new board on every table-mate's
+page), or with no Ra phase (--seconds 0) of bids, from a bid sent to its ack; the same for each
+kind of action (``bids:``, ``moves:``); ``lost: K``: acknowledged actions missing from the
+database afterwards; ``frozen: T``: tables at which, once everyone has stopped, some student's
+page shows another board than the database's, or does not show whose turn it is;
+``server_cpu_s`` and ``server_cores``: the CPU the server processes used (and PostgreSQL's, if
+this script started it), in seconds and in cores on average over the session; the load average.
 """
 
 from __future__ import annotations
@@ -22,24 +32,29 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import resource
-import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import create_engine, select
 
 from ra_classroom.store.database import database_url
-from ra_classroom.store.schema import bids, moves
+from ra_classroom.store.schema import bids, moves, seats, tables
 from ra_classroom.store.tokens import new_secret
 from ra_classroom.teacher.client import TeacherClient
 from ra_classroom.teacher.simulate import Behaviour, SimStudent, SimulatedClass
 from ra_classroom.web.server import ServerProcess
+
+ROOT = Path(__file__).resolve().parents[1]
+RECONNECT_SHARE = 0.05  # of the students, every second of the Ra phase with --reconnect
 
 
 class Meter:
@@ -51,6 +66,7 @@ class Meter:
         self.refused: list[str] = []
         self.views: dict[str, list[tuple[float, Any, Any, int, Any, int]]] = defaultdict(list)
         self.student_ids: dict[str, int] = {}
+        self.last_view = 0.0  # when the last view arrived (time.perf_counter)
 
     def sent(self, who: SimStudent, key: tuple[Any, ...], msg: dict[str, Any], at: float) -> None:
         self.outbox[(who.name, key)] = (at, dict(msg))
@@ -63,35 +79,33 @@ class Meter:
             self.refused.append(str(reply.get("why")))
 
     def viewed(self, who: SimStudent, view: dict[str, Any], at: float) -> None:
+        self.last_view = at
         if who.student is not None:
             self.student_ids[who.name] = who.student
         r, t = view.get("round") or {}, view.get("table") or {}
         self.views[who.name].append((at, r.get("id"), r.get("group_no"), int(r.get("bids_in") or 0), t.get("id"),
                                      int(t.get("ply", -1))))  # fmt: skip
 
-    def latencies(self) -> tuple[list[float], int]:
-        """Return each acknowledged action's time to every affected page, in ms, and how many pages never got there."""
-        found, unseen = self.latencies_by_kind()
-        return sorted(t for times in found.values() for t in times), unseen
-
-    def latencies_by_kind(self) -> tuple[dict[str, list[float]], int]:
-        """Return the latencies (ms) of bids and of moves, and how many affected pages never got there."""
+    def latencies(self) -> tuple[dict[str, list[float]], int]:
+        """Return the latencies in ms (``bid_ack``, ``bid``: to every page of the group, ``move``: to every
+        page of the table) and how many affected pages never showed the action."""
         groups: dict[tuple[Any, Any], set[str]] = defaultdict(set)
-        tables: dict[Any, set[str]] = defaultdict(set)
+        at_table: dict[Any, set[str]] = defaultdict(set)
         for name, seen in self.views.items():
             for _, rid, g, _, tid, _ in seen:
                 if g is not None:
                     groups[(rid, g)].add(name)
                 if tid is not None:
-                    tables[tid].add(name)
-        out: dict[str, list[float]] = {"bid": [], "move": []}
+                    at_table[tid].add(name)
+        out: dict[str, list[float]] = {"bid_ack": [], "bid": [], "move": []}
         unseen = 0
         for name, key, _, reply, t0, t_ack in self.acks:
             if key[0] == "bid":
+                out["bid_ack"].append((t_ack - t0) * 1000)
                 mine = next((g for _, r, g, _, _, _ in self.views[name] if r == key[1] and g is not None), None)
                 members = groups[(key[1], mine)]
             else:
-                members = tables[key[1]]
+                members = at_table[key[1]]
             ends = [t_ack]
             for m in members:
                 hit = next((v[0] for v in self.views[m] if v[0] >= t0 and reached(v, key, reply)), None)
@@ -100,7 +114,7 @@ class Meter:
                 else:
                     ends.append(hit)
             out[key[0]].append((max(ends) - t0) * 1000)
-        return out, unseen
+        return {k: sorted(v) for k, v in out.items()}, unseen
 
 
 def reached(view: tuple[float, Any, Any, int, Any, int], key: tuple[Any, ...], reply: dict[str, Any]) -> bool:
@@ -127,63 +141,174 @@ def lost(database: str, meter: Meter) -> int:
     return missing
 
 
+def frozen(database: str, students: list[SimStudent]) -> int:
+    """Return how many tables have a student whose last view is not the stored board, or hides whose turn it is."""
+    engine = create_engine(database_url(database))
+    with engine.connect() as conn:
+        stored = {int(r.id): (int(r.ply), int(r.to_move)) for r in conn.execute(select(tables))}
+        seat_of = {int(s.student_id): int(s.seat) for s in conn.execute(select(seats)) if s.student_id is not None}
+    engine.dispose()
+    stuck = set()
+    for s in students:
+        t = (s.view or {}).get("table")
+        if not t or s.student is None or t["id"] not in stored:
+            continue
+        ply, to_move = stored[t["id"]]
+        if t["ply"] != ply or t["yours"] != (to_move >= 0 and seat_of.get(s.student) == to_move):
+            stuck.add(t["id"])
+    return len(stuck)
+
+
 async def session(args: argparse.Namespace, server: ServerProcess, teacher: TeacherClient, room: str,
-                  meter: Meter) -> dict[str, Any]:  # fmt: skip
-    classes = SimulatedClass(
-        server.url, room, args.students, seed=1, behaviour=Behaviour(think=(0.3, 2.0)), probe=meter
-    )
+                  meter: Meter, cpu: CpuMeter) -> dict[str, Any]:  # fmt: skip
+    think = (0.0, args.burst) if args.burst else (0.3, 2.0)
+    sim = SimulatedClass(server.url, room, args.students, seed=1, behaviour=Behaviour(think=think), probe=meter)
     stop = asyncio.Event()
-    runner = asyncio.ensure_future(classes.run(stop))
+    runner = asyncio.ensure_future(sim.run(stop))
     begin = time.monotonic()
-    while not all(s.joined.is_set() for s in classes.students):
+    while not all(s.joined.is_set() for s in sim.students):
         await asyncio.sleep(0.05)
     joined = time.monotonic() - begin
     loop = asyncio.get_running_loop()
     start = time.monotonic()
     first = {"kind": "first", "group_size": 4, "close_when_done": False}  # the bids' phase ends as before: at the close
     opened = await loop.run_in_executor(None, teacher.open_round, room, first)
-    bid_deadline = start + max(5.0, args.seconds * 0.3)
-    while classes.bids_done(opened["round"]) < args.students - len(opened["sitting_out"]):
+    bid_deadline = start + max(5.0, 3 * (args.burst or 2.0))
+    while sim.bids_done(opened["round"]) < args.students - len(opened["sitting_out"]):
         if time.monotonic() > bid_deadline:
             break
         await asyncio.sleep(0.1)
     await loop.run_in_executor(None, teacher.close_round, room)
-    for s in classes.students:
-        s.behaviour = Behaviour(think=(0.5, 1.5))
-    await loop.run_in_executor(None, teacher.open_round, room, {"kind": "ra", "group_size": 4})
-    kills, back = 0, float("nan")
-    end = start + args.seconds
-    if args.kill:
-        await asyncio.sleep(max(0.0, start + args.seconds / 2 - time.monotonic()))
-        before = [s.connections for s in classes.students]
-        killed = time.monotonic()
-        server_cpu[0] += cpu_seconds(server)
-        server.kill()
-        kills += 1
-        await loop.run_in_executor(None, server.start)
-        while any(s.connections == c for s, c in zip(classes.students, before, strict=True)):
-            await asyncio.sleep(0.05)
-        back = time.monotonic() - killed
-    await asyncio.sleep(max(0.0, end - time.monotonic()))
-    for s in classes.students:  # no new actions; the last ones' views arrive
+    info: dict[str, Any] = {"joined_s": joined, "kills": 0, "back_s": float("nan"), "reconnects": 0}
+    if args.seconds > 0:
+        for s in sim.students:
+            s.behaviour = Behaviour(think=(0.5, 1.5))
+        await loop.run_in_executor(None, teacher.open_round, room, {"kind": "ra", "group_size": 4})
+        await ra_phase(args, server, sim, info, cpu)
+    for s in sim.students:  # no new actions; the last ones' views arrive
         s.quiet = True
+    settle = time.monotonic() + 20.0
     await asyncio.sleep(2.0)
+    while time.perf_counter() - meter.last_view < 1.5 and time.monotonic() < settle:
+        await asyncio.sleep(0.25)
     stop.set()
     await runner
-    return {"joined_s": joined, "kills": kills, "back_s": back}
+    info["students"] = sim.students
+    return info
 
 
-def cpu_seconds(server: ServerProcess) -> float:
-    """Return the CPU time (user and system, seconds) the server process has used so far (Linux; else 0)."""
+async def ra_phase(
+    args: argparse.Namespace, server: ServerProcess, sim: SimulatedClass, info: dict[str, Any], cpu: CpuMeter
+) -> None:
+    """Let the tables play for --seconds, with the reconnections and the kill asked for."""
+    loop = asyncio.get_running_loop()
+    start = time.monotonic()
+    end = start + args.seconds
+    rng = random.Random(1)
+    killed_at = start + args.seconds / 2 if args.kill else None
+    while time.monotonic() < end:
+        await asyncio.sleep(min(1.0, max(0.0, end - time.monotonic())))
+        if args.reconnect and time.monotonic() < end - 2:
+            gone = rng.sample(sim.students, max(1, round(RECONNECT_SHARE * len(sim.students))))
+            for s in gone:
+                s.drop()
+            info["reconnects"] += len(gone)
+        if killed_at is not None and time.monotonic() >= killed_at:
+            killed_at = None
+            before = [s.connections for s in sim.students]
+            killed = time.monotonic()
+            cpu.take(server)
+            server.kill()
+            info["kills"] += 1
+            await loop.run_in_executor(None, server.start)
+            while any(s.connections == c for s, c in zip(sim.students, before, strict=True)):
+                await asyncio.sleep(0.05)
+            info["back_s"] = time.monotonic() - killed
+
+
+class CpuMeter:
+    """The CPU seconds the server's processes used (its process group: every --processes worker), kills included."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.postgres: Path | None = None  # the data folder of a PostgreSQL this script started
+        self._pg_start = 0.0
+
+    def take(self, server: ServerProcess) -> None:
+        """Add what the server's processes have used so far (before they are killed or stopped)."""
+        if server.proc is not None:
+            self.seconds += group_cpu(server.proc.pid)
+
+    def postgres_begin(self) -> None:
+        self._pg_start = self.postgres_now()
+
+    def postgres_used(self) -> float:
+        return self.postgres_now() - self._pg_start
+
+    def postgres_now(self) -> float:
+        if self.postgres is None:
+            return 0.0
+        try:
+            pid = int((self.postgres / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return 0.0
+        return sum(cpu_of(p) for p in all_pids() if p == pid or parent_of(p) == pid)
+
+
+def all_pids() -> list[int]:
+    return [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()]
+
+
+def _stat(pid: int) -> list[str]:
     try:
-        assert server.proc is not None
-        fields = Path(f"/proc/{server.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, AssertionError, ValueError, IndexError):
-        return 0.0
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
 
 
-server_cpu = [0.0]  # the server's CPU seconds, over every process it ran as (a kill starts a new one)
+def cpu_of(pid: int) -> float:
+    """Return the CPU seconds (user and system) process `pid` has used, 0 if it is gone (Linux; else 0)."""
+    fields = _stat(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") if len(fields) > 12 else 0.0
+
+
+def parent_of(pid: int) -> int:
+    fields = _stat(pid)
+    return int(fields[1]) if len(fields) > 1 else -1
+
+
+def group_cpu(pgid: int) -> float:
+    """Return the CPU seconds used by the live processes of process group `pgid`."""
+    return sum(cpu_of(p) for p in all_pids() if len(f := _stat(p)) > 2 and int(f[2]) == pgid)
+
+
+@contextmanager
+def busy(count: int) -> Iterator[None]:
+    """Keep `count` processes spinning, a core each, as other work on the machine would."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for p in spinners:
+            p.kill()
+            p.wait()
+
+
+@contextmanager
+def postgres(cpu: CpuMeter) -> Iterator[str]:
+    """Start a PostgreSQL server of our own (Debian's binaries, as the tests do); yield a fresh database's URL."""
+    sys.path.insert(0, str(ROOT))
+    from tests.classroom.postgres import Postgres, binaries
+
+    found = binaries()
+    if found is None:
+        raise SystemExit("--postgres needs PostgreSQL's binaries (apt-get install postgresql)")
+    pg = Postgres(found).start()
+    cpu.postgres = pg.data
+    try:
+        yield pg.new_database()
+    finally:
+        pg.stop()
 
 
 def run_async(coro: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
@@ -195,60 +320,84 @@ def run_async(coro: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
     return uvloop.run(coro)
 
 
+def pct(xs: list[float], p: float) -> float:
+    """Return the `p` quantile of the sorted `xs` (nan if empty)."""
+    return xs[min(len(xs) - 1, int(p * len(xs)))] if xs else float("nan")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--seconds", type=float, default=60, help="seconds of Ra play (0: none)")
+    parser.add_argument("--burst", type=float, default=0, help="every student bids within this many seconds")
+    parser.add_argument("--reconnect", action="store_true", help="5%% of the pages reconnect every second of play")
+    parser.add_argument("--processes", type=int, default=1, help="server processes on one port and database")
+    parser.add_argument("--busy", type=int, default=0, help="processes kept spinning, a core each")
     parser.add_argument("--kill", action="store_true", help="kill -9 the server halfway and restart it")
-    parser.add_argument("--database", help="a database URL (default: SQLite in a temporary folder)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--database", help="a database URL (default: SQLite in a temporary folder)")
+    where.add_argument("--postgres", action="store_true", help="start a PostgreSQL server of our own and use it")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="ra-classroom-bench-") as tmp:
-        database = args.database or str(Path(tmp) / "bench.db")
+    cpu = CpuMeter()
+    with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="ra-classroom-bench-") as tmp:
+        database = args.database or (stack.enter_context(postgres(cpu)) if args.postgres else str(Path(tmp) / "b.db"))
+        stack.enter_context(busy(args.busy))
         secret = new_secret()
-        server = ServerProcess(database, secret, log=Path(tmp) / "server.log").start()
+        options = ["--joins-per-minute", "100000"]  # every student comes from 127.0.0.1
+        server = ServerProcess(database, secret, log=Path(tmp) / "server.log", processes=args.processes,
+                               options=options).start()  # fmt: skip
         try:
             teacher = TeacherClient(server.url, secret)
             room = teacher.create_room()
             meter = Meter()
-            begun = resource.getrusage(resource.RUSAGE_SELF)
-            info = run_async(session(args, server, teacher, room, meter))
+            begun, wall, load = resource.getrusage(resource.RUSAGE_SELF), time.monotonic(), os.getloadavg()
+            cpu.postgres_begin()
+            baseline = group_cpu(server.proc.pid) if server.proc else 0.0
+            info = run_async(session(args, server, teacher, room, meter, cpu))
+            cpu.take(server)
+            cpu.seconds -= baseline
+            pg_seconds = cpu.postgres_used()
+            wall = time.monotonic() - wall
             ended = resource.getrusage(resource.RUSAGE_SELF)
-            server_cpu[0] += cpu_seconds(server)
         finally:
             server.stop()
-        harness = ended.ru_utime + ended.ru_stime - begun.ru_utime - begun.ru_stime
-        times, unseen = meter.latencies()
-        kinds_ms, _ = meter.latencies_by_kind()
+        stuck = frozen(database, info["students"])
         missing = lost(database, meter)
-
-    def pct(p: float, xs: list[float] | None = None) -> float:
-        xs = sorted(times if xs is None else xs)
-        return xs[min(len(xs) - 1, int(p * len(xs)))] if xs else float("nan")
-
+    harness = ended.ru_utime + ended.ru_stime - begun.ru_utime - begun.ru_stime
+    found, unseen = meter.latencies()
+    headline = found["move"] if args.seconds > 0 else found["bid_ack"]
     kinds: dict[str, int] = defaultdict(int)
     for _, key, *_ in meter.acks:
         kinds[key[0]] += 1
     print(f"students: {args.students}")
     print(f"seconds: {args.seconds:g}")
-    print(f"database: {'sqlite' if not args.database else args.database.split(':')[0]}")
+    print(f"database: {'sqlite' if not (args.database or args.postgres) else 'postgresql'}")
+    print(f"processes: {args.processes}")
+    print(f"busy: {args.busy}")
+    print(f"load_average: {load[0]:.2f} at the start, {os.getloadavg()[0]:.2f} at the end")
     print(f"joined_s: {info['joined_s']:.1f}")
     print(f"acknowledged: {len(meter.acks)} (bids {kinds['bid']}, moves {kinds['move']})")
     print(f"refused: {len(meter.refused)}")
     print(f"kills: {info['kills']}")
     if info["kills"]:
         print(f"all_back_s: {info['back_s']:.1f}  (from the kill until every student was connected again)")
-    print(f"p50_ms: {pct(0.5):.1f}")
-    print(f"p90_ms: {pct(0.9):.1f}")
-    print(f"p99_ms: {pct(0.99):.1f}")
-    print(f"max_ms: {times[-1] if times else float('nan'):.1f}")
-    print(f"mean_ms: {statistics.fmean(times) if times else float('nan'):.1f}")
-    for kind, xs in kinds_ms.items():
-        print(
-            f"{kind}s: p50_ms {pct(0.5, xs):.1f}, p90_ms {pct(0.9, xs):.1f}, max_ms {max(xs, default=float('nan')):.1f}"
-        )
-    print(f"server_cpu_s: {server_cpu[0]:.1f}  (the students' side, this process: {harness:.1f})")
+    print(f"reconnects: {info['reconnects']}")
+    print(f"measured: {'a move to every page at its table' if args.seconds > 0 else 'a bid to its ack'}")
+    print(f"p50_ms: {pct(headline, 0.5):.1f}")
+    print(f"p90_ms: {pct(headline, 0.9):.1f}")
+    print(f"p99_ms: {pct(headline, 0.99):.1f}")
+    print(f"max_ms: {max(headline, default=float('nan')):.1f}")
+    for kind, label in (("bid_ack", "bids, to the ack"), ("bid", "bids, to the group's pages"),
+                        ("move", "moves, to the table's pages")):  # fmt: skip
+        xs = found[kind]
+        print(f"{label}: p50_ms {pct(xs, 0.5):.1f}, p90_ms {pct(xs, 0.9):.1f}, p99_ms {pct(xs, 0.99):.1f}, "
+              f"max_ms {max(xs, default=float('nan')):.1f}")  # fmt: skip
+    print(f"server_cpu_s: {cpu.seconds:.1f}" + (f"  (PostgreSQL: {pg_seconds:.1f})" if cpu.postgres else ""))
+    print(f"server_cores: {(cpu.seconds + pg_seconds) / wall:.2f}  (the students' side, this process: "
+          f"{harness / wall:.2f})")  # fmt: skip
     print(f"unseen: {unseen}")
     print(f"lost: {missing}")
+    print(f"frozen: {stuck}")
     return 0
 
 

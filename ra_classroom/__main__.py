@@ -14,6 +14,8 @@ import os
 import sys
 
 from .store.tokens import new_secret
+from .web.limits import JOINS_PER_MINUTE
+from .web.server import PING_SECONDS
 
 __all__ = ["main"]
 
@@ -29,6 +31,14 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--port", type=int, default=8000)
     run.add_argument("--room", action="store_true", help="create a room at start and print its link and QR code")
     run.add_argument("--quiet", action="store_true", help="log warnings only")
+    run.add_argument("--processes", type=int, default=1,
+                     help="server processes sharing the port, one per core (default 1)")  # fmt: skip
+    run.add_argument("--ping", type=float, default=PING_SECONDS,
+                     help=f"seconds between pings to find pages gone (default {PING_SECONDS:g})")  # fmt: skip
+    run.add_argument("--joins-per-minute", type=int, default=JOINS_PER_MINUTE,
+                     help=f"students who may join from one address at once, and each minute (default "
+                          f"{JOINS_PER_MINUTE}: a class behind one NAT shares an address)")  # fmt: skip
+    run.add_argument("--shared-port", action="store_true", help=argparse.SUPPRESS)  # one of --processes' processes
     args = parser.parse_args(argv)
     secret = os.environ.get("RA_CLASSROOM_SECRET") or ""
     if not secret:
@@ -40,7 +50,14 @@ def main(argv: list[str] | None = None) -> int:
         announce_room(args.database, args.host, args.port)
     from .web.server import serve
 
-    serve(args.database, secret, args.host, args.port, "warning" if args.quiet else "info")
+    if not 1 <= args.processes <= 64:
+        parser.error("--processes is from 1 to 64 (one per core)")
+    if not 0.5 <= args.ping <= 300:
+        parser.error("--ping is from 0.5 to 300 seconds")
+    if not 1 <= args.joins_per_minute <= 100_000:
+        parser.error("--joins-per-minute is from 1 to 100000")
+    serve(args.database, secret, args.host, args.port, "warning" if args.quiet else "info", processes=args.processes,
+          ping=args.ping, joins_per_minute=args.joins_per_minute, shared_port=args.shared_port)  # fmt: skip
     return 0
 
 

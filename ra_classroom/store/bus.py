@@ -1,11 +1,18 @@
-"""Events between server processes that share one PostgreSQL database: LISTEN/NOTIFY.
+"""Events between server processes that share one database: LISTEN/NOTIFY on PostgreSQL, a log on SQLite.
 
 Every process announces its events with ``pg_notify`` inside the transaction that made the
 change (`Database.announce`), so PostgreSQL delivers them when, and only if, it commits. Each
 process listens on one connection of its own, in a thread, and hands what others announced to
 its hub. Its own announcements come back too and are skipped: it sent them to its pages at once.
 After a lost connection the listener reconnects and refreshes every page, since events may have
-been missed meanwhile. With SQLite (one process) there is nothing to listen to.
+been missed meanwhile.
+
+SQLite has no NOTIFY: processes that share a file write their events into the ``events`` table
+inside the transaction that made the change (`Database.announce`), and each reads what the
+others wrote since it last looked (`EventLog`), every few hundredths of a second. Transactions
+are serial, so the ids come in commit order; the oldest rows are deleted after a minute, and a
+process that finds a gap (it was stalled longer) refreshes every page. With one process on
+SQLite there is nothing to hear.
 """
 
 from __future__ import annotations
@@ -17,9 +24,12 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from .database import CHANNEL
+from sqlalchemy import Connection, delete, func, select
 
-__all__ = ["Listener"]
+from .database import CHANNEL
+from .schema import events
+
+__all__ = ["KEEP_SECONDS", "EventLog", "Listener", "forget_old_events"]
 
 log = logging.getLogger("ra_classroom")
 
@@ -80,3 +90,43 @@ class Listener:
             return
         if isinstance(data, dict) and data.get("o") != self.origin and isinstance(data.get("e"), list):
             self.loop.call_soon_threadsafe(self.deliver, data["e"])
+
+
+KEEP_SECONDS = 60.0  #: how long the SQLite event log keeps an event
+
+
+class EventLog:
+    """What the other processes sharing a SQLite file announced, read from its ``events`` table.
+
+    Args:
+        origin: this process's id, to skip its own events.
+    """
+
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+        self.last: int | None = None  # the id of the last event read
+
+    def read(self, conn: Connection) -> list[dict[str, Any]]:
+        """Return the events the other processes committed since the last call (``[{"k": "all"}]`` after a gap)."""
+        if self.last is None:  # from now on
+            self.last = int(conn.execute(select(func.coalesce(func.max(events.c.id), 0))).scalar_one())
+            return []
+        rows = conn.execute(
+            select(events.c.id, events.c.origin, events.c.payload).where(events.c.id > self.last).order_by(events.c.id)
+        ).all()
+        if not rows:
+            return []
+        gap = int(rows[0].id) != self.last + 1
+        self.last = int(rows[-1].id)
+        if gap:  # older ones were deleted before this process read them
+            return [{"k": "all"}]
+        found: list[dict[str, Any]] = []
+        for r in rows:
+            if r.origin != self.origin:
+                found += json.loads(r.payload)
+        return found
+
+
+def forget_old_events(conn: Connection, now: float) -> None:
+    """Delete the events of the SQLite log older than `KEEP_SECONDS`."""
+    conn.execute(delete(events).where(events.c.at < now - KEEP_SECONDS))

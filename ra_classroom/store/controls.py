@@ -17,7 +17,7 @@ from sqlalchemy import Connection, select, update
 
 from .refusal import Refusal
 from .rounds import close_round
-from .schema import rooms, rounds
+from .schema import MAX_ID, rooms, rounds
 
 __all__ = ["cancel", "end_session", "exclude", "extend", "pause", "resume"]
 
@@ -110,6 +110,8 @@ def exclude(
         raise Refusal("Name the round by its number, like 3.")
     if not isinstance(excluded, bool):
         raise Refusal("excluded is true or false.")
+    if not 0 < number <= MAX_ID:
+        raise Refusal(f"Room {room} has no round {str(number)[:20]}.")
     r = conn.execute(
         select(rounds.c.id, rounds.c.status).where(rounds.c.room == room, rounds.c.number == number).with_for_update()
     ).first()

@@ -8,8 +8,13 @@ the engine with the settings each backend needs:
   and of the machine), foreign keys on, and every writing transaction ``BEGIN IMMEDIATE``, so that
   transactions never deadlock on upgrading a read lock; reads (`Database.reading`) go through a
   second engine and see the last commit without waiting for a writer.
+* Either: a database made by an older version gets the columns added since (all may be empty).
 * PostgreSQL (psycopg 3): the same tables; `announce` sends events with ``pg_notify`` inside the
   transaction, so other server processes hear of a change exactly when it is committed.
+* SQLite shared by several processes on one machine (``shared``): each writing transaction first
+  takes a lock file (`writing`), so that writers queue in the kernel instead of sleeping in
+  SQLite's busy handler, and `announce` writes events into the ``events`` table inside the
+  transaction, which the other processes read (`ra_classroom.store.bus.EventLog`).
 
 >>> database_url("class.db")
 'sqlite:///class.db'
@@ -20,16 +25,18 @@ the engine with the settings each backend needs:
 from __future__ import annotations
 
 import json
+import os
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, create_engine, event, text
+from sqlalchemy import Connection, create_engine, event, insert, text
 from sqlalchemy.engine import make_url
 
-from .schema import metadata, upgrade
+from .schema import events, metadata, upgrade
 
-__all__ = ["CHANNEL", "Database", "database_url"]
+__all__ = ["CHANNEL", "Database", "database_url", "is_postgres"]
 
 CHANNEL = "ra_classroom"  #: the PostgreSQL notification channel of every classroom process
 
@@ -43,16 +50,24 @@ def database_url(given: str) -> str:
     return f"sqlite:///{given}"
 
 
+def is_postgres(given: str) -> bool:
+    """Return whether `given` (a URL or a file name) is a PostgreSQL database."""
+    return make_url(database_url(given)).get_backend_name() == "postgresql"
+
+
 class Database:
     """The engine, its tables, and the announcement of events to other processes.
 
     Args:
         url: a SQLAlchemy URL or a file name (see `database_url`).
+        shared: a SQLite file that several server processes of this machine serve together.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, shared: bool = False) -> None:
         self.url = database_url(url)
-        self.is_postgres = make_url(self.url).get_backend_name() == "postgresql"
+        self.is_postgres = is_postgres(self.url)
+        self.shared = shared and not self.is_postgres
+        self._lock_file: int | None = None
         if self.is_postgres:
             self.engine = create_engine(self.url, pool_size=8, max_overflow=4, pool_pre_ping=True)
             self.read_engine = self.engine
@@ -63,11 +78,28 @@ class Database:
             self.read_engine = create_engine(self.url, connect_args={"timeout": 30})
             event.listen(self.read_engine, "connect", _sqlite_connect)
             event.listen(self.read_engine, "begin", _sqlite_read)
-        with self.engine.begin() as conn:
+        with self.writing(), self.engine.begin() as conn:
             if self.is_postgres:  # processes starting together take turns at creating and upgrading
                 conn.execute(text("SELECT pg_advisory_xact_lock(7240151)"))
             metadata.create_all(conn)
             upgrade(conn)
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Hold the writers' lock of a shared SQLite file (nothing otherwise) for one writing transaction."""
+        if not self.shared:
+            yield
+            return
+        import fcntl
+
+        if self._lock_file is None:
+            path = make_url(self.url).database or ""
+            self._lock_file = os.open(f"{path}.write-lock", os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(self._lock_file, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._lock_file, fcntl.LOCK_UN)
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
@@ -82,10 +114,15 @@ class Database:
             yield conn
 
     def announce(self, conn: Connection, events: Sequence[dict[str, Any]], origin: str) -> None:
-        """Send `events` to the other server processes when `conn`'s transaction commits (PostgreSQL only)."""
-        if self.is_postgres and events:
+        """Send `events` to the other server processes when `conn`'s transaction commits (PostgreSQL, shared SQLite)."""
+        if not events:
+            return
+        if self.is_postgres:
             payload = json.dumps({"o": origin, "e": list(events)}, separators=(",", ":"))
             conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+        elif self.shared:
+            payload = json.dumps(list(events), separators=(",", ":"))
+            conn.execute(_LOG, {"origin": origin, "payload": payload, "at": time.time()})
 
     def listen_dsn(self) -> str:
         """Return the libpq connection string of the database, for a LISTEN connection (PostgreSQL)."""
@@ -93,9 +130,15 @@ class Database:
         return url.render_as_string(hide_password=False)
 
     def close(self) -> None:
-        """Close every pooled connection."""
+        """Close every pooled connection (and the lock file)."""
         self.engine.dispose()
         self.read_engine.dispose()
+        if self._lock_file is not None:
+            os.close(self._lock_file)
+            self._lock_file = None
+
+
+_LOG = insert(events)
 
 
 def _sqlite_connect(dbapi_conn: Any, _record: Any) -> None:

@@ -18,11 +18,11 @@ from sqlalchemy import Connection, select
 
 from ..auctions.experiments import RoundSpec
 from .pages import closes_in
-from .rooms import PRESENT_SECONDS
+from .rooms import MAX_STUDENTS, PRESENT_SECONDS
 from .schema import assignments, bids, groups, outcomes, requests, rooms, rounds, seats, students, tables
 from .table_moves import TableCache, seat_names
 
-__all__ = ["BID_COLUMNS", "TABLE_COLUMNS", "bid_rows", "csv_text", "status", "table_rows"]
+__all__ = ["BID_COLUMNS", "TABLE_COLUMNS", "bid_rows", "csv_text", "inert", "status", "table_rows"]
 
 #: The columns of the results, in order (CLASSROOM.md's export: one row per bid).
 BID_COLUMNS = (
@@ -124,6 +124,7 @@ def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[s
     )}  # fmt: skip
     names = {int(p.id): str(p.name) for p in people}
     ended = conn.execute(select(rooms.c.ended_at).where(rooms.c.code == room)).scalar()
+    size = conn.execute(select(rooms.c.size).where(rooms.c.code == room)).scalar()
     played = conn.execute(
         select(rounds.c.number, rounds.c.kind, rounds.c.status, rounds.c.practice, rounds.c.excluded)
         .where(rounds.c.room == room)
@@ -132,6 +133,7 @@ def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[s
     out: dict[str, Any] = {
         "room": room,
         "ended": ended is not None,
+        "size": size or MAX_STUDENTS,
         "students": [
             {"id": int(p.id), "name": p.name, "present": p.removed_at is None and p.last_seen >= now - PRESENT_SECONDS,
              "removed": p.removed_at is not None, "asking": round(now - asking[int(p.id)]) if int(p.id) in asking
@@ -175,10 +177,25 @@ def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[s
 
 
 def csv_text(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
-    """Return `rows` as CSV text with a header line (empty cells for missing values)."""
+    """Return `rows` as CSV text with a header line (empty cells for missing values; text made `inert`)."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(columns), extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: "" if row.get(k) is None else row[k] for k in columns})
+        writer.writerow({k: "" if row.get(k) is None else inert(row[k]) for k in columns})
     return buffer.getvalue()
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet read a cell as a formula (OWASP)
+
+
+def inert(value: Any) -> Any:
+    """Return `value` as a spreadsheet must show it: text that would start a formula gets a leading quote.
+
+    A student's name such as ``=HYPERLINK(...)`` would otherwise run as a formula in the
+    teacher's spreadsheet (CSV injection); numbers stay numbers.
+
+    >>> inert("=1+2"), inert("@SUM(A1)"), inert("-3"), inert("Ann"), inert(-2.5)
+    ("'=1+2", "'@SUM(A1)", "'-3", 'Ann', -2.5)
+    """
+    return "'" + value if isinstance(value, str) and value.startswith(_FORMULA_START) else value

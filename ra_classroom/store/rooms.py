@@ -1,4 +1,4 @@
-"""Rooms and students: create a room, join it with a name, come back with a seat token or a rejoin code, be present.
+"""Rooms and students: create and size a room, join it with a name, come back with a seat token or rejoin code.
 
 Each function runs inside a transaction the caller opens, and returns the events that other
 pages must hear of. A student is *present* when one of his pages was connected in the last
@@ -7,6 +7,7 @@ pages must hear of. A student is *present* when one of his pages was connected i
 
 from __future__ import annotations
 
+import re
 import secrets
 import unicodedata
 from collections.abc import Collection
@@ -19,12 +20,15 @@ from .refusal import Refusal
 from .schema import rooms, students
 from .tokens import new_code, new_rejoin_code, new_secret, normal_code, rejoin_hash, same_secret, token_hash
 
-__all__ = ["PRESENT_SECONDS", "Joined", "clean_name", "create_room", "heartbeat", "hello", "join", "present",
-           "room_exists"]  # fmt: skip
+__all__ = ["MAX_STUDENTS", "PRESENT_SECONDS", "Joined", "clean_name", "create_room", "heartbeat", "hello", "join",
+           "present", "room_exists", "set_size"]  # fmt: skip
 
 PRESENT_SECONDS = 15.0  #: a student whose page was connected this recently takes part in the next round
 MAX_NAME = 30
 MAX_STUDENTS = 1000  #: per room: a bound on what one room code can be made to hold
+#: Words the boards write beside names ("bot", "Ann, a bot plays for now", "Ann (you)"): no name may hold
+#: them, so that no student passes for a bot, for someone a bot stands in for, or for the reader himself.
+_RESERVED = re.compile(r"(?<![^\W\d_])bots?(?![^\W\d_])|\(\s*you\s*\)|plays for now", re.IGNORECASE)
 
 
 class Joined(NamedTuple):
@@ -54,6 +58,8 @@ def clean_name(name: Any) -> str:
     'Ann Lee'
     >>> clean_name("<b>Bob</b>")       # any printable text: pages escape it wherever it is shown
     '<b>Bob</b>'
+    >>> clean_name("Abbot Robotham")   # "bot" only as a word of its own is the board's
+    'Abbot Robotham'
     """
     if not isinstance(name, str):
         raise Refusal("Type your name to join.")
@@ -64,11 +70,19 @@ def clean_name(name: Any) -> str:
         raise Refusal(f"That name is too long: at most {MAX_NAME} characters.")
     if any(unicodedata.category(c).startswith("C") for c in text):
         raise Refusal("A name cannot contain control characters.")
+    if _RESERVED.search(text):
+        raise Refusal("That name reads as the board's own words (a bot, or you): choose another.")
     return text
 
 
-def create_room(conn: Connection, now: float, code: str | None = None, seed: str | None = None) -> str:
-    """Create a room and return its code (a new one unless `code` is given); `seed` decides its groups and values."""
+def create_room(
+    conn: Connection, now: float, code: str | None = None, seed: str | None = None, size: Any = None
+) -> str:
+    """Create a room and return its code (a new one unless `code` is given); `seed` decides its groups and values.
+
+    `size` is the most students who may join (default `MAX_STUDENTS`).
+    """
+    size = _size(size)
     if code is not None:
         code = normal_code(code)
         if not 3 <= len(code) <= 12:
@@ -79,8 +93,31 @@ def create_room(conn: Connection, now: float, code: str | None = None, seed: str
         code = new_code()
         while room_exists(conn, code):
             code = new_code()
-    conn.execute(insert(rooms).values(code=code, seed=seed or secrets.token_hex(8), created_at=now))
+    conn.execute(insert(rooms).values(code=code, seed=seed or secrets.token_hex(8), created_at=now, size=size))
     return code
+
+
+def _size(size: Any) -> int | None:
+    """Return a room's size as given (None: the largest), or raise Refusal saying what a size is."""
+    if size is None:
+        return None
+    if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_STUDENTS:
+        raise Refusal(f"A room's size is a number of students from 1 to {MAX_STUDENTS}.")
+    return size
+
+
+def set_size(conn: Connection, code: str, size: Any) -> dict[str, Any]:
+    """Let at most `size` students join room `code` (those in already stay); return its size and how many are in.
+
+    Raises:
+        Refusal: no such room, or a size that is not a number of students.
+    """
+    if not room_exists(conn, code):
+        raise Refusal(f"There is no room {code}.")
+    size = _size(size)
+    conn.execute(update(rooms).where(rooms.c.code == code).values(size=size))
+    count = conn.execute(select(func.count()).select_from(students).where(students.c.room == code)).scalar_one()
+    return {"room": code, "size": size or MAX_STUDENTS, "students": int(count)}
 
 
 def room_exists(conn: Connection, code: str) -> bool:
@@ -101,7 +138,8 @@ def join(conn: Connection, room: Any, name: Any, now: float, code: Any = None) -
             or a full room.
     """
     code_text = normal_code(room) if isinstance(room, str) else ""
-    if not code_text or not room_exists(conn, code_text):
+    found = conn.execute(select(rooms.c.size).where(rooms.c.code == code_text)).first() if code_text else None
+    if found is None:
         raise Refusal("There is no room with that code: check the code on the board.")
     shown = clean_name(name)
     taken = conn.execute(
@@ -112,8 +150,8 @@ def join(conn: Connection, room: Any, name: Any, now: float, code: Any = None) -
     if taken is not None:
         return _rejoin(conn, taken, code_text, code, now)
     count = conn.execute(select(func.count()).select_from(students).where(students.c.room == code_text)).scalar_one()
-    if count >= MAX_STUDENTS:
-        raise Refusal(f"Room {code_text} is full ({MAX_STUDENTS} students).")
+    if count >= (found.size or MAX_STUDENTS):
+        raise Refusal(f"Room {code_text} is full ({count} students): ask your teacher.")
     token, rejoin = new_secret(), new_rejoin_code()
     try:
         with conn.begin_nested():

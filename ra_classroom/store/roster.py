@@ -17,7 +17,7 @@ from sqlalchemy import Connection, delete, func, insert, select, update
 
 from .refusal import Refusal
 from .rooms import clean_name, room_exists
-from .schema import requests, students
+from .schema import MAX_ID, requests, students
 from .table_moves import TableCache, hand_to_bot
 from .tokens import new_rejoin_code, new_secret, normal_code, rejoin_hash, token_hash
 
@@ -36,7 +36,7 @@ def find(conn: Connection, room: str, who: Any) -> tuple[int, str]:
     """
     query = select(students.c.id, students.c.name).where(students.c.room == room)
     if isinstance(who, int) and not isinstance(who, bool):
-        row = conn.execute(query.where(students.c.id == who)).first()
+        row = conn.execute(query.where(students.c.id == who)).first() if 0 < who <= MAX_ID else None
     elif isinstance(who, str) and who.strip():
         row = conn.execute(query.where(func.lower(students.c.name) == " ".join(who.split()).lower())).first()
     else:

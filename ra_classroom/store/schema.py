@@ -29,10 +29,12 @@ from sqlalchemy import (
 )
 from sqlalchemy.schema import CreateColumn
 
-__all__ = ["assignments", "bids", "groups", "metadata", "moves", "outcomes", "requests", "rooms", "rounds", "seats",
-           "students", "tables", "upgrade"]  # fmt: skip
+__all__ = ["MAX_ID", "assignments", "bids", "events", "groups", "metadata", "moves", "outcomes", "requests", "rooms",
+           "rounds", "seats", "students", "tables", "upgrade"]  # fmt: skip
 
 metadata = MetaData()
+
+MAX_ID = 2**31 - 1  #: the largest id, round number or ply an INTEGER column holds (on every database)
 
 rooms = Table(
     "rooms",
@@ -41,6 +43,7 @@ rooms = Table(
     Column("seed", String(64), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("ended_at", Float),  # the teacher ended the session: the pages say so (None while it runs)
+    Column("size", Integer),  # the most students who may join (set by the teacher); None: rooms.MAX_STUDENTS
 )
 
 students = Table(
@@ -162,6 +165,16 @@ moves = Table(
     Column("action", String(60), nullable=False),
     Column("at", Float, nullable=False),
 )
+
+events = Table(
+    "events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),  # in commit order: transactions are serial
+    Column("origin", String(12), nullable=False),  # the process that made the change
+    Column("payload", Text, nullable=False),  # the events as JSON (ids, never values)
+    Column("at", Float, nullable=False),
+    sqlite_autoincrement=True,  # never an id again, even after the oldest are deleted
+)  # SQLite shared by several processes only: how each hears of the others' changes (PostgreSQL: NOTIFY)
 
 
 def upgrade(conn: Connection) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
@@ -22,8 +22,8 @@ from ..game.table import Click, TableGame
 from .refusal import Refusal
 from .schema import moves, rounds, seats, students, tables
 
-__all__ = ["Seating", "TableCache", "create_tables", "give_back", "hand_to_bot", "move", "return_seats", "seat_names",
-           "staged", "take_over_absent"]  # fmt: skip
+__all__ = ["Seating", "TableCache", "create_tables", "give_back", "hand_to_bot", "move", "return_seats", "savepoint",
+           "seat_names", "staged", "take_over_absent"]  # fmt: skip
 
 
 # The statements of every move and every board, built once (SQLAlchemy then caches their SQL too).
@@ -94,10 +94,16 @@ class TableCache:
         """Yield a copy of table `table_id`'s game to make moves on, inside `conn`'s transaction.
 
         The copy is staged in ``conn.info``; the caller installs it with `installed` once the
-        transaction has committed, or drops it if the transaction failed.
+        transaction has committed, or drops it if the transaction failed. A table this
+        transaction changed already goes on from its staged game: its moves are not committed,
+        so they must not reach the cached game, which pages are drawn from.
         """
-        with self._lock(table_id):
-            game = self._fresh(conn, table_id).copy()  # the cache keeps only what is committed
+        earlier = conn.info.get(_STAGED, {}).get(table_id)
+        if earlier is not None:
+            game = earlier.copy()
+        else:
+            with self._lock(table_id):
+                game = self._fresh(conn, table_id).copy()  # the cache keeps only what is committed
         yield game
         conn.info.setdefault(_STAGED, {})[table_id] = game
 
@@ -117,6 +123,18 @@ def staged(conn: Connection) -> dict[int, TableGame]:
     """Return (and clear) the games changed in `conn`'s transaction, to install once it has committed."""
     found: dict[int, TableGame] = conn.info.pop(_STAGED, {})
     return found
+
+
+@contextmanager
+def savepoint(conn: Connection) -> Iterator[None]:
+    """Run a part of `conn`'s transaction in a savepoint: if it raises, its rows and its staged games are undone."""
+    before = dict(conn.info.get(_STAGED, {}))
+    try:
+        with conn.begin_nested():
+            yield
+    except BaseException:
+        conn.info[_STAGED] = before
+        raise
 
 
 def _store(conn: Connection, table_id: int, game: TableGame, made: Sequence[tuple[int, str]], now: float) -> None:
@@ -243,8 +261,16 @@ def return_seats(conn: Connection, cache: TableCache, student_id: int, now: floa
     return [{"k": "table", "table": int(r.table_id)} for r in rows]
 
 
-def take_over_absent(conn: Connection, cache: TableCache, now: float) -> list[dict[str, Any]]:
-    """Let bots play the seats of students who are away (disconnected longer than the round allows) on their turn."""
+def take_over_absent(
+    conn: Connection, cache: TableCache, now: float, here: Collection[int] = (), beat: float = 0.0
+) -> list[dict[str, Any]]:
+    """Let bots play the seats of students who are away (disconnected longer than the round allows) on their turn.
+
+    A student is away when his ``last_seen`` is older than the round's ``absent_after`` and than
+    `beat` (the seconds between two refreshes of ``last_seen``), and no page of his is among `here`
+    (connected to the calling process). A page that is gone without a word is closed by the
+    server's pings, so it does not keep its student here for good.
+    """
     candidates = conn.execute(
         select(tables.c.id, tables.c.to_move, seats.c.student_id, students.c.last_seen, rounds.c.spec)
         .select_from(
@@ -256,9 +282,11 @@ def take_over_absent(conn: Connection, cache: TableCache, now: float) -> list[di
                seats.c.bot.is_(False))
     ).all()  # fmt: skip
     events = []
+    waits: dict[str, float] = {}  # each round's absent_after, read once (every table of a round has a candidate)
     for c in candidates:
-        limit = RoundSpec.from_dict(json.loads(c.spec)).absent_after
-        if c.last_seen >= now - limit:
+        if c.spec not in waits:
+            waits[c.spec] = max(beat, RoundSpec.from_dict(json.loads(c.spec)).absent_after)
+        if c.last_seen >= now - waits[c.spec] or c.student_id in here:
             continue
         locked = conn.execute(
             select(tables.c.to_move).where(tables.c.id == c.id).with_for_update()

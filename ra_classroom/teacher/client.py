@@ -78,10 +78,14 @@ class TeacherClient:
             ) from None
         return text if raw else json.loads(text)
 
-    def create_room(self, code: str | None = None, seed: str | None = None) -> str:
-        """Create a room; return its code."""
-        body = {k: v for k, v in {"code": code, "seed": seed}.items() if v is not None}
+    def create_room(self, code: str | None = None, seed: str | None = None, size: int | None = None) -> str:
+        """Create a room (at most `size` students may join; default: the server's largest); return its code."""
+        body = {k: v for k, v in {"code": code, "seed": seed, "size": size}.items() if v is not None}
         return str(self.call("POST", "/api/rooms", body)["room"])
+
+    def set_size(self, room: str, size: int) -> dict[str, Any]:
+        """Let at most `size` students join `room` (those in already stay); return its size and how many are in."""
+        return dict(self.call("POST", f"/api/rooms/{room}/size", {"size": size}))
 
     def status(self, room: str) -> dict[str, Any]:
         """Return who is in `room`, its latest round and who has bid, and its tables."""

@@ -137,6 +137,8 @@ class ControlRoom:
         room: str | None = None,
         seed: str | None = None,
         results: str | Path | None = None,
+        size: int | None = None,
+        processes: int | None = None,
     ) -> ControlRoom:
         """Start a classroom server in a child process (or find the one running), open a room, return its control room.
 
@@ -155,6 +157,10 @@ class ControlRoom:
                 for a class, a fixed one in a rehearsal (so that a rehearsal can be repeated).
             results: the folder for the results (default ``$RA_CLASSROOM_RESULTS``, else ``results``
                 in this notebook's folder).
+            size: the most students who may join the room (a little above the class's size keeps
+                its seats for it if someone floods the room with joins); default: the server's largest.
+            processes: server processes (one per core: 2 for a class of several hundred on a
+                2-core machine; default ``$RA_CLASSROOM_PROCESSES``, else 1).
 
         Raises:
             ClassroomError: the port is taken by another program (the message says what to do).
@@ -162,20 +168,25 @@ class ControlRoom:
         host = host or os.environ.get("RA_CLASSROOM_HOST") or "127.0.0.1"
         port = port if port is not None else int(os.environ.get("RA_CLASSROOM_PORT") or 0)
         database = database or os.environ.get("RA_CLASSROOM_DATABASE") or None
+        processes = processes or int(os.environ.get("RA_CLASSROOM_PROCESSES") or 1)
         asked = (host, port, database, room, seed, str(results))
         known = _STARTED.get(asked)
         if known is not None and known.server is not None and known.server.server.running():
+            if size is not None:
+                known.set_size(size)
             return known
-        launched = launch(host, port, database)
+        launched = launch(host, port, database, processes)
         server = launched.server
         teacher = TeacherClient(server.url, server.secret)
         if seed is None and launched.rehearsal:
             seed = "rehearsal"
         code = _reopen(teacher, room) if room else None
         if code is None:
-            code = teacher.create_room(room, seed)
+            code = teacher.create_room(room, seed, size)
         else:  # the class goes on: pages that said the session had ended come back
             teacher.control(code, "end", {"ended": False})
+            if size is not None:
+                teacher.set_size(code, size)
         control = cls(teacher, code, server_address(host, server.port), server=launched, results=results)
         _STARTED[asked] = control
         return control
@@ -289,6 +300,11 @@ class ControlRoom:
         if law is not None:
             spec["law"] = law.to_dict()
         return self.teacher.open_round(self.room, spec)
+
+    def set_size(self, size: int) -> Note:
+        """Let at most `size` students join the room (those in already stay)."""
+        info = self.teacher.set_size(self.room, size)
+        return Note(f"Room {self.room} takes at most {info['size']} students ({info['students']} are in).")
 
     def close_round(self) -> Note:
         """Close the open round now and settle it."""

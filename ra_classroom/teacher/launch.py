@@ -64,13 +64,14 @@ def log_beside(database: str) -> Path:
     return Path(tempfile.gettempdir()) / "ra_classroom_server.log"
 
 
-def launch(host: str, port: int, database: str | None) -> Launched:
+def launch(host: str, port: int, database: str | None, processes: int = 1) -> Launched:
     """Return the server for `database` on `host`:`port`: the one running, or a new one.
 
     Args:
         host: the address to listen on.
         port: the port (0: a free one).
         database: a SQLite file or a database URL; None for a rehearsal (a temporary database).
+        processes: server processes for a new server (see `ra_classroom.web.server.serve`).
 
     Raises:
         ClassroomError: another program listens on the port (the message says what to do).
@@ -81,19 +82,26 @@ def launch(host: str, port: int, database: str | None) -> Launched:
         return known.again()
     if database is None:
         tmp = tempfile.TemporaryDirectory(prefix="ra-classroom-")
-        return _keep(key, Launched(_start(str(Path(tmp.name) / "rehearsal.db"), host, port, None), tmp, False))
+        server = _start(str(Path(tmp.name) / "rehearsal.db"), host, port, None, processes, rehearsal=True)
+        return _keep(key, Launched(server, tmp, False))
     state = state_file(database, host, port)
     found = ServerProcess.find(state)
     if found is not None and found.database == database and found.host == host and (found.port == port or not port):
         return _keep(key, Launched(found, None, True))
-    return _keep(key, Launched(_start(database, host, port, state), None, False))
+    return _keep(key, Launched(_start(database, host, port, state, processes), None, False))
 
 
-def _start(database: str, host: str, port: int, state: Path | None) -> ServerProcess:
+def _start(
+    database: str, host: str, port: int, state: Path | None, processes: int, rehearsal: bool = False
+) -> ServerProcess:
+    options = (
+        ["--joins-per-minute", "100000"] if rehearsal else []
+    )  # a rehearsal's simulated students share one address
     try:
         return ServerProcess(
-            database, new_secret(), host=host, port=port, log=log_beside(database), state=state
-        ).start()
+            database, new_secret(), host=host, port=port, log=log_beside(database), state=state,
+            processes=processes, options=options,
+        ).start()  # fmt: skip
     except PortBusy:
         raise ClassroomError(
             f"Port {port} is taken by another program (perhaps a classroom server started elsewhere): stop it,"

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from statistics import NormalDist
 from typing import Any, Protocol
 
+import orjson
+
 from ..auctions.laws import law_from_dict
 from ..auctions.theory import equilibrium_bid, shading
 
@@ -173,24 +175,38 @@ class SimStudent:
         self._ids = 0
         self._free_at = 0.0  # the loop's time from which he may send his next message
         self._tasks: set[asyncio.Task[None]] = set()
+        self._ws: Any = None
 
-    async def run(self, ws_url: str, room: str, stop: asyncio.Event) -> None:
-        """Join `room` (or come back with his token) and act on every view until `stop` is set."""
+    async def run(self, ws_url: str | Sequence[str], room: str, stop: asyncio.Event) -> None:
+        """Join `room` (or come back with his token) and act on every view until `stop` is set.
+
+        Given several addresses (server processes sharing one database), he connects to the next
+        one each time he reconnects, as a reload behind a load balancer may land anywhere.
+        """
         import websockets
 
+        urls = [ws_url] if isinstance(ws_url, str) else list(ws_url)
         wait = 0.2
         while not stop.is_set() and not self.gone:
             try:
-                async with websockets.connect(ws_url, max_size=2**22, open_timeout=10) as ws:
+                url = urls[self.connections % len(urls)]
+                async with websockets.connect(url, max_size=2**22, open_timeout=10) as ws:
                     self.connections += 1
                     wait = 0.2
+                    self._ws = ws
                     await self._session(ws, room, stop)
             except (OSError, websockets.ConnectionClosed, TimeoutError):
                 pass
+            self._ws = None
             self.pending.clear()  # unanswered actions may be retried from the next view
             if not stop.is_set() and not self.gone:
                 await asyncio.sleep(wait)
                 wait = min(2.0, wait * 2)
+
+    def drop(self) -> None:
+        """Cut his connection at once, as a lost network does (he reconnects with his seat token)."""
+        if self._ws is not None:
+            self._ws.transport.abort()
 
     async def _session(self, ws: Any, room: str, stop: asyncio.Event) -> None:
         first = {"t": "hello", "token": self.token} if self.token else {"t": "join", "room": room, "name": self.name}
@@ -203,7 +219,7 @@ class SimStudent:
                 if closer in done:
                     receive.cancel()
                     return
-                self._receive(ws, json.loads(receive.result()))
+                self._receive(ws, orjson.loads(receive.result()))
         finally:
             closer.cancel()
             for task in list(self._tasks):
@@ -290,7 +306,8 @@ class SimulatedClass:
     """A class of simulated students in a room, joined one after another (so their ids follow their names).
 
     Args:
-        url: the server's address (``http://...``).
+        url: the server's address (``http://...``), or the addresses of several server processes
+            sharing one database (the students are spread over them).
         room: the room code.
         count: how many students.
         seed: the class's seed.
@@ -301,7 +318,7 @@ class SimulatedClass:
 
     def __init__(
         self,
-        url: str,
+        url: str | Sequence[str],
         room: str,
         count: int,
         *,
@@ -310,7 +327,10 @@ class SimulatedClass:
         probe: Probe | None = None,
         names: Sequence[str] = (),
     ) -> None:
-        self.ws_url = url.replace("http://", "ws://").replace("https://", "wss://").rstrip("/") + "/ws"
+        self.ws_urls = [
+            u.replace("http://", "ws://").replace("https://", "wss://").rstrip("/") + "/ws"
+            for u in ([url] if isinstance(url, str) else url)
+        ]
         self.room = room
         self.behaviour = behaviour or Behaviour()
         names = list(names) or [f"sim{i + 1:02d}" for i in range(count)]
@@ -324,8 +344,10 @@ class SimulatedClass:
     async def run(self, stop: asyncio.Event) -> None:
         """Join every student, one after another, then let them act until `stop` is set."""
         tasks = []
-        for s in self.students:
-            tasks.append(asyncio.ensure_future(s.run(self.ws_url, self.room, stop)))
+        for k, s in enumerate(self.students):
+            k %= len(self.ws_urls)
+            urls = self.ws_urls[k:] + self.ws_urls[:k]  # student k starts on process k, and so on round
+            tasks.append(asyncio.ensure_future(s.run(urls, self.room, stop)))
             await asyncio.wait_for(s.joined.wait(), 30)
         self._ready.set()
         await asyncio.gather(*tasks)

@@ -7,6 +7,7 @@ stylesheet and one small script that shows the views the server sends and sends 
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from .classroom import Classroom
+from .limits import JOINS_PER_MINUTE
 from .sockets import student_socket
 from .teacher_api import teacher_routes
 
@@ -37,7 +39,13 @@ HEADERS = {
 }
 
 
-def create_app(database: str, teacher_secret: str, address: str | None = None) -> Starlette:
+def create_app(
+    database: str,
+    teacher_secret: str,
+    address: str | None = None,
+    joins_per_minute: int = JOINS_PER_MINUTE,
+    shared: bool = False,
+) -> Starlette:
     """Return the classroom's ASGI app on `database` (a SQLAlchemy URL or a SQLite file).
 
     Args:
@@ -45,10 +53,12 @@ def create_app(database: str, teacher_secret: str, address: str | None = None) -
         teacher_secret: what the teacher's API calls must carry.
         address: the server's address as students type it (the projector shows it); default:
             the address the projector's page was opened at.
+        joins_per_minute: students who may join from one network address at once, and each minute.
+        shared: other processes of this machine serve the same SQLite file.
     """
     if len(teacher_secret) < 16:
         raise ValueError("the teacher's secret must have at least 16 characters")
-    classroom = Classroom(database)
+    classroom = Classroom(database, joins_per_minute, shared)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -65,7 +75,7 @@ def create_app(database: str, teacher_secret: str, address: str | None = None) -
         return FileResponse(STATIC / "projector.html", headers=HEADERS)
 
     async def health(request: Request) -> Response:
-        return PlainTextResponse("ok")
+        return PlainTextResponse("ok", headers={"X-Ra-Classroom-Process": str(os.getpid())})
 
     async def socket(ws: WebSocket) -> None:
         await student_socket(ws, classroom)

@@ -1,8 +1,10 @@
 """One server process's classroom: the database, the pages, and every command run as one transaction.
 
-Commands run in worker threads, one transaction each (one thread for SQLite, whose writes are
-serial anyway; several for PostgreSQL). A command's events go to this process's pages after the
-commit, and to other processes through PostgreSQL (`ra_classroom.store.bus`). Nothing another process
+Commands run in worker threads: on PostgreSQL one transaction each, in several threads; on SQLite,
+whose writes are serial anyway, in one writer thread that commits the commands waiting together
+at once (`ra_classroom.store.writer`). A command's events go to this process's pages after the
+commit, and to other processes through the database (`ra_classroom.store.bus`: NOTIFY on
+PostgreSQL, the event log of a SQLite file several processes share). Nothing another process
 needs is kept only in memory: the table games cached here are rebuilt from the database.
 
 Every half second the process also closes rounds whose time is up, lets bots play the turns of
@@ -27,20 +29,23 @@ from sqlalchemy import select as query
 from ..auctions.experiments import RoundSpec
 from ..game.table import Selection, read_click
 from ..store import rooms, roster, rounds, table_moves
-from ..store.bus import Listener
+from ..store.bus import EventLog, Listener, forget_old_events
 from ..store.database import Database
 from ..store.pages import build_views, table_view
 from ..store.refusal import Refusal
 from ..store.schema import rounds as rounds_table
 from ..store.schema import tables as table_rows
 from ..store.table_moves import TableCache, seat_names, staged
+from ..store.writer import Writer
 from .hub import Hub
+from .limits import JOINS_PER_MINUTE, JoinLimit
 
 __all__ = ["Classroom"]
 
 log = logging.getLogger("ra_classroom")
 T = TypeVar("T")
 SWEEP_SECONDS = 0.5
+HEAR_SECONDS = 0.02  # how often a process sharing a SQLite file reads what the others announced
 HEARTBEAT_SECONDS = 3.0
 
 
@@ -49,19 +54,24 @@ class Classroom:
 
     Args:
         database: a SQLAlchemy URL or a SQLite file name.
+        joins_per_minute: students who may join from one network address at once, and each minute.
+        shared: other server processes serve the same SQLite file (PostgreSQL: always possible).
     """
 
-    def __init__(self, database: str) -> None:
-        self.db = Database(database)
+    def __init__(self, database: str, joins_per_minute: int = JOINS_PER_MINUTE, shared: bool = False) -> None:
+        self.db = Database(database, shared)
         self.cache = TableCache()
         self.origin = secrets.token_hex(6)
-        # SQLite: one writer (its writes are serial anyway) and one reader, which reads the last commit
-        # while the writer waits on the disk; PostgreSQL: one pool for both.
+        # SQLite: one writer, committing the commands that wait together at once (its writes are serial
+        # anyway), and one reader, which reads the last commit while the writer waits on the disk;
+        # PostgreSQL: one pool for both, a transaction per command.
+        self.writer = None if self.db.is_postgres else Writer(self.db, self.cache)
         self.pool = ThreadPoolExecutor(6 if self.db.is_postgres else 1, thread_name_prefix="ra-classroom-db")
         self.readers = (
             self.pool if self.db.is_postgres else ThreadPoolExecutor(1, thread_name_prefix="ra-classroom-read")
         )
         self.hub = Hub(self.views)
+        self.joins = JoinLimit(joins_per_minute)  # joins per network address
         self._tasks: list[asyncio.Task[None]] = []
         self._listener: Listener | None = None
 
@@ -75,6 +85,10 @@ class Classroom:
             self._listener = Listener(self.db.listen_dsn(), self.origin, loop, self.hub.dispatch)
             self._listener.start()
             await loop.run_in_executor(None, self._listener.ready.wait, 10)
+        elif self.db.shared:
+            others = EventLog(self.origin)
+            await self.read(others.read)  # from now on
+            self._tasks.append(loop.create_task(self._hear(others)))
 
     async def stop(self) -> None:
         """Stop the loops and close the database."""
@@ -85,6 +99,8 @@ class Classroom:
                 await task
         if self._listener is not None:
             self._listener.stop()
+        if self.writer is not None:
+            self.writer.stop()
         self.pool.shutdown(wait=True)
         self.readers.shutdown(wait=True)
         self.db.close()
@@ -97,8 +113,19 @@ class Classroom:
         """Run `fn(conn)` in one transaction; send its events once committed; return its result.
 
         `fn` returns (result, events). A `Refusal` it raises rolls everything back and propagates.
-        The table games it changed enter the cache only once the transaction has committed.
+        The table games it changed enter the cache only once the transaction has committed. On
+        SQLite the writer runs it with the other commands waiting (group commit).
         """
+        if self.writer is not None:
+
+            def announced(conn: Connection) -> tuple[T, list[dict[str, Any]]]:
+                result, events = fn(conn)
+                self.db.announce(conn, events, self.origin)  # shared SQLite: into the event log, in its savepoint
+                return result, events
+
+            done: tuple[T, list[dict[str, Any]]] = await asyncio.wrap_future(self.writer.submit(announced))
+            self.hub.dispatch(done[1])
+            return done[0]
 
         def work() -> tuple[T, list[dict[str, Any]]]:
             with self.db.engine.connect() as conn:
@@ -129,6 +156,15 @@ class Classroom:
         """Return the pages of these students, from the database."""
         return await self.read(lambda conn: build_views(conn, self.cache, ids, time.time()))
 
+    async def _hear(self, others: EventLog) -> None:
+        """Hand the events other processes wrote into the SQLite event log to this process's pages."""
+        while True:
+            await asyncio.sleep(HEAR_SECONDS)
+            try:
+                self.hub.dispatch(await self.read(others.read))
+            except Exception:
+                log.exception("could not read the event log; trying again")
+
     async def _sweep(self) -> None:
         last_beat = 0.0
         while True:
@@ -136,16 +172,22 @@ class Classroom:
             now = time.time()
             try:
                 beat = now - last_beat >= HEARTBEAT_SECONDS
-                here = self.hub.students() if beat else []
-                await self.command(functools.partial(self._sweep_once, now=now, here=here))
+                connected = frozenset(self.hub.pages)
+                here = sorted(connected) if beat else []
+                await self.command(functools.partial(self._sweep_once, now=now, here=here, connected=connected))
                 if beat:
                     last_beat = now
             except Exception:
                 log.exception("sweep failed; trying again")
 
-    def _sweep_once(self, conn: Connection, *, now: float, here: list[int]) -> tuple[None, list[dict[str, Any]]]:
+    def _sweep_once(
+        self, conn: Connection, *, now: float, here: list[int], connected: frozenset[int]
+    ) -> tuple[None, list[dict[str, Any]]]:
         rooms.heartbeat(conn, here, now)
-        return None, rounds.close_due(conn, now) + table_moves.take_over_absent(conn, self.cache, now)
+        if here and self.db.shared:  # every few seconds
+            forget_old_events(conn, now)
+        absent = table_moves.take_over_absent(conn, self.cache, now, connected, 2 * HEARTBEAT_SECONDS)
+        return None, rounds.close_due(conn, now) + absent
 
     # -- the students' commands ---------------------------------------------------------------
 
@@ -232,9 +274,13 @@ class Classroom:
 
     # -- the teacher's commands --------------------------------------------------------------
 
-    async def create_room(self, code: str | None = None, seed: str | None = None) -> str:
-        """Create a room; return its code."""
-        return await self.command(lambda conn: (rooms.create_room(conn, time.time(), code, seed), []))
+    async def create_room(self, code: str | None = None, seed: str | None = None, size: Any = None) -> str:
+        """Create a room (of at most `size` students); return its code."""
+        return await self.command(lambda conn: (rooms.create_room(conn, time.time(), code, seed, size), []))
+
+    async def set_size(self, room: str, size: Any) -> dict[str, Any]:
+        """Let at most `size` students join `room`; return its size and how many are in."""
+        return await self.command(lambda conn: (rooms.set_size(conn, room, size), []))
 
     async def control(self, fn: Callable[[Connection, float], tuple[T, list[dict[str, Any]]]]) -> T:
         """Run one of the teacher's controls, `fn(conn, now)`, in one transaction (see `command`)."""

@@ -5,15 +5,24 @@ never a value: each page concerned gets its own view rebuilt from the database, 
 student sees never depends on what another was sent. Pages marked while views are being
 built wait for the next batch, so a page's views arrive in order and a burst of events costs
 one rebuild per page.
+
+No page misses an event. A view tells which events concern its page (its room, round, group
+and table), and a page is found by those routes, indexed per student. An event committed
+while a batch of views is being built may concern a page only by the route that batch gives
+it (a page back after a reconnection has no table until its first view): so the events that
+arrive during a build are matched again once its views have set the new routes. Any event
+committed before a build began is in what the build reads.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Collection, Iterable
+from collections.abc import Awaitable, Callable, Collection, Hashable, Iterable
 from typing import Any, Protocol
+
+import orjson
 
 __all__ = ["Hub", "Page"]
 
@@ -42,18 +51,26 @@ class Page:
         self.round: int | None = None
         self.group: int | None = None
         self.table: int | None = None
+        self.seat: str | None = None  # the hash of the seat token it holds
+        self.address = ""  # the network address it came from
         self.waiting = 0  # messages handed to `send` and not yet sent
         self._lock = asyncio.Lock()  # fair: messages leave in the order they were handed over
 
     async def send(self, message: dict[str, Any]) -> None:
-        """Send one message; a page that is gone or too slow is ignored (it reconnects and gets its view)."""
-        data = json.dumps(message, separators=(",", ":"))
+        """Send one message; a page that cannot take it is closed (it reconnects and gets its current view).
+
+        A message that did not arrive must not leave the page open and behind: it would show an
+        old board for good.
+        """
+        data = orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
         self.waiting += 1
         try:
             async with self._lock:
                 await asyncio.wait_for(self.ws.send_text(data), SEND_TIMEOUT)
         except Exception:  # noqa: BLE001 - a page that went away must not stop the others
-            log.debug("could not send to a page of student %s", self.student)
+            log.debug("could not send to a page of student %s; closing it", self.student)
+            with contextlib.suppress(Exception):
+                await self.ws.close(1013, "missed a message: reconnect")
         finally:
             self.waiting -= 1
 
@@ -73,11 +90,13 @@ class Page:
 
     def routed(self, view: dict[str, Any]) -> None:
         """Remember what `view` shows, to know which later events concern this page."""
-        r = view.get("round")
-        self.round = r["id"] if r else None
-        self.group = view.get("group")
-        t = view.get("table")
-        self.table = t["id"] if t else None
+        self.round, self.group, self.table = routes_of(view)
+
+
+def routes_of(view: dict[str, Any]) -> tuple[int | None, int | None, int | None]:
+    """Return the round, group and table a view shows (None where it shows none)."""
+    r, t = view.get("round"), view.get("table")
+    return (r["id"] if r else None), view.get("group"), (t["id"] if t else None)
 
 
 ViewBuilder = Callable[[Collection[int]], Awaitable[dict[int, dict[str, Any]]]]
@@ -89,15 +108,28 @@ class Hub:
     def __init__(self, build: ViewBuilder) -> None:
         self.build = build
         self.pages: dict[int, set[Page]] = {}
+        self._keys: dict[int, tuple[Hashable, ...]] = {}  # each student's routes, as keys of `_index`
+        self._index: dict[Hashable, set[int]] = {}  # ("room", code), ("group", round, group), ("table", id)
+        self._seats: dict[str, int] = {}  # the hash of each seat token with pages here, and its student
         self._dirty: set[int] = set()
+        self._during: list[dict[str, Any]] | None = None  # events that arrived while a batch was built
         self._wake = asyncio.Event()
         self._sending: set[asyncio.Task[None]] = set()
 
-    def attach(self, page: Page, student: int, room: str) -> None:
-        """Register `page` as showing `student` of `room`."""
+    def attach(self, page: Page, student: int, room: str, seat: str | None = None) -> None:
+        """Register `page` as showing `student` of `room`, by the seat token whose hash is `seat`."""
         self.detach(page)
-        page.student, page.room = student, room
+        page.student, page.room, page.seat = student, room, seat
+        if student not in self.pages:
+            self._route(student, (("room", room),))
         self.pages.setdefault(student, set()).add(page)
+        if seat is not None:
+            self._seats[seat] = student
+
+    def pages_of_seat(self, seat: str) -> int:
+        """Return how many pages are open here on the seat token whose hash is `seat`."""
+        student = self._seats.get(seat)
+        return 0 if student is None else len(self.pages.get(student, ()))
 
     def detach(self, page: Page) -> None:
         """Forget `page` (it closed, or it now shows another student)."""
@@ -106,6 +138,22 @@ class Hub:
             mine.discard(page)
             if not mine:
                 self.pages.pop(page.student, None)
+                self._route(page.student, ())
+                if page.seat is not None:
+                    self._seats.pop(page.seat, None)
+
+    def _route(self, student: int, keys: tuple[Hashable, ...]) -> None:
+        """Make `keys` the routes by which events find `student`'s pages."""
+        for key in self._keys.pop(student, ()):
+            found = self._index.get(key)
+            if found is not None:
+                found.discard(student)
+                if not found:
+                    del self._index[key]
+        if keys:
+            self._keys[student] = keys
+            for key in keys:
+                self._index.setdefault(key, set()).add(student)
 
     def students(self) -> list[int]:
         """Return the students with a page connected here."""
@@ -114,21 +162,32 @@ class Hub:
     def concerned(self, event: dict[str, Any]) -> set[int]:
         """Return the students here whose page `event` changes."""
         kind = event.get("k")
-        found = set()
-        for sid, pages in self.pages.items():
-            for p in pages:
-                if (
-                    (kind == "room" and p.room == event.get("room"))
-                    or (kind == "group" and p.round == event.get("round") and p.group == event.get("group"))
-                    or (kind == "table" and p.table == event.get("table"))
-                    or (kind == "student" and sid == event.get("student"))
-                    or kind == "all"
-                ):
-                    found.add(sid)
-        return found
+        if kind == "all":
+            return set(self.pages)
+        if kind == "student":
+            sid = event.get("student")
+            return {sid} if sid in self.pages else set()
+        key: Hashable
+        if kind == "room":
+            key = ("room", event.get("room"))
+        elif kind == "group":
+            key = ("group", event.get("round"), event.get("group"))
+        elif kind == "table":
+            key = ("table", event.get("table"))
+        else:
+            return set()
+        return set(self._index.get(key, ()))
 
     def dispatch(self, events: Iterable[dict[str, Any]]) -> None:
-        """Mark the pages that `events` concern, for the next batch of views; close those a student left."""
+        """Mark the pages that `events` concern, for the next batch of views; close those a student left.
+
+        Events that arrive while a batch of views is being built are dispatched again after it
+        (`run`), since the batch may give a page the route that they concern. A leave is not: it
+        acts at once, and once is enough (again, it would close the new device's page).
+        """
+        events = list(events)
+        if self._during is not None:
+            self._during += [e for e in events if e.get("k") != "leave"]
         for e in events:
             if e.get("k") == "leave":
                 self.leave(e.get("student"), str(e.get("why", "")))
@@ -144,6 +203,8 @@ class Hub:
         """
         for page in self.pages.pop(student, set()):
             page.student = None
+            if page.seat is not None:
+                self._seats.pop(page.seat, None)
 
             async def bye(page: Page = page) -> None:
                 await page.send({"t": "bye", "why": why})
@@ -152,6 +213,8 @@ class Hub:
             task = asyncio.ensure_future(bye())
             self._sending.add(task)
             task.add_done_callback(self._sending.discard)
+        if isinstance(student, int):
+            self._route(student, ())
 
     def refresh(self, students: Iterable[int]) -> None:
         """Mark these students' pages for a fresh view."""
@@ -165,15 +228,25 @@ class Hub:
             await self._wake.wait()
             self._wake.clear()
             ids, self._dirty = self._dirty, set()
+            self._during = []
             try:
                 views = await self.build(ids)
             except Exception:
                 log.exception("could not build the views of %d pages; retrying", len(ids))
+                self._during = None
                 self._dirty |= ids
                 await asyncio.sleep(0.5)
                 self._wake.set()
                 continue
             for sid, view in views.items():
-                for page in list(self.pages.get(sid, ())):
+                pages = self.pages.get(sid)
+                if not pages:
+                    continue
+                round_id, group, table = routes_of(view)
+                room = next(iter(pages)).room  # the room he joined: views cannot move him to another
+                self._route(sid, (("room", room), ("group", round_id, group), ("table", table)))
+                for page in list(pages):
                     page.routed(view)
                     page.post(view, self._sending)
+            late, self._during = self._during, None
+            self.dispatch(late)  # an event of this build's time may concern a page by the route it has just got

@@ -1,4 +1,10 @@
-"""How much one page may send: a token bucket per connection, and the largest message read.
+"""How much one page, one seat and one address may ask: token buckets, and the largest message read.
+
+A page may send `RATE` messages a second (bursts of `BURST`); a seat token may hold
+`MAX_PAGES` pages at once in a process; an address may join `JOINS_PER_MINUTE` students at once,
+and as many a minute after that (`JoinLimit`, per process): generous, since a class behind one
+NAT shares an address, yet a client that floods a room with joins gets a few dozen seats, not
+the room (whose size the teacher sets).
 
 >>> bucket = RateLimit(rate=2, burst=3)
 >>> [bucket.allow(now=0.0) for _ in range(4)]
@@ -11,12 +17,15 @@ from __future__ import annotations
 
 import time
 
-__all__ = ["BURST", "MAX_MESSAGE", "RATE", "RateLimit", "WIRE_LIMIT"]
+__all__ = ["BURST", "JOINS_PER_MINUTE", "JoinLimit", "MAX_MESSAGE", "MAX_PAGES", "RATE", "RateLimit",
+           "WIRE_LIMIT"]  # fmt: skip
 
 MAX_MESSAGE = 2048  #: characters: a longer message is refused unread (a click or a bid needs under 200)
 WIRE_LIMIT = 64 * 1024  #: bytes: a websocket frame larger than this closes the connection (code 1009)
 RATE = 8.0  #: messages per second a page may send on average ...
 BURST = 16  #: ... and at once: a student clicks a few times a second at most
+MAX_PAGES = 4  #: pages open at once on one seat token, in one process: a phone, a laptop, a reload or two
+JOINS_PER_MINUTE = 60  #: students who may join from one address at once (a class behind one NAT), and each minute
 
 
 class RateLimit:
@@ -37,3 +46,27 @@ class RateLimit:
             self.tokens -= 1
             return True
         return False
+
+
+class JoinLimit:
+    """A token bucket of joins per network address: `per_minute` at once, then as many a minute.
+
+    >>> joins = JoinLimit(per_minute=2)
+    >>> [joins.allow("10.0.0.7", now=0.0) for _ in range(3)], joins.allow("10.0.0.8", now=0.0)
+    ([True, True, False], True)
+    >>> joins.allow("10.0.0.7", now=30.0)
+    True
+    """
+
+    def __init__(self, per_minute: int = JOINS_PER_MINUTE) -> None:
+        self.rate, self.burst = per_minute / 60, per_minute
+        self._buckets: dict[str, RateLimit] = {}
+
+    def allow(self, address: str, now: float | None = None) -> bool:
+        """Return whether `address` may join one more student now (and count it)."""
+        now = time.monotonic() if now is None else now
+        if len(self._buckets) > 10_000:  # forget the addresses whose buckets are full again
+            full = self.burst / self.rate
+            self._buckets = {a: b for a, b in self._buckets.items() if b.stamp is not None and now - b.stamp < full}
+        bucket = self._buckets.setdefault(address, RateLimit(self.rate, self.burst))
+        return bucket.allow(now)

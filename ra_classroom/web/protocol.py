@@ -36,9 +36,10 @@ import json
 from typing import Any
 
 from ..store.refusal import Refusal
+from ..store.schema import MAX_ID
 from .limits import MAX_MESSAGE
 
-__all__ = ["FIELDS", "parse"]
+__all__ = ["FIELDS", "MAX_ID", "parse", "read_id", "strict_json"]
 
 #: The fields each kind of message may carry (``t`` and ``id`` aside).
 FIELDS: dict[str, frozenset[str]] = {
@@ -51,8 +52,37 @@ FIELDS: dict[str, frozenset[str]] = {
 }
 
 
+#: The fields that name a round, a table or a board's version: whole numbers of at most 31 bits (a database's INTEGER).
+NUMBERED = ("round", "table", "version")
+MAX_DIGITS = 15  #: a whole number with more digits is no bid, id or setting here (and no float holds it exactly)
+
+
 def _no_constant(name: str) -> Any:
     raise Refusal(f"That message is not JSON: {name} is not a number here.")
+
+
+def _whole(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise Refusal(f"That message has a number of {len(digits.lstrip('-'))} digits: at most {MAX_DIGITS} here.")
+    return int(digits)
+
+
+def strict_json(text: str) -> Any:
+    """Return the JSON value in `text`; raise Refusal for text that is not JSON, NaN, Infinity or a huge number.
+
+    >>> strict_json('{"amount": 12.5}')
+    {'amount': 12.5}
+    >>> strict_json('{"round": ' + "1" * 40 + '}')
+    Traceback (most recent call last):
+    ...
+    ra_classroom.store.refusal.Refusal: That message has a number of 40 digits: at most 15 here.
+    """
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_int=_whole)
+    except (ValueError, RecursionError) as e:
+        if isinstance(e, Refusal):
+            raise
+        raise Refusal("That message is not JSON.") from None
 
 
 def parse(text: Any) -> dict[str, Any]:
@@ -61,12 +91,7 @@ def parse(text: Any) -> dict[str, Any]:
         raise Refusal("Messages are text (JSON), not binary.")
     if len(text) > MAX_MESSAGE:
         raise Refusal(f"That message is too long ({len(text)} characters; at most {MAX_MESSAGE}).")
-    try:
-        msg = json.loads(text, parse_constant=_no_constant)
-    except (ValueError, RecursionError) as e:
-        if isinstance(e, Refusal):
-            raise
-        raise Refusal("That message is not JSON.") from None
+    msg = strict_json(text)
     if not isinstance(msg, dict):
         raise Refusal("A message is a JSON object with a kind 't'.")
     kind = msg.get("t")
@@ -75,9 +100,32 @@ def parse(text: Any) -> dict[str, Any]:
     extra = set(msg) - FIELDS[kind] - {"t", "id"}
     if extra:
         raise Refusal(f"A {kind} message has no field {sorted(extra)[0]!r:.30}.")
-    ident = msg.get("id")
-    if ident is not None and not (
-        isinstance(ident, int | str) and not isinstance(ident, bool) and len(str(ident)) <= 40
-    ):
+    if msg.get("id") is not None and not _good_id(msg["id"]):
         raise Refusal("A message's id is a number or a short text.")
+    for field in NUMBERED:
+        n = msg.get(field)
+        if isinstance(n, int) and not isinstance(n, bool) and abs(n) > MAX_ID:
+            raise Refusal(f"There is no {field} {n}.")
     return msg
+
+
+def _good_id(ident: Any) -> bool:
+    return isinstance(ident, int | str) and not isinstance(ident, bool) and len(str(ident)) <= 40
+
+
+def read_id(text: Any) -> int | str | None:
+    """Return the id of a message `parse` refused, if it can be read (a JSON object with a good id), else None.
+
+    So that even a refused message's answer names the message it answers when it can.
+
+    >>> read_id('{"t": "sell", "id": 7}'), read_id('{"t": "bid", "id": 8, "amount": NaN}'), read_id("{bid")
+    (7, 8, None)
+    """
+    if not isinstance(text, str) or len(text) > MAX_MESSAGE:
+        return None
+    try:
+        msg = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    ident = msg.get("id") if isinstance(msg, dict) else None
+    return ident if _good_id(ident) else None

@@ -18,13 +18,27 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["PortBusy", "ServerProcess", "free_port", "port_free", "serve"]
+from .limits import JOINS_PER_MINUTE
+
+__all__ = ["PING_SECONDS", "PortBusy", "ServerProcess", "free_port", "port_free", "serve"]
+
+PING_SECONDS = 20.0  #: seconds between pings to a page, and for its answer
 
 
 def serve(
-    database: str, teacher_secret: str, host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning"
+    database: str,
+    teacher_secret: str,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    log_level: str = "warning",
+    *,
+    processes: int = 1,
+    ping: float = PING_SECONDS,
+    joins_per_minute: int = JOINS_PER_MINUTE,
+    shared_port: bool = False,
 ) -> None:
     """Serve the classroom on `host`:`port` until interrupted.
 
@@ -34,26 +48,82 @@ def serve(
         host: ``127.0.0.1`` for this machine only, ``0.0.0.0`` for the class's network.
         port: the port.
         log_level: uvicorn's log level.
+        processes: server processes sharing the port, which hear of each other's changes through
+            the database (PostgreSQL's NOTIFY, or a SQLite file's event log). This process then
+            only watches them (and starts again one that dies); each listens on the port with
+            ``SO_REUSEPORT``, so the system spreads the connections evenly over them.
+        ping: seconds between the pings that tell a page that is gone (no answer within as
+            many seconds) from one that is quiet: a gone page is closed, so its student is absent.
+        joins_per_minute: students who may join from one network address at once, and each
+            minute (per process).
+        shared_port: listen with ``SO_REUSEPORT``: one of several processes on one port and one
+            database.
 
     The students' address, which the projector shows, is this machine's on its network (or
     ``RA_CLASSROOM_ADDRESS``, behind a proxy).
+
+    Raises:
+        ValueError: several processes on a system without ``SO_REUSEPORT`` and ``flock`` (Linux has both).
     """
+    if processes > 1:
+        from ..store.database import Database
+
+        if not hasattr(socket, "SO_REUSEPORT") or sys.platform == "win32":
+            raise ValueError("several server processes on one port need SO_REUSEPORT and flock (Linux)")
+        Database(database, shared=True).close()  # its tables made once, before the processes start
+        command = [sys.executable, "-m", "ra_classroom", "serve", "--database", database, "--host", host,
+                   "--port", str(port), "--ping", str(ping), "--joins-per-minute", str(joins_per_minute),
+                   "--shared-port", *(["--quiet"] if log_level == "warning" else [])]  # fmt: skip
+        _supervise(processes, command, {**os.environ, "RA_CLASSROOM_SECRET": teacher_secret})
+        return
     import uvicorn
 
     from .app import create_app
     from .limits import WIRE_LIMIT
     from .links import server_address
+    from .wire import WebsocketProtocol
 
     address = os.environ.get("RA_CLASSROOM_ADDRESS") or server_address(host, port)
-    uvicorn.run(
-        create_app(database, teacher_secret, address),
-        host=host,
-        port=port,
-        ws_max_size=WIRE_LIMIT,
-        log_level=log_level,
-        access_log=False,
+    config = uvicorn.Config(
+        create_app(database, teacher_secret, address, joins_per_minute, shared_port), host=host, port=port,
+        ws=WebsocketProtocol, ws_max_size=WIRE_LIMIT, ws_ping_interval=ping, ws_ping_timeout=ping,
+        log_level=log_level, access_log=False,
         lifespan="on",
-    )
+    )  # fmt: skip
+    server = uvicorn.Server(config)
+    server.run(sockets=[_shared_socket(host, port)] if shared_port else None)
+
+
+def _shared_socket(host: str, port: int) -> socket.socket:
+    """Return a socket bound to `host`:`port` that other processes may bind too (the system spreads connections)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    return sock
+
+
+def _supervise(count: int, command: list[str], env: dict[str, str]) -> None:
+    """Run `count` server processes of `command` until this one is told to stop; start again any that dies."""
+    children = [subprocess.Popen(command, env=env) for _ in range(count)]
+    stopping: list[int] = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda signum, _frame: stopping.append(signum))
+    try:
+        while not stopping:
+            time.sleep(0.5)
+            for k, child in enumerate(children):
+                if child.poll() is not None and not stopping:
+                    print(f"server process {child.pid} exited with {child.returncode}; starting another", flush=True)
+                    children[k] = subprocess.Popen(command, env=env)
+    finally:
+        for child in children:
+            child.terminate()
+        for child in children:
+            try:
+                child.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                child.kill()
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -88,6 +158,8 @@ class ServerProcess:
         port: the port; 0 picks a free one.
         log: a file for the server's output (default: discarded).
         state: a file to write what was started (to `find` it again), if any.
+        processes: server processes on the port; `start` waits for all of them.
+        options: more of ``serve``'s command-line options, such as ``["--ping", "5"]``.
     """
 
     def __init__(
@@ -99,10 +171,14 @@ class ServerProcess:
         port: int = 0,
         log: Path | None = None,
         state: Path | None = None,
+        processes: int = 1,
+        options: Sequence[str] = (),
     ) -> None:
         self.database, self.secret, self.host = database, secret, host
         self.port = port or free_port(host)
         self.log, self.state = log, state
+        self.processes = processes
+        self.options = ["--processes", str(processes), *options] if processes > 1 else list(options)
         self.proc: subprocess.Popen[bytes] | None = None
         self.pid: int | None = None
 
@@ -133,7 +209,7 @@ class ServerProcess:
         return f"http://{host}:{self.port}"
 
     def start(self, timeout: float = 60) -> ServerProcess:
-        """Start the server and wait until it answers; return self.
+        """Start the server and wait until it answers (every one of its processes); return self.
 
         Raises:
             PortBusy: another program listens on the port.
@@ -143,17 +219,23 @@ class ServerProcess:
         env = {**os.environ, "RA_CLASSROOM_SECRET": self.secret}
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115 - the child keeps it
         cmd = [sys.executable, "-m", "ra_classroom", "serve", "--database", self.database, "--host", self.host,
-               "--port", str(self.port), "--quiet"]  # fmt: skip
+               "--port", str(self.port), "--quiet", *self.options]  # fmt: skip
         self.proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         self.pid = self.proc.pid
         deadline = time.monotonic() + timeout
+        answered: set[str] = set()  # the processes that answered (the system picks one for each connection)
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the classroom server exited with {self.proc.returncode}; see {self.log}")
-            if self.answers():
-                self._write_state()
-                return self
-            time.sleep(0.1)
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as r:
+                    if r.status == 200:
+                        answered.add(r.headers.get("X-Ra-Classroom-Process", ""))
+                        if len(answered) >= self.processes:
+                            self._write_state()
+                            return self
+            except OSError:
+                time.sleep(0.1)
         self.stop()
         raise RuntimeError(f"the classroom server did not answer within {timeout} s")
 

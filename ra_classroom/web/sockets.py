@@ -18,10 +18,11 @@ from ra_core import Tile
 from ..game.table import Selection
 from ..store.refusal import Refusal
 from ..store.roster import Pending
+from ..store.tokens import token_hash
 from .classroom import Classroom
 from .hub import Page
-from .limits import RATE, RateLimit
-from .protocol import parse
+from .limits import MAX_PAGES, RATE, RateLimit
+from .protocol import parse, read_id
 
 __all__ = ["student_socket"]
 
@@ -32,28 +33,39 @@ async def student_socket(ws: WebSocket, classroom: Classroom) -> None:
     """Serve one student's page until it closes."""
     await ws.accept()
     page = Page(ws)
+    page.address = ws.client.host if ws.client else "unknown"
     limit = RateLimit()
     try:
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            ident = None
+            text = message.get("text")
+            msg: dict[str, Any] | None = None
             try:
                 if not limit.allow():
                     raise Refusal(f"Too many messages: at most {RATE:g} a second. That one was ignored.")
-                msg = parse(message.get("text"))
-                ident = msg.get("id")
+                msg = parse(text)
                 await _handle(msg, page, classroom)
             except Refusal as refusal:
-                await page.send({"t": "refused", "id": ident, "why": refusal.why})
+                await page.send(_refusal(msg, text, refusal.why))
+                if msg is not None and msg["t"] in ("move", "ui") and page.student is not None:
+                    classroom.hub.refresh([page.student])  # a click on a board that is behind: send the current one
             except Exception:
                 log.exception("a message from student %s failed", page.student)
-                await page.send({"t": "refused", "id": ident, "why": "Something went wrong here; nothing changed."})
+                await page.send(_refusal(msg, text, "Something went wrong here; nothing changed."))
     except WebSocketDisconnect:
         pass
     finally:
         classroom.hub.detach(page)
+
+
+def _refusal(msg: dict[str, Any] | None, text: Any, why: str) -> dict[str, Any]:
+    """Return the refusal of a message: with its id if it can be read, else saying that it could not be read."""
+    ident = msg.get("id") if msg is not None else read_id(text)
+    if msg is None and ident is None:
+        why = f"A message from this page could not be read, so nothing was done: {why}"
+    return {"t": "refused", "id": ident, "why": why}
 
 
 async def _handle(msg: dict[str, Any], page: Page, classroom: Classroom) -> None:
@@ -84,9 +96,13 @@ async def _enter(msg: dict[str, Any], page: Page, classroom: Classroom) -> None:
     """Seat the page's student: a join (new, or back with his rejoin code), a hello (his seat token), or an ask.
 
     An ask, and a hello from a device the teacher has not let in yet, seat nobody: the page is
-    told to wait (``asking``, ``pending``) and tries its hello again a little later.
+    told to wait (``asking``, ``pending``) and tries its hello again a little later. Joins and
+    asks from one network address are limited (`JoinLimit`), and so are the pages open on one
+    seat (`MAX_PAGES`).
     """
     kind, ident = msg["t"], msg.get("id")
+    if kind in ("join", "ask") and not classroom.joins.allow(page.address):
+        raise Refusal("Many students joined from your network just now: wait a few seconds and join again.")
     if kind == "ask":
         token, room, name = await classroom.ask(msg.get("room"), msg.get("name"))
         why = f"Asked: your teacher sees that this device asks to be {name}. Wait here; tell your teacher it is you."
@@ -94,21 +110,31 @@ async def _enter(msg: dict[str, Any], page: Page, classroom: Classroom) -> None:
         return
     if kind == "join":
         joined = await classroom.join(msg.get("room"), msg.get("name"), msg.get("code"))
-        sid, room, name = joined.student, joined.room, joined.name
-        welcome = {"t": "welcome", "id": ident, "student": sid, "room": room, "name": name, "token": joined.token,
+        sid, room, name, token = joined.student, joined.room, joined.name, joined.token
+        welcome = {"t": "welcome", "id": ident, "student": sid, "room": room, "name": name, "token": token,
                    "code": joined.rejoin}  # fmt: skip
     else:
+        given = msg.get("token")
+        _room_for_one_more(classroom, given)  # before any work for it
         try:
-            sid, room, name, code = await classroom.hello(msg.get("token"))
+            sid, room, name, code = await classroom.hello(given)
         except Pending as waiting:
             await page.send({"t": "pending", "id": ident, "why": waiting.why})
             return
+        _room_for_one_more(classroom, given)  # and again: others may have come meanwhile
+        token = str(given)  # a student's: hello found him by it
         welcome = {"t": "welcome", "id": ident, "student": sid, "room": room, "name": name}
         if code is not None:
             welcome["code"] = code
-    classroom.hub.attach(page, sid, room)
+    classroom.hub.attach(page, sid, room, token_hash(token))
     await page.send(welcome)
     classroom.hub.refresh([sid])
+
+
+def _room_for_one_more(classroom: Classroom, token: Any) -> None:
+    """Raise Refusal if the seat of `token` has `MAX_PAGES` pages open here already."""
+    if isinstance(token, str) and classroom.hub.pages_of_seat(token_hash(token)) >= MAX_PAGES:
+        raise Refusal(f"Your seat is open on {MAX_PAGES} pages already: close one of them, then reload this one.")
 
 
 def _selection(data: Any) -> Selection:

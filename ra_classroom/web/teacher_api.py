@@ -3,8 +3,11 @@
 =================================================  ===============================================
 call                                               what it does
 =================================================  ===============================================
-``POST /api/rooms``                                create a room (``{"code": ..., "seed": ...}``, both optional)
-``GET  /api/rooms/{code}``                         the students, every round, the latest (who has bid), the tables
+``POST /api/rooms``                                create a room (``{"code": ..., "seed": ..., "size": ...}``, all
+                                                   optional)
+``GET  /api/rooms/{code}``                         the students, every round, the latest (who has bid), the tables,
+                                                   the size
+``POST /api/rooms/{code}/size``                    ``{"size": 40}``: at most 40 students may join (those in stay)
 ``POST /api/rooms/{code}/rounds``                  open a round: a `RoundSpec` as JSON
 ``POST /api/rooms/{code}/close``                   close the open round now and settle it
 ``POST /api/rooms/{code}/pause``, ``/resume``      pause the open round (no bid, no move, the clock stopped), go on
@@ -30,7 +33,6 @@ link's ``#`` part, which the browser never sends).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -48,6 +50,7 @@ from ..store.rooms import room_exists
 from ..store.tokens import normal_code, same_secret
 from .classroom import Classroom
 from .links import qr_svg, room_link
+from .protocol import MAX_ID, strict_json
 
 __all__ = ["teacher_routes"]
 
@@ -68,9 +71,10 @@ async def _body(request: Request) -> Any:
     if not raw.strip():
         return {}
     try:
-        return json.loads(raw)
-    except ValueError:
-        raise Refusal("The request's body is not JSON.") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refusal("The request's body is not UTF-8 text.") from None
+    return strict_json(text)
 
 
 def teacher_routes(classroom: Classroom, secret: str, address: str | None = None) -> list[Route]:
@@ -107,6 +111,7 @@ def teacher_routes(classroom: Classroom, secret: str, address: str | None = None
     return [
         Route("/api/rooms", guarded(_create_room, room=False), methods=["POST"]),
         Route("/api/rooms/{code}", guarded(_status), methods=["GET"]),
+        Route("/api/rooms/{code}/size", guarded(_size), methods=["POST"]),
         Route("/api/rooms/{code}/rounds", guarded(_open_round), methods=["POST"]),
         Route("/api/rooms/{code}/close", guarded(_close_round), methods=["POST"]),
         Route("/api/rooms/{code}/pause", guarded(_round_control(controls.pause)), methods=["POST"]),
@@ -114,7 +119,7 @@ def teacher_routes(classroom: Classroom, secret: str, address: str | None = None
         Route("/api/rooms/{code}/cancel", guarded(_round_control(controls.cancel)), methods=["POST"]),
         Route("/api/rooms/{code}/end", guarded(_end), methods=["POST"]),
         Route("/api/rooms/{code}/extend", guarded(_extend), methods=["POST"]),
-        Route("/api/rooms/{code}/rounds/{number:int}/exclude", guarded(_exclude), methods=["POST"]),
+        Route("/api/rooms/{code}/rounds/{number}/exclude", guarded(_exclude), methods=["POST"]),
         Route("/api/rooms/{code}/students/{action}", guarded(_student), methods=["POST"]),
         Route("/api/rooms/{code}/projector", guarded(_projector(address)), methods=["GET"]),
         Route("/api/rooms/{code}/results", guarded(_results), methods=["GET"]),
@@ -129,12 +134,19 @@ def _code(request: Request) -> str:
 
 async def _create_room(request: Request, classroom: Classroom) -> Response:
     body = await _body(request)
-    if not isinstance(body, dict) or set(body) - {"code", "seed"}:
-        raise Refusal("A new room takes an optional code and seed.")
+    if not isinstance(body, dict) or set(body) - {"code", "seed", "size"}:
+        raise Refusal("A new room takes an optional code, seed and size.")
     code, seed = body.get("code"), body.get("seed")
     if not (code is None or isinstance(code, str)) or not (seed is None or isinstance(seed, str) and len(seed) <= 64):
         raise Refusal("A room's code and seed are short texts.")
-    return JSONResponse({"room": await classroom.create_room(code, seed)})
+    return JSONResponse({"room": await classroom.create_room(code, seed, body.get("size"))})
+
+
+async def _size(request: Request, classroom: Classroom) -> Response:
+    body = await _body(request)
+    if not isinstance(body, dict) or set(body) != {"size"}:
+        raise Refusal('A room\'s size is {"size": students}.')
+    return JSONResponse(await classroom.set_size(_code(request), body["size"]))
 
 
 async def _status(request: Request, classroom: Classroom) -> Response:
@@ -150,7 +162,7 @@ async def _open_round(request: Request, classroom: Classroom) -> Response:
 async def _close_round(request: Request, classroom: Classroom) -> Response:
     body = await _body(request)
     which = body.get("round") if isinstance(body, dict) else None
-    if which is not None and (isinstance(which, bool) or not isinstance(which, int)):
+    if which is not None and (isinstance(which, bool) or not isinstance(which, int) or not 0 < which <= MAX_ID):
         raise Refusal("round is a round's id.")
     return JSONResponse(await classroom.close_round(_code(request), which))
 
@@ -198,7 +210,10 @@ async def _extend(request: Request, classroom: Classroom) -> Response:
 
 
 async def _exclude(request: Request, classroom: Classroom) -> Response:
-    body, code, number = await _body(request), _code(request), request.path_params["number"]
+    body, code, given = await _body(request), _code(request), str(request.path_params["number"])
+    if not (given.isascii() and given.isdigit() and len(given) <= 15):  # read here: no int() of a long text
+        raise Refusal(f"Room {code} has no round {given[:20]}.")
+    number = int(given)
     excluded = body.get("excluded", True) if isinstance(body, dict) else None
     return JSONResponse(await classroom.control(lambda conn, now: controls.exclude(conn, code, number, excluded)))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from html import escape
 from typing import NamedTuple
 
@@ -171,6 +172,7 @@ def _shape(shape: str, x: float, y: float, size: float, fill: str) -> str:
     return f'<path d="{d}" {style}/>'
 
 
+@lru_cache(maxsize=8192)  # a board draws the same tiles at the same places again and again: drawn once each
 def tile_svg(t: Tile, x: float, y: float, size: float = 40, count: int = 0, fewest: int = 2) -> str:
     """Return one tile as an SVG group: its shape, colour and icon (or short name), with its full name.
 
@@ -220,6 +222,7 @@ def _tile_label(word: str, cx: float, y: float, size: float, ink: str, room: flo
     )
 
 
+@lru_cache(maxsize=4096)
 def sun_svg(value: int, cx: float, cy: float, r: float, face_up: bool, label: str = "") -> str:
     """Return a sun disk: face up is yellow with a solid rim, face down grey with a dashed rim.
 
@@ -235,6 +238,7 @@ def sun_svg(value: int, cx: float, cy: float, r: float, face_up: bool, label: st
     )
 
 
+@lru_cache(maxsize=8192)
 def text_element(
     x: float,
     y: float,

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import os
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
 
 from websockets.sync.client import connect
 
-__all__ = ["Message", "Page", "ply_at_least", "result_of"]
+__all__ = ["Message", "Page", "SilentPage", "ply_at_least", "result_of"]
 
 Message = dict[str, Any]
 
@@ -32,9 +35,13 @@ def bids_in(count: int) -> Callable[[Message], bool]:
 class Page:
     """One student's page: send messages, and wait for the ones that match."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, source: str | None = None) -> None:
         self.url = url.replace("http://", "ws://") + "/ws"
-        self._connection = connect(self.url, max_size=2**22, open_timeout=10)
+        sock = None
+        if source is not None:  # come from another address of this machine (127.0.0.x), as another network
+            host, port = url.removeprefix("http://").split(":")
+            sock = socket.create_connection((host, int(port)), timeout=10, source_address=(source, 0))
+        self._connection = connect(self.url, max_size=2**22, open_timeout=10, sock=sock)
         self.ws = self._connection.__enter__()
         self.log: list[Message] = []  # every message received, in order
         self.raw: list[str] = []  # the same, as sent by the server
@@ -106,3 +113,34 @@ class Page:
     def close(self) -> None:
         """Close the page's connection."""
         self._connection.__exit__(None, None, None)
+
+
+class SilentPage:
+    """A page that says hello with a seat token and then goes silent: it answers no ping and reads nothing.
+
+    As a phone that left the network without closing its connection: the server sees an open
+    connection until its pings go unanswered.
+    """
+
+    def __init__(self, url: str, token: str) -> None:
+        host, port = url.removeprefix("http://").split(":")
+        self.sock = socket.create_connection((host, int(port)), timeout=10)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += self.sock.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 101"), answer[:80]
+        payload = json.dumps({"t": "hello", "token": token}).encode()
+        mask = os.urandom(4)
+        assert len(payload) < 126
+        self.sock.sendall(
+            bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        )
+
+    def close(self) -> None:
+        """Drop the connection."""
+        self.sock.close()

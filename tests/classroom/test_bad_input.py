@@ -7,12 +7,14 @@ holds), and the teacher's API without its secret.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from ra_classroom.teacher.client import TeacherClient
+from ra_classroom.teacher.client import RefusedError, TeacherClient
 from ra_classroom.web.limits import BURST, MAX_MESSAGE, WIRE_LIMIT
 from ra_classroom.web.server import ServerProcess
 
@@ -137,3 +139,84 @@ def test_a_dropped_student_comes_back_to_his_round_with_his_token(
     view = back.hello(str(ann.token))
     assert view["screen"] == "bid" and view["round"]["value"] == value
     assert view["round"]["your_bid"] == round(value / 2, 2)
+
+
+def test_huge_numbers_and_ids_are_refused_without_a_traceback(
+    server: ServerProcess, room: str, teacher: TeacherClient
+) -> None:
+    assert server.log is not None
+    before = server.log.read_text(errors="replace").count("Traceback")
+    page, other = Page(server.url), Page(server.url)
+    page.join(room, "Big")
+    other.join(room, "Small")
+    rid = teacher.open_round(room, {"kind": "first", "group_size": 2})["round"]
+    page.view(lambda v: v["screen"] == "bid")
+    cases = {
+        json.dumps({"t": "bid", "round": rid, "amount": 10**400}): "number of 401 digits",
+        json.dumps({"t": "bid", "round": rid, "amount": 5}).replace("5}", "1e400}"): "A bid is a number",
+        json.dumps({"t": "bid", "round": 10**30, "amount": 5}): "number of 31 digits",
+        '{"t": "bid", "round": 99999999999, "amount": 5}': "There is no round",
+        '{"t": "move", "table": 99999999999, "action": "draw", "version": 0}': "There is no table",
+        '{"t": "move", "table": 1, "action": "draw", "version": -99999999999}': "There is no version",
+        '{"t": "ui", "table": 99999999999, "ui": "god", "version": 0}': "There is no table",
+    }
+    for text, says in cases.items():
+        page.send_raw(text)
+        assert says in refused(page), text
+    with pytest.raises(RefusedError, match="round is a round's id"):
+        teacher.call("POST", f"/api/rooms/{room}/close", {"round": 10**12})
+    with pytest.raises(RefusedError, match="digits"):
+        teacher.call("POST", f"/api/rooms/{room}/size", {"size": 10**400})
+    for number in (str(10**30), "9" * 5000, "x1"):  # the round's number in the path
+        with pytest.raises(RefusedError, match=f"has no round {number[:12]}"):
+            teacher.call("POST", f"/api/rooms/{room}/rounds/{number}/exclude", {})
+    with pytest.raises(RefusedError, match="Nobody in room"):
+        teacher.call("POST", f"/api/rooms/{room}/students/bot", {"student": 10**14})
+    with pytest.raises(RefusedError, match="Extend by 1 to"):
+        teacher.call("POST", f"/api/rooms/{room}/extend", {"seconds": 10**14})
+    with pytest.raises(RefusedError, match="board's own words"):  # the teacher's rename keeps the reserved words
+        teacher.call("POST", f"/api/rooms/{room}/students/rename", {"name": "Big", "to": "Big, a bot plays for now"})
+    assert teacher.status(room)["round"]["bid"] == []  # nothing changed
+    assert server.log.read_text(errors="replace").count("Traceback") == before  # and nothing went wrong
+
+
+def test_a_refusal_names_the_message_it_answers_or_says_it_could_not_be_read(server: ServerProcess) -> None:
+    page = Page(server.url)
+    page.send_raw('{"t": "sell", "id": 7}')
+    answer = page.until(lambda m: m.get("t") == "refused")
+    assert answer["id"] == 7 and "Unknown kind" in answer["why"]
+    page.send_raw('{"t": "bid", "id": "b-8", "round": 1, "amount": NaN}')
+    assert page.until(lambda m: m.get("t") == "refused")["id"] == "b-8"
+    for unreadable in ("{bid", "[7]", '{"t": "bid", "id": [1]}', b"\x00binary"):
+        page.send_raw(unreadable)
+        answer = page.until(lambda m: m.get("t") == "refused")
+        assert answer["id"] is None and answer["why"].startswith("A message from this page could not be read")
+
+
+def test_names_the_board_uses_for_bots_and_for_you_are_reserved(server: ServerProcess, room: str) -> None:
+    page = Page(server.url)
+    for name in ("bot", "BOT", "Bots", "bot 2", "Ann, a bot plays for now", "alice (you)", "Ann-bot"):
+        page.send(t="join", room=room, name=name)
+        assert "board's own words" in refused(page), name
+    assert page.join(room, "Abbot Robotham")["name"] == "Abbot Robotham"
+
+
+def test_exports_neutralise_cells_a_spreadsheet_would_run_as_formulas(
+    server: ServerProcess, room: str, teacher: TeacherClient
+) -> None:
+    names = ['=HYPERLINK("http://x.io","x")', "+1+cmd", "-2+3", "@SUM(A1)"]
+    pages = [Page(server.url) for _ in names]
+    for p, name in zip(pages, names, strict=True):
+        p.join(room, name)
+    rid = teacher.open_round(room, {"kind": "first", "group_size": 4})["round"]
+    for p in pages:
+        p.view(lambda v: v["screen"] == "bid")
+        assert p.answer(p.send(t="bid", round=rid, amount=1))["t"] == "ack"
+    teacher.close_round(room)
+    teacher.open_round(room, {"kind": "ra", "group_size": 4})
+    for path in ("results.csv", "tables.csv"):
+        text = teacher.call("GET", f"/api/rooms/{room}/{path}", raw=True)
+        cells = [c for row in csv.reader(io.StringIO(text)) for c in row]
+        shown = [c for c in cells if c.lstrip("'") in names]
+        assert sorted(shown) == sorted("'" + n for n in names), (path, shown)
+    assert sorted(r["name"] for r in teacher.results(room)["bids"]) == sorted(names)  # the data keep the names

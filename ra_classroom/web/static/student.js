@@ -127,7 +127,7 @@
     } else if (msg.t === "ack") {
       notice(msg.round !== undefined ? "Your bid is in." : "");
     } else if (msg.t === "refused") {
-      if (!joined) {
+      if (!joined && !seatOpenElsewhere(msg)) {
         const code = room();
         if (code && /seat is unknown|removed you/.test(msg.why)) forget(code);
         showJoin();
@@ -176,6 +176,10 @@
     if (view.sitout === "ra") return "The tables were set while your page was away: you will be in the next round.";
     return "You sit this round out (the groups left one over, or your page was away when it began): you will be in the next one.";
   }
+
+  // The seat is open on as many pages as it may be: say so, and offer no join form (a new name would
+  // be a second student).
+  function seatOpenElsewhere(msg) { return /open on \d+ pages already/.test(msg.why); }
 
   function render() {
     $("who").textContent = `${view.name} · room ${view.room}`; // the teacher may have renamed him

@@ -1,0 +1,109 @@
+"""Rooms one client cannot flood: joins per address, a room's size set by the teacher, pages per seat token.
+
+On SQLite and on PostgreSQL. Addresses other than 127.0.0.1 stand for other networks (every
+127.0.0.x is this machine): a class joins from its own address while one client floods the
+room with joins from another.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, inspect, text
+
+from ra_classroom.store.database import Database
+from ra_classroom.teacher.client import RefusedError, TeacherClient
+from ra_classroom.web.limits import JOINS_PER_MINUTE, MAX_PAGES
+from ra_classroom.web.server import ServerProcess
+
+from .pages import Page
+
+
+def refusal(page: Page, ident: int) -> str:
+    answer = page.until(lambda m: m.get("t") in ("welcome", "refused") and m.get("id") == ident)
+    return str(answer.get("why", "welcome"))
+
+
+def test_a_room_keeps_its_seats_for_its_class_while_one_client_floods_it_with_joins(
+    server: ServerProcess, teacher: TeacherClient, room: str
+) -> None:
+    teacher.set_size(room, 120)
+    flooded: list[str] = []
+    stop = threading.Event()
+
+    def flood() -> None:  # one client, one address: a new connection for every join, as fast as it can
+        k = 0
+        while not stop.is_set() and k < 1000:
+            page = Page(server.url, source="127.0.0.66")
+            flooded.append(refusal(page, page.send(t="join", room=room, name=f"flood {k}")))
+            page.close()
+            k += 1
+
+    flooder = threading.Thread(target=flood)
+    flooder.start()
+    while len(flooded) < JOINS_PER_MINUTE + 5:  # the flood is on, and has met its limit
+        assert flooder.is_alive()
+        stop.wait(0.05)
+    class_pages = [Page(server.url, source=f"127.0.0.{2 + k % 3}") for k in range(40)]  # the class: three networks
+    answers = [refusal(p, p.send(t="join", room=room, name=f"Student {k}")) for k, p in enumerate(class_pages)]
+    stop.set()
+    flooder.join()
+    assert answers == ["welcome"] * 40  # every student of the class has his seat
+    seated = flooded.count("welcome")
+    assert JOINS_PER_MINUTE <= seated <= JOINS_PER_MINUTE + 30, seated  # the flood got its minute's joins, no more
+    assert all("wait a few seconds" in why for why in flooded if why != "welcome")
+    assert len(teacher.status(room)["students"]) == 40 + seated <= 120
+
+
+def test_the_teacher_sizes_a_room_and_a_full_room_says_so(server: ServerProcess, teacher: TeacherClient) -> None:
+    room = teacher.create_room(size=2)
+    assert teacher.status(room)["size"] == 2
+    pages = [Page(server.url) for _ in range(3)]
+    assert [refusal(p, p.send(t="join", room=room, name=f"S{k}")) for k, p in enumerate(pages)][:2] == ["welcome"] * 2
+    assert "is full (2 students): ask your teacher" in pages[2].log[-1]["why"]
+    assert teacher.set_size(room, 3) == {"room": room, "size": 3, "students": 2}
+    assert refusal(pages[2], pages[2].send(t="join", room=room, name="S2")) == "welcome"
+    for bad in (0, -1, 10**6, 2.5, "40", True):
+        with pytest.raises(RefusedError, match="size is a number of students") as refused:
+            teacher.set_size(room, bad)  # type: ignore[arg-type]
+        assert refused.value.status == 400
+    with pytest.raises(RefusedError, match="size"):
+        teacher.call("POST", f"/api/rooms/{room}/size", {"size": 5, "more": 1})
+    assert teacher.status(room)["size"] == 3
+
+
+def test_a_seat_token_opens_a_few_pages_at_most(server: ServerProcess, room: str) -> None:
+    first = Page(server.url)
+    first.join(room, "Ann")
+    pages = [first] + [Page(server.url) for _ in range(MAX_PAGES - 1)]
+    for p in pages[1:]:
+        assert p.hello(str(first.token))["name"] == "Ann"
+    extra = Page(server.url)
+    why = refusal(extra, extra.send(t="hello", token=first.token))
+    assert f"open on {MAX_PAGES} pages already" in why
+    pages[1].close()  # one closes: another may open
+    for _ in range(50):
+        again = Page(server.url)
+        if refusal(again, again.send(t="hello", token=first.token)) == "welcome":
+            break
+        again.close()
+    else:
+        raise AssertionError("a page could not open after another closed")
+
+
+def test_a_database_of_an_older_version_gets_the_new_columns(tmp_path: Path) -> None:
+    path = f"{tmp_path}/old.db"
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.begin() as conn:  # the rooms table as the first version made it, with a room in it
+        conn.execute(text("CREATE TABLE rooms (code VARCHAR(12) PRIMARY KEY, seed VARCHAR(64) NOT NULL, "
+                          "created_at FLOAT NOT NULL)"))  # fmt: skip
+        conn.execute(text("INSERT INTO rooms VALUES ('OLD42', 'seed', 0)"))
+    engine.dispose()
+    db = Database(path)
+    assert "size" in {c["name"] for c in inspect(db.engine).get_columns("rooms")}
+    with db.transaction() as conn:
+        assert conn.execute(text("SELECT code, size FROM rooms")).all() == [("OLD42", None)]
+    db.close()
+    Database(path).close()  # and opening it again changes nothing
