@@ -228,6 +228,26 @@ def test_a_cell_run_again_finds_its_server_and_a_restarted_kernel_finds_the_one_
         back.stop()
 
 
+def test_a_class_on_two_processes_with_a_room_of_its_size(tmp_path: Path) -> None:
+    """`start(processes=2, size=...)`: both server processes answer, the room takes its size and no more."""
+    database, port = str(tmp_path / "class.db"), _free()
+    control = ControlRoom.start(database=database, port=port, room="BIG", results=tmp_path, processes=2, size=3)
+    try:
+        assert control.server is not None and control.server.server.processes == 2
+        pages = [Page(control.teacher.url) for _ in range(4)]
+        for page, name in zip(pages[:3], ("Ann", "Bo", "Cy"), strict=True):
+            page.join("big", name)
+        pages[3].send(t="join", room="big", name="Di")
+        assert "is full (3 students): ask your teacher" in pages[3].until(lambda m: m.get("t") == "refused")["why"]
+        assert str(control.set_size(4)) == "Room BIG takes at most 4 students (3 are in)."
+        assert pages[3].join("big", "Di")["name"] == "Di"
+        assert ControlRoom.start(database=database, port=port, room="BIG", results=tmp_path, processes=2) is control
+        assert control.status()["size"] == 4 and len(control.status()["students"]) == 4
+    finally:
+        control.stop()
+    assert not (tmp_path / "class.db.server.json").exists()
+
+
 def test_a_port_taken_by_another_program_is_one_sentence(tmp_path: Path) -> None:
     with socket.socket() as other:
         other.bind(("127.0.0.1", 0))
