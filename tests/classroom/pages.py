@@ -115,6 +115,12 @@ class Page:
         self._connection.__exit__(None, None, None)
 
 
+def seat(pages: list[Page], room: str) -> None:
+    """Join `room` on each page, as "Student 0", "Student 1", ..."""
+    for i, p in enumerate(pages):
+        p.join(room, f"Student {i}")
+
+
 class SilentPage:
     """A page that says hello with a seat token and then goes silent: it answers no ping and reads nothing.
 

@@ -22,7 +22,7 @@ from ra_classroom.teacher.client import RefusedError, TeacherClient
 from ra_classroom.web.server import ServerProcess
 
 from .conftest import database_for
-from .pages import Message, Page, result_of
+from .pages import Message, Page, result_of, seat
 
 
 @pytest.fixture
@@ -31,11 +31,6 @@ def pages(server: ServerProcess) -> Iterator[list[Page]]:
     yield opened
     for p in opened:
         p.close()
-
-
-def seat(pages: list[Page], room: str) -> None:
-    for i, p in enumerate(pages):
-        p.join(room, f"Student {i}")
 
 
 def bid_view(page: Page, round_id: int) -> Message:
