@@ -158,9 +158,9 @@ def _system() -> list[str]:
 def _folders(paths: Iterable[Path], hidden: Iterable[Path]) -> list[str]:
     """Return bubblewrap's arguments that show `paths` read-only, at their own place, and hide `hidden` inside them."""
     args: list[str] = []
-    made: set[Path] = {Path("/")}
+    made: set[Path] = {Path("/"), Path("/tmp")}  # /tmp: the scratch folder, made before
     for path in paths:
-        if path.parts[1:2] in (("usr",), ("tmp",), ("proc",), ("dev",)) or not path.exists():
+        if path.parts[1:2] in (("usr",), ("proc",), ("dev",)) or not path.exists():
             continue
         for parent in reversed(path.parents):
             if parent not in made:  # readable by the student's user, whatever the teacher's folders allow
@@ -194,13 +194,14 @@ def command(
     args = [bwrap, "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
     if not as_root:
         args += ["--unshare-user", "--cap-drop", "ALL"]
-    args += ["--die-with-parent", "--new-session", *_system()]
+    args += ["--die-with-parent", "--new-session", *_system(), "--proc", "/proc", "--dev", "/dev"]
+    # The scratch folder first: what is shown next may lie below /tmp (a clone, and its .venv, in /tmp).
+    args += ["--perms", "1777", "--size", str(scratch), "--tmpfs", "/tmp"]
     args += _folders(readable_paths() if python else [], [Path(p).resolve() for p in hidden])
     for inside, outside in (files or {}).items():
         args += [x for parent in reversed(Path(inside).parents[:-1]) for x in ("--perms", "0755", "--dir", str(parent))]
         args += ["--ro-bind", str(outside), inside]
-    args += ["--proc", "/proc", "--dev", "/dev"]
-    args += ["--perms", "1777", "--size", str(scratch), "--tmpfs", "/tmp", "--chdir", "/tmp"]
+    args += ["--chdir", "/tmp"]
     env = {"HOME": "/tmp", "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "USER": "student"}
     env |= {"MPLBACKEND": "Agg", "MPLCONFIGDIR": "/tmp", "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": "/tmp"}
     args += ["--clearenv", *(x for k, v in env.items() for x in ("--setenv", k, v))]
