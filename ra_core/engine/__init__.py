@@ -12,7 +12,7 @@ turn structure                      R17-R21       `turns` (the choices), `transi
 drawing                             R22-R25       `transitions` (`reveal`), `turns` (odds)
 god tiles                           R26-R34       `turns` (targets), `transitions`
 auctions                            R35-R45       `auction` (order, legal bids), `transitions`
-sun exchange                        R46-R49       `transitions` (`win`)
+sun exchange                        R46-R49       `transitions` (`win`), `scoring` (suns face up, R49)
 disasters                           R50-R56       `disasters`
 end of an epoch                     R57-R62       `transitions` (`_end_epoch`)
 scoring, every epoch and the last   R63-R72       `scoring`

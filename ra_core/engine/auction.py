@@ -44,7 +44,7 @@ def bid_choices(
     i = high_bid + _SUNS if must else high_bid
     choices = row[i]
     if choices is None:
-        bids = tuple(_BID_FOR_SUN[sun] for sun in suns_up if sun > high_bid)
+        bids = tuple([_BID_FOR_SUN[sun] for sun in suns_up if sun > high_bid])
         choices = row[i] = bids if must else (PASS, *bids)
     return choices
 

@@ -25,7 +25,6 @@ from .tiles import CIVILIZATIONS, DISCARDED_AFTER_EPOCH, EMPTY, MONUMENTS, Tile,
 
 if TYPE_CHECKING:
     from .state import State
-from .tiles import DISASTERS as DISASTER_KINDS
 
 __all__ = [
     "Breakdown",
@@ -134,12 +133,12 @@ def sun_points(sums: Sequence[int], penalties: bool = True) -> list[int]:
 def score_epoch(
     players: Sequence[Player], epoch: int, rules: Rules
 ) -> tuple[tuple[Player, ...], EpochScore, tuple[int, ...]]:
-    """Score `epoch` and discard the temporary tiles (R60, R63-R72).
+    """Score `epoch`, discard the temporary tiles and ready the players for the next epoch (R49, R60, R63-R72).
 
     Returns:
-        the players after scoring (fame added with the floor of R69, gods, gold,
-        civilizations and floods discarded), the `EpochScore`, and the count tuple of
-        tiles those discards sent to the box.
+        the players as the next epoch finds them (fame added with the floor of R69; gods,
+        gold, civilizations and floods discarded; after epochs 1 and 2 every sun face up,
+        R49), the `EpochScore`, and the count tuple of tiles those discards sent to the box.
     """
     final = epoch == EPOCHS
     penalties = rules.penalties_apply(epoch)
@@ -157,31 +156,17 @@ def score_epoch(
         if floor and fame < 0:  # R69, D4
             fame = 0
         breakdowns.append(Breakdown(god, pharaohs, river, civ, gold, monument, suns, fame_before, fame))
-        after.append(Player(suns_up, suns_down, _kept(d), fame))
+        if suns_down and not final:  # R49: the suns won this epoch are turned face up for the next
+            suns_up, suns_down = tuple(sorted(suns_up + suns_down)), ()
+        kept = list(d)
         for t in _DISCARDED:  # R60: gods, gold, civilizations and floods leave the game
-            boxed[t] += d[t]
+            boxed[t] += kept[t]
+            kept[t] = 0
+        after.append(Player(suns_up, suns_down, tuple(kept), fame))
     return tuple(after), EpochScore(epoch, tuple(breakdowns)), tuple(boxed)
 
 
 _DISCARDED = [int(t) for t in sorted(DISCARDED_AFTER_EPOCH)]
-
-
-def _kept(display: tuple[int, ...]) -> tuple[int, ...]:
-    """Return the display without gods, gold, floods and civilizations (R60), by slicing (fast)."""
-    return _NOTHING_BEFORE_PHARAOH + display[_PHARAOH:_FLOOD] + _NOTHING_FLOOD_TO_CIVS + display[_FORTRESS:]
-
-
-_FORTRESS = int(Tile.FORTRESS)
-_NOTHING_BEFORE_PHARAOH = EMPTY[:_PHARAOH]
-_NOTHING_FLOOD_TO_CIVS = EMPTY[_FLOOD:_FORTRESS]
-# The slicing above relies on the tile order: kept kinds are PHARAOH..NILE and FORTRESS onwards.
-assert {t for t in Tile if t not in DISCARDED_AFTER_EPOCH} == {
-    Tile.RA,
-    Tile.PHARAOH,
-    Tile.NILE,
-    *MONUMENTS,
-    *DISASTER_KINDS,
-}
 
 
 def score_now(state: State) -> EpochScore:

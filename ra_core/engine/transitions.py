@@ -155,7 +155,7 @@ def _end_epoch(
     auction or discard is over.
     """
     rules, epoch = s.rules, s.epoch
-    players, score, boxed = score_epoch(players, epoch, rules)
+    players, score, boxed = score_epoch(players, epoch, rules)  # R49: after epochs 1 and 2, every sun face up
     # R60: the discards after scoring; R59: the tiles left on the auction track, and the Ra tiles
     box = _add(_add_counts(box, boxed), track + (_RA,) * ra_count)
     scores = (*s.scores, score)
@@ -163,8 +163,7 @@ def _end_epoch(
     if epoch == EPOCHS:
         return cls.__new__(cls, rules, epoch, _OVER, s.turn_player, TERMINAL, bag, 0, EMPTY_TRACK, center_sun,
                            players, None, None, box, scores, ())  # fmt: skip
-    # R49: every sun is turned face up; R16, R61: the holder of the highest sun starts.
-    players = tuple([Player(p.suns, (), p.display, p.fame) for p in players])
+    # R16, R61: the holder of the highest sun starts.
     first = highest_sun_holder(players)
     legal = turn_actions(players[first], EMPTY_TRACK, bag, rules)
     return cls.__new__(cls, rules, epoch + 1, _ACTION, first, first, bag, 0, EMPTY_TRACK, center_sun, players,
