@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from ra_core import InvalidStateError, State
@@ -189,6 +189,7 @@ BASES = [saved(p, seed=p + 10, steps=s) for p in (2, 3, 5) for s in (0, 17, 61)]
 
 
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+@example(seed=13648)  # a bid of 10**12 in a running auction: once an IndexError, before the bids were checked
 def test_mutated_saved_positions_raise_only_invalid_state_error(seed: int) -> None:
     rng = random.Random(seed)
     base = BASES[seed % len(BASES)]
@@ -203,6 +204,13 @@ def test_mutated_saved_positions_raise_only_invalid_state_error(seed: int) -> No
         if legal:
             s.apply(legal[0])
     assert json.dumps(base)  # the base is untouched
+
+
+def test_a_saved_auction_with_a_bid_of_no_sun_is_refused_before_its_choices_are_worked_out() -> None:
+    """A bid beyond every sun names the bid, as InvalidStateError; the legal actions come from sound fields only."""
+    data = {"players": S4, "phase": "bid", "auction": {"trigger": "call_voluntary", "bids": [10**12]}}
+    with pytest.raises(InvalidStateError, match=r"auction.bids\[0\]: player \d has no face-up sun 1000000000000"):
+        State.from_dict(data)
 
 
 def test_an_empty_bag_offers_no_draw() -> None:

@@ -41,8 +41,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "check",
+    "check_choices",
     "check_epoch",
     "check_phase",
+    "check_position",
     "check_scores",
     "check_sun_counts",
     "check_sun_owners",
@@ -59,11 +61,24 @@ def check(state: State, *, history: bool = True) -> None:
     such a position is still sound, with every tile and sun accounted for and a legal action in
     every position the game can come to.
     """
+    check_position(state, history=history)
+    check_choices(state)
+
+
+def check_position(state: State, *, history: bool = True) -> None:
+    """Raise `InvalidStateError` unless the fields of `state` but its `choices` are a real game's (see `check`).
+
+    The legal actions follow from these fields, and are worked out only from fields that hold.
+    """
     check_tiles(state)
     check_suns(state)
     check_epoch(state, history=history)
     check_phase(state)
     check_scores(state)
+
+
+def check_choices(state: State) -> None:
+    """Raise `InvalidStateError` unless `state`'s `choices` are its legal actions, and some exist before the end."""
     if state.phase is not Phase.GAME_OVER and not state.legal_actions():
         raise InvalidStateError("phase", f"no action is legal in phase {state.phase.value!r}, yet the game is not over")
     if state.choices != choices(state):

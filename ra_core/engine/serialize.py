@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from .auction import bid_order
 from .errors import InvalidStateError
-from .invariants import check, check_sun_counts, check_sun_owners
+from .invariants import check_choices, check_position, check_sun_counts, check_sun_owners
 from .records import (
     CHANCE,
     TERMINAL,
@@ -215,8 +215,9 @@ def state_from_dict(data: Any, cls: type[State], *, strict: bool = True) -> Stat
         ra_count=ra_count, track=track, center_sun=center, players=players, auction=auction,
         discard=discard, box=box, scores=_scores(data.get("scores", [])), choices=(),
     )  # fmt: skip
+    check_position(state, history=strict)  # first: the legal actions are worked out from sound fields only
     state = state._replace(choices=choices(state))  # the legal actions follow from the fields above
-    check(state, history=strict)
+    check_choices(state)
     return state
 
 
