@@ -328,6 +328,9 @@ class Sandbox:
         return line
 
     def _why(self) -> str:
+        """Say how the process ended, once its output has: its exit follows, so wait for it a moment."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._process.wait(timeout=5)
         code = self._process.poll()
         if code is None:
             return ""
