@@ -31,6 +31,7 @@ __all__ = [
     "Html",
     "Svg",
     "TileStyle",
+    "bag_and_statue",
     "bag_svg",
     "button_svg",
     "frame",
@@ -542,3 +543,16 @@ def statue_svg(x: float, y: float, faded: bool = False) -> str:
         + text_element(x + 28, y + 48, "Ra", 13, "bold", "middle", cls=INK if faded else "")
         + _label(x + 28, y + 72, "Call Ra")
     )
+
+
+def bag_and_statue(bag: int, actions: Sequence[Action], x_bag: float, x_statue: float, y: float) -> list[str]:
+    """Return the bag of `bag` tiles (click: draw) and the Ra statue (click: call Ra): framed if a choice, or faded."""
+    out = []
+    for kind, x, label, verb in ((Draw, x_bag, "Draw a tile", "draw"), (CallRa, x_statue, "Call Ra", "ra")):
+        live = any(isinstance(a, kind) for a in actions)
+        markup = bag_svg(x, y, bag, not live) if kind is Draw else statue_svg(x, y, not live)
+        if live:
+            out.append(target(markup, label, action=verb, mark=frame(x, y, 56, 78)))
+        else:
+            out.append(f'<g role="img" aria-label="{escape(label)}: not now">{markup}</g>')
+    return out

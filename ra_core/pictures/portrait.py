@@ -25,7 +25,7 @@ from collections.abc import Collection, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
-from ..engine.actions import Bid, CallRa, Done, Draw, Pass, UseGod
+from ..engine.actions import Bid, Done, Pass, UseGod
 from ..engine.records import Phase
 from ..engine.rules import EPOCHS
 from ..engine.tiles import Tile
@@ -34,14 +34,13 @@ from .pieces import (
     VERMILLION,
     Controls,
     Svg,
-    bag_svg,
+    bag_and_statue,
     button_svg,
     frame,
     loss_badge,
     move_words,
     outline,
     ring,
-    statue_svg,
     sun_svg,
     target,
     text_element,
@@ -153,14 +152,7 @@ def _track_row(s: State, controls: Controls | None) -> list[str]:
     if controls is None:
         out.append(text_element(WIDTH - 8, 42, f"bag {sum(s.bag)}", 12, anchor="end"))
         return out
-    for kind, x, word, verb in ((Draw, 274, "Draw a tile", "draw"), (CallRa, 338, "Call Ra", "ra")):
-        live = any(isinstance(a, kind) for a in controls.actions)
-        piece = bag_svg(x, 26, sum(s.bag), not live) if kind is Draw else statue_svg(x, 26, not live)
-        if live:
-            out.append(target(piece, word, action=verb, mark=frame(x, 26, 56, 78)))
-        else:
-            out.append(f'<g role="img" aria-label="{escape(word)}: not now">{piece}</g>')
-    return out
+    return out + bag_and_statue(sum(s.bag), controls.actions, 274, 338, 26)
 
 
 def _lot(s: State, controls: Controls | None) -> list[str]:

@@ -18,7 +18,7 @@ from collections.abc import Collection, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
-from ..engine.actions import Bid, CallRa, Done, Draw, Pass, UseGod
+from ..engine.actions import Bid, Done, Pass, UseGod
 from ..engine.records import Phase
 from ..engine.rules import EPOCHS
 from ..engine.tiles import Tile
@@ -36,7 +36,7 @@ from .pieces import (
     Html,
     Svg,
     TileStyle,
-    bag_svg,
+    bag_and_statue,
     button_svg,
     frame,
     key_svg,
@@ -45,7 +45,6 @@ from .pieces import (
     move_words,
     outline,
     ring,
-    statue_svg,
     sun_svg,
     svg_text,
     target,
@@ -151,25 +150,12 @@ def _auction_track(s: State, controls: Controls | None) -> list[str]:
             else:
                 out.append(f'<g aria-label="slot {i + 1}">{tile}</g>')
     if controls is not None:
-        out += _bag_and_statue(s, controls)
+        out += bag_and_statue(sum(s.bag), controls.actions, 586, 668, 100)
         last = controls.last[1] if controls.last else ""
         filled = [i for i, t in enumerate(s.track) if t is not None]
         slot = filled[-1] if last == "draw" and filled else int(last[4:]) - 1 if last.startswith("god ") else -1
         if slot >= 0:
             out.append(ring(90 + slot * 58 + 26, 138, 28))
-    return out
-
-
-def _bag_and_statue(s: State, controls: Controls) -> list[str]:
-    """Return the bag (click: draw) and the Ra statue (click: call Ra), framed when a choice, else faded."""
-    out = []
-    for kind, x, label, verb in ((Draw, 586, "Draw a tile", "draw"), (CallRa, 668, "Call Ra", "ra")):
-        live = any(isinstance(a, kind) for a in controls.actions)
-        markup = bag_svg(x, 100, sum(s.bag), not live) if kind is Draw else statue_svg(x, 100, not live)
-        if live:
-            out.append(target(markup, label, action=verb, mark=frame(x, 100, 56, 78)))
-        else:
-            out.append(f'<g role="img" aria-label="{escape(label)}: not now">{markup}</g>')
     return out
 
 
