@@ -136,6 +136,23 @@ def test_a_secret_inside_a_folder_the_sandbox_shows_stays_hidden(monkeypatch: py
         shutil.rmtree(shown)
 
 
+def test_a_folder_the_sandbox_shows_may_lie_below_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clone (and its .venv) in /tmp: what the sandbox shows from there is bound over its scratch /tmp."""
+    shown = tmp_path / "clone"
+    shown.mkdir()
+    (shown / "module.txt").write_text("found")
+    paths = sandbox.readable_paths()
+    monkeypatch.setattr(sandbox, "readable_paths", lambda: [*paths, shown])
+    with Sandbox() as box:
+        box.request(START, 120)
+        assert run(box, f"print(open({str(shown / 'module.txt')!r}).read())").strip() == "found"
+        assert "Read-only file system" in run(box, f"open({str(shown / 'new.txt')!r}, 'w')")
+        assert (
+            run(box, "open('/tmp/scratch.txt', 'w').write('ok'); print(open('/tmp/scratch.txt').read())").strip()
+            == "ok"
+        )
+
+
 def test_the_unsafe_mode_has_no_walls() -> None:
     with Sandbox(unsafe=True) as box:
         box.request(START, 120)
