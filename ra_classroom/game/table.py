@@ -45,7 +45,7 @@ from .bridge import (
     status_lines,
 )
 
-__all__ = ["CHANCE_SEAT", "Click", "Selection", "TableGame", "read_click"]
+__all__ = ["CHANCE_SEAT", "Answer", "Click", "Selection", "TableGame", "read_click"]
 
 CHANCE_SEAT = -1  #: the seat recorded for a chance move (a tile drawn from the bag)
 _RECENT = 6  # moves told in words beside the board: since the seat last decided
@@ -123,15 +123,25 @@ class TableGame:
         bots: Collection[int],
         names: Sequence[str] = (),
         selection: Selection | None = None,
+        closed: str = "",
     ) -> Answer:
         """Judge `seat`'s click on his board (`ra_core.table.judge`); a seat a bot plays now takes no click.
 
-        The board's version is the table's ply. Nothing changes: a move judged legal is played
-        with `move`, a step's choice in progress is the page's to keep.
+        The board's version is the table's ply; `closed` says why the table takes no click now
+        (the round closed or paused, the seat held by a bot), or is "". Nothing changes: a move
+        judged legal is played with `move`, a step's choice in progress is the page's to keep.
         """
         seats = () if seat in bots else (seat,)
-        return judge(self.state, click, version=self.ply, seats=seats, names=names,
-                     selection=selection or Selection(), last=self.last_by_other(seat))  # fmt: skip
+        return judge(
+            self.state,
+            click,
+            version=self.ply,
+            seats=seats,
+            names=names,
+            selection=selection or Selection(),
+            closed=closed,
+            last=self.last_by_other(seat),
+        )
 
     def move(self, seat: int, action: Action, bots: Collection[int]) -> list[tuple[int, str]]:
         """Make `seat`'s move `action` (as `judge` handed it on), then the automatic moves after it; return all made.

@@ -18,12 +18,24 @@ from typing import Any, NamedTuple
 from sqlalchemy import Connection, and_, bindparam, insert, select, update
 
 from ..auctions.experiments import RoundSpec
-from ..game.table import Click, TableGame
+from ..game.table import Answer, Click, Selection, TableGame
 from .refusal import Refusal
 from .schema import moves, rounds, seats, students, tables
 
-__all__ = ["Seating", "TableCache", "create_tables", "give_back", "hand_to_bot", "move", "return_seats", "savepoint",
-           "seat_names", "staged", "take_over_absent"]  # fmt: skip
+__all__ = [
+    "Seating",
+    "TableCache",
+    "click",
+    "closed_because",
+    "create_tables",
+    "give_back",
+    "hand_to_bot",
+    "return_seats",
+    "savepoint",
+    "seat_names",
+    "staged",
+    "take_over_absent",
+]
 
 
 # The statements of every move and every board, built once (SQLAlchemy then caches their SQL too).
@@ -41,12 +53,12 @@ _SEATING = (
     .order_by(seats.c.seat)
 )
 _BOTS = select(seats.c.seat).where(seats.c.table_id == bindparam("table"), seats.c.bot)
-_MOVER = (
-    select(tables.c.id, rounds.c.status, rounds.c.paused_at, seats.c.seat, seats.c.bot, seats.c.held)
+_SEAT = (
+    select(rounds.c.status, rounds.c.paused_at, seats.c.seat, seats.c.bot, seats.c.held)
     .select_from(tables.join(rounds, rounds.c.id == tables.c.round_id).join(seats, seats.c.table_id == tables.c.id))
     .where(tables.c.id == bindparam("table"), seats.c.student_id == bindparam("student"))
-    .with_for_update(of=tables)
 )
+_MOVER = _SEAT.with_for_update(of=tables)  # a move: the table's row locked until the commit
 _MARK = update(tables).where(tables.c.id == bindparam("table"))
 
 
@@ -213,40 +225,62 @@ def seat_names(conn: Connection, table_id: int) -> Seating:
     )
 
 
-def move(
-    conn: Connection, cache: TableCache, student_id: int, table_id: Any, click: Click, now: float
-) -> tuple[int, list[dict[str, Any]]]:
-    """Make a student's move at his table; return the table's new ply and the events to send.
+def closed_because(status: str, paused_at: float | None, held: bool) -> str:
+    """Return why a seat's table takes no click now (the round closed or paused, the seat held by a bot), or ""."""
+    if status != "open":
+        return "The round is closed: the game has stopped."
+    if paused_at is not None:
+        return "The teacher has paused the round: wait until it goes on."
+    if held:
+        return "The teacher has handed your seat to a bot for now: ask to have it back."
+    return ""
 
-    The click (read at the edge, its move parsed) is judged by the table's game (`TableGame.judge`:
-    the board's version, whose turn it is, the move's legality), once, under the table's lock.
+
+def click(
+    conn: Connection,
+    cache: TableCache,
+    student_id: int,
+    table_id: Any,
+    clicked: Click,
+    now: float,
+    selection: Selection | None = None,
+) -> tuple[Answer, int, list[dict[str, Any]]]:
+    """Judge a student's click at his table, the one way in for a move and a step alike; make a move judged legal.
+
+    The click (read at the edge, its move parsed once) is judged by the table's game
+    (`TableGame.judge`, that is `ra_core.table.judge`): the board's version, whose turn it is,
+    whether the table takes clicks now (the round closed or paused, the seat held by a bot: told
+    to the judge as ``closed``), and the move's legality or the step's sense, each once. A move
+    is made on a copy of the game under the table's lock and stored with the draws and bot
+    moves after it; a step changes nothing (it is judged on the committed game, in a reading
+    transaction).
+
+    Returns:
+        the judge's answer, the table's ply after it, and the events to send.
 
     Raises:
-        Refusal: not his table, the round closed, or the judge's refusal (a click on an older
-            board, not his turn, a move that is not legal now, naming what is legal).
+        Refusal: not his table, or the judge's refusal (a click on an older board, not his turn,
+            a table that takes no click now, a move that is not legal or a step that makes no
+            sense now, saying what to click instead).
     """
-    if isinstance(table_id, bool) or not isinstance(table_id, int) or not click.move:
-        raise Refusal("A move names its table and its action.")
-    row = conn.execute(_MOVER, {"table": table_id, "student": student_id}).first()
+    if isinstance(table_id, bool) or not isinstance(table_id, int) or not (clicked.move or clicked.ui):
+        raise Refusal("A click names its table and its move or step.")
+    row = conn.execute(_MOVER if clicked.move else _SEAT, {"table": table_id, "student": student_id}).first()
     if row is None:
         raise Refusal("You have no seat at that table.")
-    if row.status != "open":
-        raise Refusal("The round is closed: the game has stopped.")
-    if row.paused_at is not None:
-        raise Refusal("The teacher has paused the round: wait until it goes on.")
-    if row.held:
-        raise Refusal("The teacher has handed your seat to a bot for now: ask to have it back.")
-    with cache.changing(conn, table_id) as game:
-        bots = _bots(conn, table_id)
-        if row.bot:  # he is back: his seat is his again (hello normally does this first)
-            conn.execute(update(seats).where(seats.c.table_id == table_id, seats.c.seat == row.seat).values(bot=False))
-            bots.discard(int(row.seat))
-        answer = game.judge(int(row.seat), click, bots)
-        if answer.action is None:
+    seat, back = int(row.seat), bool(row.bot) and not row.held  # back: his seat is his again (hello normally does this)
+    bots = _bots(conn, table_id) - ({seat} if back else set())
+    closed = closed_because(row.status, row.paused_at, bool(row.held))
+    with (cache.changing if clicked.move else cache.game)(conn, table_id) as game:
+        answer = game.judge(seat, clicked, bots, selection=selection or Selection(), closed=closed)
+        if not answer:
             raise Refusal(answer.text)
-        made = game.move(int(row.seat), answer.action, bots)
-        _store(conn, table_id, game, made, now)
-        return game.ply, [{"k": "table", "table": table_id}]
+        if answer.action is None:  # a step of a choice: the page keeps it, nothing is stored
+            return answer, game.ply, []
+        if back:
+            conn.execute(update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat).values(bot=False))
+        _store(conn, table_id, game, game.move(seat, answer.action, bots), now)
+        return answer, game.ply, [{"k": "table", "table": table_id}]
 
 
 def return_seats(conn: Connection, cache: TableCache, student_id: int, now: float) -> list[dict[str, Any]]:

@@ -16,18 +16,53 @@ import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection
 
 from .database import Database
 from .table_moves import TableCache, savepoint, staged
 
-__all__ = ["MAX_BATCH", "Writer"]
+__all__ = ["MAX_BATCH", "Writer", "announced", "one_transaction"]
 
 MAX_BATCH = 200  #: commands in one transaction at most
 
 Command = Callable[[Connection], Any]
+Events = list[dict[str, Any]]
+T = TypeVar("T")
+
+
+def announced(
+    fn: Callable[[Connection], tuple[T, Events]], db: Database, origin: str
+) -> Callable[[Connection], tuple[T, Events]]:
+    """Return the command `fn` that also writes its events for the other processes, inside its transaction."""
+
+    def command(conn: Connection) -> tuple[T, Events]:
+        result, events = fn(conn)
+        db.announce(conn, events, origin)  # shared SQLite: into the event log, in the command's savepoint
+        return result, events
+
+    return command
+
+
+def one_transaction(
+    db: Database, cache: TableCache, fn: Callable[[Connection], tuple[T, Events]], origin: str
+) -> tuple[T, Events]:
+    """Run the command `fn` alone in one transaction of its own connection (PostgreSQL: commands run side by side).
+
+    Its events are announced inside the transaction; the table games it changed enter `cache`
+    only once it has committed.
+    """
+    with db.engine.connect() as conn:
+        try:
+            with conn.begin():
+                result, events = fn(conn)
+                db.announce(conn, events, origin)
+        except BaseException:
+            staged(conn)  # rolled back: its games are dropped
+            raise
+        cache.installed(staged(conn))
+    return result, events
 
 
 class Writer:

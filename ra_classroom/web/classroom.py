@@ -1,4 +1,7 @@
-"""One server process's classroom: the database, the pages, and every command run as one transaction.
+"""One server process's classroom: the database, the pages, and the commands run, each as one transaction.
+
+The commands themselves, every check and every refusal, are `ra_classroom.store.commands`; this
+module runs them and hands their events to the pages.
 
 Commands run in worker threads: on PostgreSQL one transaction each, in several threads; on SQLite,
 whose writes are serial anyway, in one writer thread that commits the commands waiting together
@@ -21,24 +24,23 @@ import secrets
 import time
 from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import Connection
-from sqlalchemy import select as query
 
-from ..auctions.experiments import RoundSpec
-from ..game.table import Selection, read_click
-from ..store import rooms, roster, rounds, table_moves
-from ..store.bus import EventLog, Listener, forget_old_events
+from ..store import commands
+from ..store.bus import EventLog, Listener
 from ..store.database import Database
-from ..store.pages import build_views, table_view
-from ..store.refusal import Refusal
-from ..store.schema import rounds as rounds_table
-from ..store.schema import tables as table_rows
-from ..store.table_moves import TableCache, seat_names, staged
-from ..store.writer import Writer
+from ..store.pages import build_views
+from ..store.table_moves import TableCache
+from ..store.writer import Writer, announced, one_transaction
 from .hub import Hub
 from .limits import JOINS_PER_MINUTE, JoinLimit
+
+if TYPE_CHECKING:
+    from ..auctions.experiments import RoundSpec
+    from ..game.table import Selection
+    from ..store.rooms import Joined
 
 __all__ = ["Classroom"]
 
@@ -117,29 +119,12 @@ class Classroom:
         SQLite the writer runs it with the other commands waiting (group commit).
         """
         if self.writer is not None:
-
-            def announced(conn: Connection) -> tuple[T, list[dict[str, Any]]]:
-                result, events = fn(conn)
-                self.db.announce(conn, events, self.origin)  # shared SQLite: into the event log, in its savepoint
-                return result, events
-
-            done: tuple[T, list[dict[str, Any]]] = await asyncio.wrap_future(self.writer.submit(announced))
-            self.hub.dispatch(done[1])
-            return done[0]
-
-        def work() -> tuple[T, list[dict[str, Any]]]:
-            with self.db.engine.connect() as conn:
-                try:
-                    with conn.begin():
-                        result, events = fn(conn)
-                        self.db.announce(conn, events, self.origin)
-                except BaseException:
-                    staged(conn)  # rolled back: its games are dropped
-                    raise
-                self.cache.installed(staged(conn))
-            return result, events
-
-        result, events = await self.run(work)
+            done: tuple[T, list[dict[str, Any]]] = await asyncio.wrap_future(
+                self.writer.submit(announced(fn, self.db, self.origin))
+            )
+            result, events = done
+        else:
+            result, events = await self.run(one_transaction, self.db, self.cache, fn, self.origin)
         self.hub.dispatch(events)
         return result
 
@@ -183,104 +168,48 @@ class Classroom:
     def _sweep_once(
         self, conn: Connection, *, now: float, here: list[int], connected: frozenset[int]
     ) -> tuple[None, list[dict[str, Any]]]:
-        rooms.heartbeat(conn, here, now)
-        if here and self.db.shared:  # every few seconds
-            forget_old_events(conn, now)
-        absent = table_moves.take_over_absent(conn, self.cache, now, connected, 2 * HEARTBEAT_SECONDS)
-        return None, rounds.close_due(conn, now) + absent
+        beat = 2 * HEARTBEAT_SECONDS
+        return commands.sweep(conn, self.cache, now, here=here, connected=connected, beat=beat, shared=self.db.shared)
 
-    # -- the students' commands ---------------------------------------------------------------
+    # -- the students' commands (`ra_classroom.store.commands`) ---------------------------------
 
-    async def join(self, room: Any, name: Any, code: Any = None) -> rooms.Joined:
-        """Seat a new student, or give one his seat back with his rejoin code (see `rooms.join`)."""
-
-        def fn(conn: Connection) -> tuple[rooms.Joined, list[dict[str, Any]]]:
-            joined = rooms.join(conn, room, name, time.time(), code)
-            if not joined.moved:
-                return joined, []
-            why = "Your seat is now open on another device (you typed your rejoin code there)."
-            return joined, [{"k": "leave", "student": joined.student, "why": why}, {"k": "room", "room": joined.room}]
-
-        return await self.command(fn)
+    async def join(self, room: Any, name: Any, code: Any = None) -> Joined:
+        """Seat a new student, or give one his seat back with his rejoin code."""
+        return await self.command(lambda conn: commands.join(conn, room, name, code, time.time()))
 
     async def ask(self, room: Any, name: Any) -> tuple[str, str, str]:
         """Ask the teacher for a student's seat from a new device; return the device's token, the room, the name."""
-
-        def fn(conn: Connection) -> tuple[tuple[str, str, str], list[dict[str, Any]]]:
-            asked = roster.ask(conn, room, name, time.time())
-            return asked, [{"k": "room", "room": asked[1]}]
-
-        return await self.command(fn)
+        return await self.command(lambda conn: commands.ask(conn, room, name, time.time()))
 
     async def hello(self, token: Any) -> tuple[int, str, str, str | None]:
-        """Find a seat token's student; give him back the seats bots played meanwhile, and a rejoin code if none.
-
-        Raises:
-            Pending: the token is a device's that asked for a seat, and the teacher has not let it in yet.
-        """
-
-        def fn(conn: Connection) -> tuple[tuple[int, str, str, str | None], list[dict[str, Any]]]:
-            now = time.time()
-            try:
-                sid, room, name = rooms.hello(conn, token, now)
-            except Refusal:
-                roster.pending(conn, token)
-                raise
-            return (sid, room, name, roster.new_rejoin(conn, sid)), table_moves.return_seats(conn, self.cache, sid, now)
-
-        return await self.command(fn)
+        """Find a seat token's student (raises `Pending` for a device not let in yet); see `commands.hello`."""
+        return await self.command(lambda conn: commands.hello(conn, self.cache, token, time.time()))
 
     async def bid(self, student: int, round_id: Any, amount: Any) -> int:
         """Store a sealed bid; return how many of the student's group have bid."""
-        return await self.command(lambda conn: rounds.place_bid(conn, student, round_id, amount, time.time()))
+        return await self.command(lambda conn: commands.bid(conn, student, round_id, amount, time.time()))
 
     async def move(self, student: int, table: Any, action: Any, version: Any) -> int:
-        """Make a move at a Ra table; return the table's new ply.
-
-        The move is read here, once (`read_click`: its text parsed into an action), and judged at
-        the table (`table_moves.move`).
-        """
-        click = read_click({"action": action, "version": version}, versioned=version is not None)
-        return await self.command(lambda conn: table_moves.move(conn, self.cache, student, table, click, time.time()))
+        """Make a move at a Ra table (judged by `table_moves.click`, the one way in); return the table's new ply."""
+        return await self.command(
+            lambda conn: commands.move(conn, self.cache, student, table, action, version, time.time())
+        )
 
     async def ui_step(self, student: int, table: int, version: Any, ui: str, sel: Selection) -> dict[str, Any]:
-        """Return a student's table view after a step of a choice in progress (nothing is stored).
-
-        The step is judged at the table (`TableGame.judge`): the board's version, whose turn it
-        is, and whether the step makes sense now.
-
-        Raises:
-            Refusal: the round closed, or the judge's refusal (a board that moved on since, not
-                his turn, a step that makes no sense now, saying where to click instead).
-        """
-
-        def fn(conn: Connection) -> dict[str, Any]:
-            seating = seat_names(conn, table)
-            seat = seating.seat_of.get(student, -1)
-            status = conn.execute(
-                query(rounds_table.c.status)
-                .select_from(table_rows.join(rounds_table, rounds_table.c.id == table_rows.c.round_id))
-                .where(table_rows.c.id == table)
-            ).scalar()
-            if status != "open":
-                raise Refusal("The round is closed: the game has stopped.")
-            with self.cache.game(conn, table) as game:
-                answer = game.judge(seat, read_click({"ui": ui, "version": version}), seating.bots, selection=sel)
-            if not answer:
-                raise Refusal(answer.text)
-            return table_view(conn, self.cache, table, student, answer.selection, live=True)
-
-        return await self.read(fn)
+        """Return a student's table after a step of a choice (judged by `table_moves.click`; nothing is stored)."""
+        return await self.read(
+            lambda conn: commands.step(conn, self.cache, student, table, version, ui, sel, time.time())
+        )
 
     # -- the teacher's commands --------------------------------------------------------------
 
     async def create_room(self, code: str | None = None, seed: str | None = None, size: Any = None) -> str:
         """Create a room (of at most `size` students); return its code."""
-        return await self.command(lambda conn: (rooms.create_room(conn, time.time(), code, seed, size), []))
+        return await self.command(lambda conn: commands.create_room(conn, code, seed, size, time.time()))
 
     async def set_size(self, room: str, size: Any) -> dict[str, Any]:
         """Let at most `size` students join `room`; return its size and how many are in."""
-        return await self.command(lambda conn: (rooms.set_size(conn, room, size), []))
+        return await self.command(lambda conn: commands.set_size(conn, room, size))
 
     async def control(self, fn: Callable[[Connection, float], tuple[T, list[dict[str, Any]]]]) -> T:
         """Run one of the teacher's controls, `fn(conn, now)`, in one transaction (see `command`)."""
@@ -288,18 +217,18 @@ class Classroom:
 
     async def open_round(self, room: str, spec: RoundSpec) -> dict[str, Any]:
         """Open the next round of `room`."""
-
-        def fn(conn: Connection) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-            info = rounds.open_round(conn, room, spec, self.cache, time.time())
-            return info, [{"k": "room", "room": room}]
-
-        return await self.command(fn)
+        info: dict[str, Any] = await self.command(
+            lambda conn: commands.open_round(conn, self.cache, room, spec, time.time())
+        )
+        return info
 
     async def close_round(self, room: str, round_id: int | None = None) -> dict[str, Any]:
         """Close the open round of `room` and settle it."""
+        info: dict[str, Any] = await self.command(lambda conn: commands.close_round(conn, room, round_id, time.time()))
+        return info
 
-        def fn(conn: Connection) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-            info = rounds.close_round(conn, room, round_id, time.time())
-            return {"round": info["round"]}, info["events"]
-
-        return await self.command(fn)
+    async def on_student(self, room: str, action: str, who: Any, to: Any) -> dict[str, Any]:
+        """Do one of the teacher's actions on a student (`commands.on_student`)."""
+        return await self.command(
+            lambda conn: commands.on_student(conn, self.cache, room, action, who, to, time.time())
+        )

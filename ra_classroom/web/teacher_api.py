@@ -42,7 +42,8 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from ..auctions.experiments import RoundSpec
-from ..store import controls, roster, table_moves
+from ..store import controls
+from ..store.commands import STUDENT_ACTIONS
 from ..store.export import BID_COLUMNS, TABLE_COLUMNS, bid_rows, csv_text, status, table_rows
 from ..store.projector import projector
 from ..store.refusal import Refusal
@@ -218,9 +219,6 @@ async def _exclude(request: Request, classroom: Classroom) -> Response:
     return JSONResponse(await classroom.control(lambda conn, now: controls.exclude(conn, code, number, excluded)))
 
 
-STUDENT_ACTIONS = ("remove", "rename", "reseat", "refuse", "bot", "back")
-
-
 async def _student(request: Request, classroom: Classroom) -> Response:
     """One of the teacher's actions on a student, named in the body by ``name`` (or ``student``, his id)."""
     body, code, action = await _body(request), _code(request), request.path_params["action"]
@@ -229,28 +227,7 @@ async def _student(request: Request, classroom: Classroom) -> Response:
     if not isinstance(body, dict) or set(body) - {"name", "student", "to"}:
         raise Refusal('Name the student: {"name": "Ana"} (and "to" for a new name).')
     who = body.get("student", body.get("name"))
-    cache = classroom.cache
-
-    def act(conn: Any, now: float) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        if action == "remove":
-            name, events = roster.remove(conn, cache, code, who, now)
-        elif action == "rename":
-            name, events = roster.rename(conn, code, who, body.get("to"))
-        elif action == "reseat":
-            name, events = roster.reseat(conn, code, who)
-        elif action == "refuse":
-            name, events = roster.refuse(conn, code, who)
-        else:
-            sid, name = roster.find(conn, code, who)
-            events = (table_moves.hand_to_bot(conn, cache, sid, now) if action == "bot"
-                      else table_moves.give_back(conn, sid))  # fmt: skip
-            if not events and action == "bot":
-                raise Refusal(f"{name} has no seat at an open Ra table: bots play Ra seats only.")
-            if not events:
-                raise Refusal(f"{name} has no seat that the teacher handed to a bot.")
-        return {"name": name, "done": action}, events
-
-    return JSONResponse(await classroom.control(act))
+    return JSONResponse(await classroom.on_student(code, action, who, body.get("to")))
 
 
 def _projector(address: str | None) -> Handler:

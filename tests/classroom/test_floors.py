@@ -94,6 +94,6 @@ def test_no_import_cycles_within_a_floor() -> None:
 
 def test_the_checker_sees_what_a_module_imports() -> None:
     """The checker itself: relative imports across floors resolve, and ``ra_core`` is seen."""
-    assert "ra_classroom.store.table_moves" in targets(MODULES["ra_classroom.web.classroom"])
+    assert "ra_classroom.store.commands" in targets(MODULES["ra_classroom.web.classroom"])
     assert "ra_core" in targets(MODULES["ra_classroom.game.bridge"])
     assert Floors().of(MODULES["ra_classroom"]) == "front"

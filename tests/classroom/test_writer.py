@@ -91,7 +91,7 @@ def test_moves_at_one_table_in_one_batch_build_on_each_other_and_reach_the_cache
 
     def move(seat: int, action: str, version: int) -> Any:
         click = read_click({"action": action, "version": version})
-        return lambda conn: table_moves.move(conn, cache, student_at[seat], table, click, time.time())[0]
+        return lambda conn: table_moves.click(conn, cache, student_at[seat], table, click, time.time())[1]
 
     def peek(conn: Connection) -> None:  # inside the batch, after the first move: the cache holds the committed game
         cached.append(cache._games[table].ply)

@@ -1,0 +1,176 @@
+"""The classroom's commands: each one transaction, returning its result and the events to send once committed.
+
+The server (`ra_classroom.web.classroom`) only runs these, in a database thread, and hands their
+events to its pages after the commit; every check and every refusal is here or below. Each
+command is ``fn(conn, ..., now)``: the time is read inside the transaction, when it runs.
+
+A click at a Ra table, a move or a step of a choice alike, has one way in: `move` and `step` both
+go through `table_moves.click`, which hands the round's state (closed, paused, the seat held
+by a bot) to the one judge of a click (`ra_core.table.judge`) as its ``closed``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection
+
+from ..auctions.experiments import RoundSpec
+from ..game.table import Selection, read_click
+from . import rooms, roster, rounds, table_moves
+from .bus import forget_old_events
+from .pages import table_view
+from .refusal import Refusal
+from .table_moves import TableCache
+
+__all__ = [
+    "STUDENT_ACTIONS",
+    "Done",
+    "ask",
+    "bid",
+    "close_round",
+    "create_room",
+    "hello",
+    "join",
+    "move",
+    "on_student",
+    "open_round",
+    "set_size",
+    "step",
+    "sweep",
+]
+
+Events = list[dict[str, Any]]
+Done = tuple[Any, Events]  #: what a command returns: its result, and the events to send once it has committed
+STUDENT_ACTIONS = ("remove", "rename", "reseat", "refuse", "bot", "back")  #: the teacher's actions on a student
+
+
+# -- the students' commands ----------------------------------------------------------------
+
+
+def join(conn: Connection, room: Any, name: Any, code: Any, now: float) -> tuple[rooms.Joined, Events]:
+    """Seat a new student, or give one his seat back with his rejoin code (see `rooms.join`)."""
+    joined = rooms.join(conn, room, name, now, code)
+    if not joined.moved:
+        return joined, []
+    why = "Your seat is now open on another device (you typed your rejoin code there)."
+    return joined, [{"k": "leave", "student": joined.student, "why": why}, {"k": "room", "room": joined.room}]
+
+
+def ask(conn: Connection, room: Any, name: Any, now: float) -> tuple[tuple[str, str, str], Events]:
+    """Ask the teacher for a student's seat from a new device; return the device's token, the room, the name."""
+    asked = roster.ask(conn, room, name, now)
+    return asked, [{"k": "room", "room": asked[1]}]
+
+
+def hello(
+    conn: Connection, cache: TableCache, token: Any, now: float
+) -> tuple[tuple[int, str, str, str | None], Events]:
+    """Find a seat token's student; give him back the seats bots played meanwhile, and a rejoin code if none.
+
+    Raises:
+        Pending: the token is a device's that asked for a seat, and the teacher has not let it in yet.
+    """
+    try:
+        sid, room, name = rooms.hello(conn, token, now)
+    except Refusal:
+        roster.pending(conn, token)
+        raise
+    return (sid, room, name, roster.new_rejoin(conn, sid)), table_moves.return_seats(conn, cache, sid, now)
+
+
+def bid(conn: Connection, student: int, round_id: Any, amount: Any, now: float) -> tuple[int, Events]:
+    """Store a sealed bid; return how many of the student's group have bid."""
+    return rounds.place_bid(conn, student, round_id, amount, now)
+
+
+def move(
+    conn: Connection, cache: TableCache, student: int, table: Any, action: Any, version: Any, now: float
+) -> tuple[int, Events]:
+    """Make a move at a Ra table (its text read once, here); return the table's new ply."""
+    clicked = read_click({"action": action, "version": version}, versioned=version is not None)
+    _, ply, events = table_moves.click(conn, cache, student, table, clicked, now)
+    return ply, events
+
+
+def step(
+    conn: Connection, cache: TableCache, student: int, table: Any, version: Any, ui: str, sel: Selection, now: float
+) -> dict[str, Any]:
+    """Return a student's table after a step of a choice in progress (nothing is stored), in a reading transaction."""
+    answer, _, _ = table_moves.click(conn, cache, student, table, read_click({"ui": ui, "version": version}), now, sel)
+    return table_view(conn, cache, table, student, answer.selection, live=True)
+
+
+def sweep(
+    conn: Connection,
+    cache: TableCache,
+    now: float,
+    *,
+    here: list[int],
+    connected: frozenset[int],
+    beat: float,
+    shared: bool,
+) -> tuple[None, Events]:
+    """Mark the students `here` present, close the rounds whose time is up, let bots play the turns of absent students.
+
+    `connected` are the students with a page on this process; `beat` the seconds between two
+    marks of presence; `shared`: other processes share this SQLite file (its old events go).
+    """
+    rooms.heartbeat(conn, here, now)
+    if here and shared:  # every few seconds
+        forget_old_events(conn, now)
+    absent = table_moves.take_over_absent(conn, cache, now, connected, beat)
+    return None, rounds.close_due(conn, now) + absent
+
+
+# -- the teacher's commands ----------------------------------------------------------------
+
+
+def create_room(conn: Connection, code: str | None, seed: str | None, size: Any, now: float) -> tuple[str, Events]:
+    """Create a room (of at most `size` students); return its code."""
+    return rooms.create_room(conn, now, code, seed, size), []
+
+
+def set_size(conn: Connection, room: str, size: Any) -> tuple[dict[str, Any], Events]:
+    """Let at most `size` students join `room`; return its size and how many are in."""
+    return rooms.set_size(conn, room, size), []
+
+
+def open_round(conn: Connection, cache: TableCache, room: str, spec: RoundSpec, now: float) -> Done:
+    """Open the next round of `room`."""
+    return rounds.open_round(conn, room, spec, cache, now), [{"k": "room", "room": room}]
+
+
+def close_round(conn: Connection, room: str, round_id: int | None, now: float) -> Done:
+    """Close the open round of `room` and settle it."""
+    info = rounds.close_round(conn, room, round_id, now)
+    return {"round": info["round"]}, info["events"]
+
+
+def on_student(
+    conn: Connection, cache: TableCache, room: str, action: str, who: Any, to: Any, now: float
+) -> tuple[dict[str, Any], Events]:
+    """Do one of the teacher's `STUDENT_ACTIONS` to the student `who` (his name or id) of `room`.
+
+    ``remove``, ``rename`` (to `to`), ``reseat`` (let his asking device in), ``refuse`` (it),
+    ``bot`` (bots play his seats until ``back``).
+    """
+    if action not in STUDENT_ACTIONS:
+        raise Refusal(f"No such action on a student: {action[:20]!r}; known: {', '.join(STUDENT_ACTIONS)}.")
+    if action == "remove":
+        name, events = roster.remove(conn, cache, room, who, now)
+    elif action == "rename":
+        name, events = roster.rename(conn, room, who, to)
+    elif action == "reseat":
+        name, events = roster.reseat(conn, room, who)
+    elif action == "refuse":
+        name, events = roster.refuse(conn, room, who)
+    else:
+        sid, name = roster.find(conn, room, who)
+        bot = action == "bot"
+        events = table_moves.hand_to_bot(conn, cache, sid, now) if bot else table_moves.give_back(conn, sid)
+        if not events and bot:
+            raise Refusal(f"{name} has no seat at an open Ra table: bots play Ra seats only.")
+        if not events:
+            raise Refusal(f"{name} has no seat that the teacher handed to a bot.")
+    return {"name": name, "done": action}, events
