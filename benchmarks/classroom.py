@@ -24,7 +24,8 @@ kind of action (``bids:``, ``moves:``); ``lost: K``: acknowledged actions missin
 database afterwards; ``frozen: T``: tables at which, once everyone has stopped, some student's
 page shows another board than the database's, or does not show whose turn it is;
 ``server_cpu_s`` and ``server_cores``: the CPU the server processes used (and PostgreSQL's, if
-this script started it), in seconds and in cores on average over the session; the load average.
+this script started it), in seconds and in cores on average over the session;
+``server_cpu_per_action_ms``: that CPU per acknowledged action (bids and moves); the load average.
 """
 
 from __future__ import annotations
@@ -395,6 +396,9 @@ def main() -> int:
     print(f"server_cpu_s: {cpu.seconds:.1f}" + (f"  (PostgreSQL: {pg_seconds:.1f})" if cpu.postgres else ""))
     print(f"server_cores: {(cpu.seconds + pg_seconds) / wall:.2f}  (the students' side, this process: "
           f"{harness / wall:.2f})")  # fmt: skip
+    actions = len(meter.acks)
+    per_action = 1000 * (cpu.seconds + pg_seconds) / actions if actions else float("nan")
+    print(f"server_cpu_per_action_ms: {per_action:.2f}  ({actions} acknowledged actions; the goal: 3 ms or less)")
     print(f"unseen: {unseen}")
     print(f"lost: {missing}")
     print(f"frozen: {stuck}")

@@ -14,7 +14,7 @@ from ra_core.pictures.narrate import narrate, since_last_move
 from ra_core.pictures.pieces import Controls
 from ra_core.pictures.portrait import portrait_svg
 from ra_core.pictures.svg import svg
-from ra_core.pictures.words import facts, scores_text, status_lines
+from ra_core.pictures.words import facts, player_name, scores_text, status_lines
 from ra_core.play import sample_chance
 from ra_core.table import Answer, Click, Selection, controls, judge, read_click
 
@@ -32,6 +32,7 @@ __all__ = [
     "facts",
     "heuristic_bot",
     "narrate",
+    "player_name",
     "plot_style",
     "portrait_svg",
     "sample_chance",

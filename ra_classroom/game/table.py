@@ -27,7 +27,7 @@ import random
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from ra_core import Action, State, new_game
+from ra_core import Action, State, new_game, parse_action
 
 from .bridge import (
     Answer,
@@ -37,6 +37,8 @@ from .bridge import (
     facts,
     heuristic_bot,
     judge,
+    narrate,
+    player_name,
     portrait_svg,
     read_click,
     sample_chance,
@@ -52,7 +54,12 @@ _RECENT = 6  # moves told in words beside the board: since the seat last decided
 
 
 class TableGame:
-    """The game at one Ra table: every state, and every move as (seat, action text).
+    """The game at one Ra table: every state, and every move as (seat, action text) and as the action, parsed once.
+
+    What the seats' pages show of a position is worked out once for them all: the facts and
+    each move's sentence are told with every seat named by a token (`_named` then gives each
+    seat its own words, "P1 (you)"), each move's sentence once for every later redraw, and a
+    seat's view once per position.
 
     Args:
         players: 3 to 5.
@@ -63,6 +70,10 @@ class TableGame:
         self.seed = seed
         self.states: list[State] = [new_game(players, seed=seed)]
         self.moves: list[tuple[int, str]] = []
+        self.actions: list[Action] = []  # the moves' actions, each parsed once
+        self._told: list[str] = []  # the sentence of each move told so far, seats named by tokens
+        self._facts: tuple[int, list[str], list[str]] = (-1, [], [])  # at a ply: the facts (tokens), the status lines
+        self._shown: dict[tuple[Any, ...], dict[str, Any]] = {}  # the views drawn at this ply
 
     @property
     def state(self) -> State:
@@ -72,7 +83,13 @@ class TableGame:
     def copy(self) -> TableGame:
         """Return a copy to make moves on (states are immutable: only the lists are copied)."""
         twin = TableGame.__new__(TableGame)
-        twin.seed, twin.states, twin.moves = self.seed, list(self.states), list(self.moves)
+        twin.seed, twin.states, twin.moves, twin.actions = (
+            self.seed,
+            list(self.states),
+            list(self.moves),
+            list(self.actions),
+        )
+        twin._told, twin._facts, twin._shown = list(self._told), self._facts, {}
         return twin
 
     @property
@@ -85,8 +102,8 @@ class TableGame:
         expected = CHANCE_SEAT if self.state.is_chance_node() else self.state.to_move
         if seat != expected:
             raise ValueError(f"move {self.ply} ({text!r}) is by seat {seat}, but seat {expected} decides")
-        self.states.append(self.state.apply(text))
-        self.moves.append((seat, text))
+        action = parse_action(text)
+        self._made(seat, action, self.state.apply(action))
 
     def _stream(self, purpose: str) -> random.Random:
         return random.Random(f"ra-classroom-table:{self.seed}:{purpose}:{self.ply}")
@@ -157,6 +174,8 @@ class TableGame:
         text = str(action)
         self.states.append(after)
         self.moves.append((seat, text))
+        self.actions.append(action)
+        self._shown.clear()
         return seat, text
 
     def last_by_other(self, seat: int) -> tuple[int, str] | None:
@@ -170,15 +189,34 @@ class TableGame:
         """Return what happened since `seat`'s last decision, in words, newest last (at most `count` lines).
 
         The same sentences as the notebook's table (`since_last_move`): the seat's last decision,
-        then every move after it, a draw and its tile as one.
+        then every move after it, a draw and its tile as one. Each move is told once, for every
+        seat and every later redraw, and named for this seat here.
         """
-        actions = [text for _, text in self.moves]
-        return since_last_move(self.states, actions, seat, names=names, most=count)
+        tokens = _tokens(len(self.state.players))
+
+        def tell(k: int) -> str:
+            while len(self._told) <= k:
+                j = len(self._told)
+                self._told.append(narrate(self.states[j], self.actions[j], self.states[j + 1], names=tokens))
+            return self._told[k]
+
+        return _named(since_last_move(self.states, self.actions, seat, names=names, most=count, tell=tell), seat, names)
+
+    def _told_now(self) -> tuple[list[str], list[str]]:
+        """Return the position's facts (seats named by tokens) and its status lines, worked out once per position."""
+        if self._facts[0] != self.ply:
+            s = self.state
+            self._facts = (self.ply, facts(s, names=_tokens(len(s.players))), status_lines(s, table=True))
+        return self._facts[1], self._facts[2]
 
     def view(
         self, seat: int, names: Sequence[str], bots: Collection[int], *, live: bool, sel: Selection
     ) -> dict[str, Any]:
         """Return what `seat`'s page shows: the board with its controls, the status, the last moves, the facts.
+
+        Drawn once per position for the same seat, names, bots and choice (a page refreshed, or
+        shown in two processes' batches, gets the same view again); the caller may change the
+        dictionary returned, not what it holds.
 
         Args:
             seat: the student's seat.
@@ -187,6 +225,15 @@ class TableGame:
             live: whether moves are accepted (the round is open).
             sel: the seat's choice in progress.
         """
+        key = (self.ply, seat, tuple(names), frozenset(bots), live, sel)
+        shown = self._shown.get(key)
+        if shown is None:
+            shown = self._shown[key] = self._draw(seat, names, bots, live=live, sel=sel)
+        return dict(shown)
+
+    def _draw(
+        self, seat: int, names: Sequence[str], bots: Collection[int], *, live: bool, sel: Selection
+    ) -> dict[str, Any]:
         s = self.state
         seats = () if seat in bots else (seat,)
         board = controls(s, seats, sel, closed="" if live else "closed", last=self.last_by_other(seat))
@@ -201,13 +248,15 @@ class TableGame:
             status = "Your turn. " + board.hint()
         else:
             status = f"Waiting for P{s.to_move} ({names[s.to_move]})."
+        told, lines = self._told_now()
+        seen = _named(told, seat, names)
         return {
             "ply": self.ply,
-            "svg": str(portrait_svg(s, you=seat, names=names, controls=board)),  # a phone's board, every width
+            "svg": str(portrait_svg(s, you=seat, names=names, controls=board, told=seen)),  # a phone's board
             "status": status,
-            "lines": status_lines(s, table=True),
+            "lines": lines,
             "recent": self.recent(seat, names),
-            "facts": facts(s, you=seat, names=names),
+            "facts": seen,
             "scores": scores_text(s.scores) if s.scores else "",
             "choices": [str(a) for a in board.actions],
             "yours": mine,
@@ -215,3 +264,20 @@ class TableGame:
             "fame": list(s.fame),
             "sel": {"god": sel.god, "picked": [t.label for t in sel.picked]},
         }
+
+
+_TOKENS = tuple(f"\x00{q}\x00" for q in range(8))  # no student's name holds one (control characters are refused)
+
+
+def _tokens(players: int) -> Sequence[str]:
+    """Return a name per seat that no student's name holds: words told with them are named for each seat by `_named`."""
+    return _TOKENS[:players]
+
+
+def _named(lines: Sequence[str], seat: int, names: Sequence[str]) -> list[str]:
+    """Return `lines`, told with `_tokens` as names, as `seat` reads them: "P1 (you)" for his own seat, "P2 (Ann)"."""
+    text = "\n".join(lines)  # no line holds a line break: one replacement per seat for them all
+    if "\x00" in text:
+        for q in range(len(names)):
+            text = text.replace(f"P{q} (\x00{q}\x00)", player_name(q, (seat,), names))
+    return text.split("\n") if lines else []

@@ -16,10 +16,9 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from ..auctions.experiments import RoundSpec
 from .pages import closes_in
 from .rooms import MAX_STUDENTS, PRESENT_SECONDS
-from .schema import assignments, bids, groups, outcomes, requests, rooms, rounds, seats, students, tables
+from .schema import assignments, bids, groups, outcomes, read_spec, requests, rooms, rounds, seats, students, tables
 from .table_moves import TableCache, seat_names
 
 __all__ = ["BID_COLUMNS", "TABLE_COLUMNS", "bid_rows", "csv_text", "inert", "status", "table_rows"]
@@ -56,7 +55,7 @@ def bid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
     ).all()  # fmt: skip
     rows = []
     for r in found:
-        spec = RoundSpec.from_dict(json.loads(r.spec))
+        spec = read_spec(r.spec)
         rows.append(
             {
                 "room": room, "round": int(r.number), "kind": r.kind, "practice": spec.practice,
@@ -148,7 +147,7 @@ def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[s
     r = conn.execute(select(rounds).where(rounds.c.room == room).order_by(rounds.c.number.desc()).limit(1)).first()
     if r is None:
         return out
-    spec = RoundSpec.from_dict(json.loads(r.spec))
+    spec = read_spec(r.spec)
     info: dict[str, Any] = {
         "id": int(r.id), "number": int(r.number), "kind": r.kind, "title": spec.title, "status": r.status,
         "practice": spec.practice, "group_size": spec.group_size, "closes_in": closes_in(r, now),

@@ -11,7 +11,6 @@ batch rather than per page: a move at a table of four redraws four boards from o
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections import defaultdict
 from collections.abc import Collection
 from typing import Any
@@ -20,7 +19,7 @@ from sqlalchemy import BindParameter, Connection, Row, bindparam, func, select
 
 from ..auctions.experiments import RoundSpec
 from ..game.table import Selection
-from .schema import assignments, bids, groups, outcomes, rooms, rounds, seats, students, tables
+from .schema import assignments, bids, groups, outcomes, read_spec, rooms, rounds, seats, students, tables
 from .table_moves import TableCache, seat_names
 
 __all__ = ["build_views", "closes_in", "table_view"]
@@ -83,7 +82,7 @@ def build_views(conn: Connection, cache: TableCache, ids: Collection[int], now: 
     for room, members in by_room.items():
         r = conn.execute(_LATEST, {"room": room}).first()
         if r is not None:
-            spec = RoundSpec.from_dict(json.loads(r.spec))
+            spec = read_spec(r.spec)
             info = _round_info(r, spec, now)
             for sid in members:
                 out[sid]["round"] = dict(info)

@@ -8,7 +8,6 @@ class sees it: no student is named, except the winner of each Ra table once its 
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -20,7 +19,7 @@ from ..auctions.theory import common_value_break_even, equilibrium_bid, expected
 from .export import table_rows
 from .pages import closes_in
 from .rooms import PRESENT_SECONDS
-from .schema import assignments, bids, groups, outcomes, rooms, rounds, students
+from .schema import assignments, bids, groups, outcomes, read_spec, rooms, rounds, students
 from .table_moves import TableCache
 
 __all__ = ["projector"]
@@ -41,7 +40,7 @@ def projector(conn: Connection, cache: TableCache, room: str, now: float) -> dic
     r = conn.execute(select(rounds).where(rounds.c.room == room).order_by(rounds.c.number.desc()).limit(1)).first()
     if r is None:
         return out
-    spec = RoundSpec.from_dict(json.loads(r.spec))
+    spec = read_spec(r.spec)
     info: dict[str, Any] = {
         "number": int(r.number), "kind": r.kind, "title": spec.title, "practice": spec.practice, "status": r.status,
         "paused": r.status == "open" and r.paused_at is not None, "closes_in": closes_in(r, now),

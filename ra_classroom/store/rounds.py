@@ -20,7 +20,7 @@ from ..auctions.matching import assign_values, form_groups, form_tables, round_s
 from ..auctions.settle import Entry, settle
 from .refusal import Refusal
 from .rooms import present, room_exists
-from .schema import assignments, bids, groups, outcomes, rooms, rounds, tables
+from .schema import assignments, bids, groups, outcomes, read_spec, rooms, rounds, tables
 from .table_moves import TableCache, create_tables
 
 __all__ = ["close_due", "close_round", "open_round", "place_bid"]
@@ -135,7 +135,7 @@ def place_bid(
         raise Refusal(f"Round {row.number} is closed: your bid came too late and was not counted.")
     if row.paused_at is not None:
         raise Refusal(f"The teacher has paused round {row.number}: bid when it goes on.")
-    spec = RoundSpec.from_dict(json.loads(row.spec))
+    spec = read_spec(row.spec)
     value = _amount(amount, spec)
     try:
         with conn.begin_nested():
@@ -221,7 +221,7 @@ def close_due(conn: Connection, now: float) -> list[dict[str, Any]]:
     for r in due:
         late = r.closes_at is not None and r.closes_at < now
         done = (r.placed >= r.given > 0) if r.kind != "ra" else r.playing == 0
-        wanted = late or (done and RoundSpec.from_dict(json.loads(r.spec)).close_when_done)
+        wanted = late or (done and read_spec(r.spec).close_when_done)
         if wanted and _close(conn, int(r.id), now):
             events.append({"k": "room", "room": str(r.room)})
     return events

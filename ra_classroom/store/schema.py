@@ -10,6 +10,9 @@ nullable or with a default), so a class's database from before goes on being use
 
 from __future__ import annotations
 
+import functools
+import json
+
 from sqlalchemy import (
     Boolean,
     Column,
@@ -29,8 +32,26 @@ from sqlalchemy import (
 )
 from sqlalchemy.schema import CreateColumn
 
-__all__ = ["MAX_ID", "assignments", "bids", "events", "groups", "metadata", "moves", "outcomes", "requests", "rooms",
-           "rounds", "seats", "students", "tables", "upgrade"]  # fmt: skip
+from ..auctions.experiments import RoundSpec
+
+__all__ = [
+    "MAX_ID",
+    "assignments",
+    "bids",
+    "events",
+    "groups",
+    "metadata",
+    "moves",
+    "outcomes",
+    "read_spec",
+    "requests",
+    "rooms",
+    "rounds",
+    "seats",
+    "students",
+    "tables",
+    "upgrade",
+]
 
 metadata = MetaData()
 
@@ -195,3 +216,9 @@ def upgrade(conn: Connection) -> list[str]:
                 conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {spec}"))
                 added.append(f"{table.name}.{column.name}")
     return added
+
+
+@functools.lru_cache(maxsize=256)
+def read_spec(stored: str) -> RoundSpec:
+    """Return a round's settings as its ``spec`` column stores them (each text read once: every bid and view asks)."""
+    return RoundSpec.from_dict(json.loads(stored))

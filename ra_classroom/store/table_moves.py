@@ -9,7 +9,6 @@ draws and bot moves that follow it, before it is acknowledged.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
@@ -17,10 +16,9 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, and_, bindparam, insert, select, update
 
-from ..auctions.experiments import RoundSpec
 from ..game.table import Answer, Click, Selection, TableGame
 from .refusal import Refusal
-from .schema import moves, rounds, seats, students, tables
+from .schema import moves, read_spec, rounds, seats, students, tables
 
 __all__ = [
     "Seating",
@@ -53,12 +51,12 @@ _SEATING = (
     .order_by(seats.c.seat)
 )
 _BOTS = select(seats.c.seat).where(seats.c.table_id == bindparam("table"), seats.c.bot)
-_SEAT = (
-    select(rounds.c.status, rounds.c.paused_at, seats.c.seat, seats.c.bot, seats.c.held)
+_SEATS = (  # a table's seats, with its round's state: who clicks, and which seats bots play
+    select(rounds.c.status, rounds.c.paused_at, seats.c.seat, seats.c.student_id, seats.c.bot, seats.c.held)
     .select_from(tables.join(rounds, rounds.c.id == tables.c.round_id).join(seats, seats.c.table_id == tables.c.id))
-    .where(tables.c.id == bindparam("table"), seats.c.student_id == bindparam("student"))
+    .where(tables.c.id == bindparam("table"))
 )
-_MOVER = _SEAT.with_for_update(of=tables)  # a move: the table's row locked until the commit
+_LOCKED_SEATS = _SEATS.with_for_update(of=tables)  # a move: the table's row locked until the commit
 _MARK = update(tables).where(tables.c.id == bindparam("table"))
 
 
@@ -139,14 +137,22 @@ def staged(conn: Connection) -> dict[int, TableGame]:
 
 @contextmanager
 def savepoint(conn: Connection) -> Iterator[None]:
-    """Run a part of `conn`'s transaction in a savepoint: if it raises, its rows and its staged games are undone."""
+    """Run a part of `conn`'s transaction in a savepoint: if it raises, its rows and its staged games are undone.
+
+    The savepoint is the database's own statement, sent as it is: it takes a tenth of a
+    millisecond less than SQLAlchemy's (which compiles each one anew), and the writer opens one
+    per command.
+    """
     before = dict(conn.info.get(_STAGED, {}))
+    conn.exec_driver_sql("SAVEPOINT command")
     try:
-        with conn.begin_nested():
-            yield
+        yield
     except BaseException:
+        conn.exec_driver_sql("ROLLBACK TO SAVEPOINT command")
+        conn.exec_driver_sql("RELEASE SAVEPOINT command")
         conn.info[_STAGED] = before
         raise
+    conn.exec_driver_sql("RELEASE SAVEPOINT command")
 
 
 def _store(conn: Connection, table_id: int, game: TableGame, made: Sequence[tuple[int, str]], now: float) -> None:
@@ -265,11 +271,12 @@ def click(
     """
     if isinstance(table_id, bool) or not isinstance(table_id, int) or not (clicked.move or clicked.ui):
         raise Refusal("A click names its table and its move or step.")
-    row = conn.execute(_MOVER if clicked.move else _SEAT, {"table": table_id, "student": student_id}).first()
+    rows = conn.execute(_LOCKED_SEATS if clicked.move else _SEATS, {"table": table_id}).all()
+    row = next((r for r in rows if r.student_id == student_id), None)
     if row is None:
         raise Refusal("You have no seat at that table.")
     seat, back = int(row.seat), bool(row.bot) and not row.held  # back: his seat is his again (hello normally does this)
-    bots = _bots(conn, table_id) - ({seat} if back else set())
+    bots = {int(r.seat) for r in rows if r.bot} - ({seat} if back else set())
     closed = closed_because(row.status, row.paused_at, bool(row.held))
     with (cache.changing if clicked.move else cache.game)(conn, table_id) as game:
         answer = game.judge(seat, clicked, bots, selection=selection or Selection(), closed=closed)
@@ -319,7 +326,7 @@ def take_over_absent(
     waits: dict[str, float] = {}  # each round's absent_after, read once (every table of a round has a candidate)
     for c in candidates:
         if c.spec not in waits:
-            waits[c.spec] = max(beat, RoundSpec.from_dict(json.loads(c.spec)).absent_after)
+            waits[c.spec] = max(beat, read_spec(c.spec).absent_after)
         if c.last_seen >= now - waits[c.spec] or c.student_id in here:
             continue
         locked = conn.execute(

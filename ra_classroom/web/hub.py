@@ -65,8 +65,8 @@ class Page:
         data = orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
         self.waiting += 1
         try:
-            async with self._lock:
-                await asyncio.wait_for(self.ws.send_text(data), SEND_TIMEOUT)
+            async with self._lock, asyncio.timeout(SEND_TIMEOUT):  # no task of its own, as wait_for would make
+                await self.ws.send_text(data)
         except Exception:  # noqa: BLE001 - a page that went away must not stop the others
             log.debug("could not send to a page of student %s; closing it", self.student)
             with contextlib.suppress(Exception):

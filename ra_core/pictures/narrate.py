@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..engine.actions import Action, Bid, CallRa, Discard, Done, Draw, Pass, Reveal, UseGod, parse_action
@@ -193,20 +193,24 @@ def narrate(
 
 def since_last_move(
     states: Sequence[State],
-    actions: Sequence[str],
+    actions: Sequence[Action | str],
     you: int | Collection[int],
     *,
     names: Sequence[str] = (),
     most: int = 6,
+    tell: Callable[[int], str] | None = None,
 ) -> list[str]:
     """Return what happened since your last decision, one sentence per move, oldest first.
 
     `states` and `actions` are a game as played (``states[k + 1]`` is ``states[k]`` after
-    ``actions[k]``, chance draws included). The list starts with your last decision and goes on
-    with every move after it: the others', the bots' and the tiles drawn (a draw and the tile it
-    brings are one sentence). Before your first decision it tells the game from its start. At
-    most the `most` newest sentences are kept; a first line says how many earlier ones were left
-    out. The notebook's table and the classroom's page both show it beside the player's controls.
+    ``actions[k]``, chance draws included; an action or its text, parsed once by whoever keeps
+    the game). The list starts with your last decision and goes on with every move after it:
+    the others', the bots' and the tiles drawn (a draw and the tile it brings are one
+    sentence). Before your first decision it tells the game from its start. At most the `most`
+    newest sentences are kept; a first line says how many earlier ones were left out. The
+    notebook's table and the classroom's page both show it beside the player's controls.
+    `tell(k)`, if given, returns move k's sentence (a table that keeps each sentence once, for
+    every seat and every redraw); otherwise it is narrated here.
 
     >>> from ra_core import new_game
     >>> s = new_game(3, suns="table")
@@ -219,10 +223,20 @@ def since_last_move(
     start = next((k for k in range(played - 1, -1, -1) if states[k].to_move in me), 0)
     lines = []
     for k in range(start, played):
-        if actions[k] == "draw" and k + 1 < played and actions[k + 1].startswith("reveal"):
+        if _is_draw(actions[k]) and k + 1 < played and _is_reveal(actions[k + 1]):
             continue  # told with the tile it brings, in the next sentence
-        lines.append(narrate(states[k], actions[k], states[k + 1], you=me, names=names))
+        lines.append(
+            tell(k) if tell is not None else narrate(states[k], actions[k], states[k + 1], you=me, names=names)
+        )
     if len(lines) > most:
         earlier = len(lines) - most + 1
         lines = [f"({earlier} earlier moves since your last decision)", *lines[-(most - 1) :]]
     return lines
+
+
+def _is_draw(action: Action | str) -> bool:
+    return type(action) is Draw if not isinstance(action, str) else action == "draw"
+
+
+def _is_reveal(action: Action | str) -> bool:
+    return type(action) is Reveal if not isinstance(action, str) else action.startswith("reveal")

@@ -80,6 +80,7 @@ def portrait_svg(
     you: int | Collection[int] | None = None,
     names: Sequence[str] = (),
     controls: Controls | None = None,
+    told: Sequence[str] | None = None,
 ) -> Svg:
     """Return the board in portrait (400 units wide), your panel at the bottom; see the module docstring.
 
@@ -89,6 +90,8 @@ def portrait_svg(
         names: a name per seat.
         controls: the deciding player's choices, as for `ra_core.pictures.svg.svg`: each becomes
             a framed piece to click, and the bag and the Ra statue are drawn.
+        told: the position's facts for these seats and names (`words.facts`), if the caller
+            has them already; the board's title is their first two.
     """
     me = seat_set(you)
     below = _seat_below(s, me)
@@ -99,7 +102,7 @@ def portrait_svg(
     top = 222
     panel_y = top + _OTHER * len(others) + 4
     height = panel_y + 86 + rows * _MINE_STEP + 8
-    title = " ".join(facts(s, you=me, names=names)[:2])
+    title = " ".join((facts(s, you=me, names=names) if told is None else told)[:2])
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="{ROOT} ra-portrait" width="{WIDTH}" height="{height}" '
         f'viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" role="group" aria-label="Ra board">',

@@ -207,3 +207,31 @@ def test_a_slow_page_holds_up_nobody_and_is_closed_past_its_backlog() -> None:
     slow, quick = asyncio.run(run())
     assert quick.got == BACKLOG + 3  # every view reached the quick page
     assert slow.got == 0 and slow.closed == 1013  # the stuck page was told to reconnect
+
+
+def test_each_seat_reads_the_words_worked_out_once_as_if_told_to_it_alone() -> None:
+    """The facts and each move's sentence are told once for all seats, then named for each ("P1 (you)")."""
+    from ra_core.pictures.narrate import since_last_move
+    from ra_core.pictures.portrait import portrait_svg
+    from ra_core.pictures.words import facts
+
+    names = ["Ann", "bot", "P2", "Bo (P1)"]  # a bot, a name that is the seat's own, one that looks like another
+    for seed in ("a", "b", "c"):
+        game, rng = TableGame(4, seed), random.Random(seed)
+        while not game.state.is_terminal() and game.ply < 160:
+            game.run_automatic(bots={1})
+            if game.state.is_terminal():
+                break
+            seat = game.state.to_move
+            for me in range(4):
+                view = game.view(me, names, {1}, live=True, sel=Selection())
+                assert view["facts"] == facts(game.state, you=me, names=names)
+                told = since_last_move(game.states, [t for _, t in game.moves], me, names=names)
+                assert view["recent"] == told
+                alone = portrait_svg(game.state, you=me, names=names, controls=None)
+                assert view["svg"].split("</title>")[0] == str(alone).split("</title>")[0]
+            game.move(seat, rng.choice(game.state.legal_actions()), bots={1})
+        assert game.ply > 40
+    again = game.view(0, names, {1}, live=True, sel=Selection())
+    again["svg"] = ""  # a copy: the view kept for this position is not changed
+    assert game.view(0, names, {1}, live=True, sel=Selection())["svg"]
