@@ -277,6 +277,7 @@ def svg(
     names: Sequence[str] = (),
     width: int | None = None,
     controls: Controls | None = None,
+    told: Sequence[str] | None = None,
 ) -> Svg:
     """Return the board as an SVG picture (standard library only, byte-stable).
 
@@ -293,9 +294,11 @@ def svg(
         controls: for a game table: the pieces that stand for the deciding player's legal
             actions become buttons (see `Controls` and `pieces.target`), and the bag and the
             Ra statue are drawn.
+        told: the position's facts for these seats and names (`words.facts`), if the caller
+            has them already; the picture's title is their first two.
     """
     me = seat_set(you)
-    return _svg(s, me, names, width, facts(s, you=me, names=names)[:2], controls)
+    return _svg(s, me, names, width, (facts(s, you=me, names=names) if told is None else told)[:2], controls)
 
 
 def _svg(

@@ -142,10 +142,11 @@ class BoardClicks:
         With `portrait`, the phone's board (`ra_core.pictures.portrait`), its scores drawn to its width.
         """
         c = self.controller
+        you, names, told = c.you, c._bot_names(), c.facts()  # the facts title the picture: worked out once
         if portrait:
-            board = str(portrait_svg(c.state, you=c.you, names=c._bot_names(), controls=self.controls()))
+            board = str(portrait_svg(c.state, you=you, names=names, controls=self.controls(), told=told))
         else:
-            board = str(svg(c.state, you=c.you, names=c._bot_names(), width=width, controls=self.controls()))
+            board = str(svg(c.state, you=you, names=names, width=width, controls=self.controls(), told=told))
         if self.scores_due():
             overlay = scores_overlay(c.state, c._bot_names(), c.you)
             if portrait:  # the card is drawn for 760 units: shrink it to the phone board's width

@@ -25,7 +25,7 @@ from html import escape
 from typing import Any, Literal
 
 from ..bots import random_bot
-from ..engine.actions import Action, Draw, Reveal
+from ..engine.actions import Action, Draw, Reveal, parse_action
 from ..engine.errors import BotError, IllegalActionError
 from ..engine.rules import Rules
 from ..engine.setup import new_game
@@ -130,6 +130,9 @@ class TableController:
         start = new_game(self.rules.players, seed=seed, rules=self.rules) if record is None else record.start()
         self.states: list[State] = [start]
         self.actions: list[str] = []
+        self.played: list[Action] = []  # the same moves as actions, each parsed once (the narration reads them)
+        self._told: dict[int, str] = {}  # the sentence of each move told so far, by its index
+        self._facts: tuple[State, tuple[Any, ...], list[str]] | None = None  # a position's facts, worked out once
         self.log: list[str] = []
         self.message = ""
         self.halted = False  # set when a bot fails: the game waits instead of raising
@@ -187,17 +190,29 @@ class TableController:
 
     def _record(self, before: State, action: Action, after: State) -> None:
         """Keep the step from `before` to `after` and tell it in the log; after a draw, the tile it brings too."""
+        k = len(self.actions)
         self.states.append(after)
         self.actions.append(str(action))
-        if isinstance(action, Draw):
+        self.played.append(action)
+        if isinstance(action, Draw):  # told with the tile it brings, as one sentence (the tile's move's)
             reveal = sample_chance(after, self.chance)
             drawn = after.apply(reveal)
             self.states.append(drawn)
             self.actions.append(str(reveal))
-            self.log.append(narrate(after, reveal, drawn, you=self.you, names=self._bot_names()))
+            self.played.append(reveal)
+            k, line = k + 1, narrate(after, reveal, drawn, you=self.you, names=self._bot_names())
         else:
-            self.log.append(narrate(before, action, after, you=self.you, names=self._bot_names()))
+            line = narrate(before, action, after, you=self.you, names=self._bot_names())
+        self._told[k] = line
+        self.log.append(line)
         self.version += 1
+
+    def sentence(self, k: int) -> str:
+        """Return the sentence that tells move `k` (``actions[k]``): the log's own, told once for every redraw."""
+        if k not in self._told:
+            before, after = self.states[k], self.states[k + 1]
+            self._told[k] = narrate(before, self.played[k], after, you=self.you, names=self._bot_names())
+        return self._told[k]
 
     def _settle(self, reply: Reply) -> None:
         """Let the bots move now if `reply` says so; remember your decision when it comes, for undo."""
@@ -261,7 +276,8 @@ class TableController:
             return False
         del self._marks[earlier[-1] + 1 :]
         k, lines, rng_state = self._marks[-1]
-        del self.states[k + 1 :], self.actions[k:], self.log[lines:]
+        del self.states[k + 1 :], self.actions[k:], self.played[k:], self.log[lines:]
+        self._told = {i: line for i, line in self._told.items() if i < k}
         self._set_dice(rng_state)
         self.halted = False
         self.version += 1
@@ -327,6 +343,7 @@ class TableController:
         self.version = version + 1
         self.states = states
         self.actions = list(record.actions)
+        self.played = [parse_action(a) for a in record.actions]  # each parsed once, here
         n = len(record.actions)
         self.bot_rngs = [random.Random(f"ra-seat-{i}:{self.seed!r}/{n}") for i in range(self.rules.players)]
         seed = f"seed {self.seed}" if self.seeded else "its tiles follow no seed"
@@ -348,8 +365,15 @@ class TableController:
         return svg.html(self.state, you=self.you, names=self._bot_names())
 
     def facts(self) -> list[str]:
-        """Return the board's text twin: the position's facts, one line each."""
-        return words.facts(self.state, you=self.you, names=self._bot_names())
+        """Return the board's text twin: the position's facts, one line each (worked out once per position).
+
+        The board's picture takes its title from them and the table shows them beside it.
+        """
+        names = self._bot_names()
+        seen = (frozenset(self.you), names)
+        if self._facts is None or self._facts[0] is not self.state or self._facts[1] != seen:
+            self._facts = (self.state, seen, words.facts(self.state, you=self.you, names=names))
+        return list(self._facts[2])  # the caller's to change
 
     def _bot_names(self) -> tuple[str, ...]:
         return tuple("" if q in self.you else name for q, name in enumerate(self.names))

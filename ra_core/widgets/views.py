@@ -294,7 +294,7 @@ class TableView(View):
         game, its seed, who starts).
         """
         c = self.controller
-        lines = since_last_move(c.states, c.actions, c.you, names=c._bot_names())
+        lines = since_last_move(c.states, c.played, c.you, names=c._bot_names(), tell=c.sentence)
         if not any(s.to_move in c.you for s in c.states[:-1]) and c.log:
             lines = [c.log[0], *lines]
         items = "".join(f"<li>{escape(line)}</li>" for line in lines[-6:])
