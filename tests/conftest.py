@@ -57,6 +57,14 @@ KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+#: Files in a slow kind's folder whose tests start nothing but Python (no server, no browser, no
+#: database server; a SQLite file at most): they stay in the fast tier.
+PURE: tuple[str, ...] = tuple(
+    f"tests/classroom/test_{name}.py"
+    for name in ("analysis", "boundaries", "floors", "hub", "logic", "one_way_in", "theory", "writer")
+)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: a test of a slow kind, left out of `make test-fast`")
     for kind, (what, _) in KINDS.items():
@@ -66,6 +74,8 @@ def pytest_configure(config: pytest.Config) -> None:
 def kinds_of(path: Path) -> list[str]:
     """Return the slow kinds of the tests in the file at `path`."""
     rel = path.resolve().relative_to(ROOT).as_posix()
+    if rel in PURE:
+        return []
     found = []
     for kind, (_, places) in KINDS.items():
         if any(rel.endswith(p[1:]) if p.startswith("*") else rel.startswith(p) for p in places):

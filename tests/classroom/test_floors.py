@@ -9,6 +9,7 @@ within a floor; and few modules stand directly in `ra_classroom/`.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.layering import ROOT, cycle, listed, modules, resolve, runtime_imports, table, ticked
@@ -97,3 +98,16 @@ def test_the_checker_sees_what_a_module_imports() -> None:
     assert "ra_classroom.store.commands" in targets(MODULES["ra_classroom.web.classroom"])
     assert "ra_core" in targets(MODULES["ra_classroom.game.bridge"])
     assert Floors().of(MODULES["ra_classroom"]) == "front"
+
+
+def test_the_classroom_tests_in_the_fast_tier_start_no_server() -> None:
+    """tests/conftest.py keeps the pure-Python classroom tests out of the slow tier: they must stay pure."""
+    from tests.conftest import PURE, kinds_of
+
+    for rel in PURE:
+        path = ROOT / rel
+        text = path.read_text()
+        assert path.exists() and not kinds_of(path), rel
+        server = re.search(r"^from (\.pages|\.postgres|\S*web\.server|\S*teacher\.client) import", text, re.M)
+        assert server is None, f"{rel} imports a server or its client: not a fast test"
+        assert not re.search(r"def test_\w+\([^)]*\b(server|teacher|pages|postgres)\b", text, re.S), rel
