@@ -25,19 +25,31 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ra_classroom", description="The Ra classroom server.")
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("serve", help="serve the students' pages and the teacher's API")
-    run.add_argument("--database", default=os.environ.get("DATABASE_URL", "classroom.db"),
-                     help="a SQLite file or a database URL (default: $DATABASE_URL, else classroom.db)")  # fmt: skip
+    run.add_argument(
+        "--database",
+        default=os.environ.get("DATABASE_URL", "classroom.db"),
+        help="a SQLite file or a database URL (default: $DATABASE_URL, else classroom.db)",
+    )
     run.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to let the class's devices in")
     run.add_argument("--port", type=int, default=8000)
     run.add_argument("--room", action="store_true", help="create a room at start and print its link and QR code")
     run.add_argument("--quiet", action="store_true", help="log warnings only")
-    run.add_argument("--processes", type=int, default=1,
-                     help="server processes sharing the port, one per core (default 1)")  # fmt: skip
-    run.add_argument("--ping", type=float, default=PING_SECONDS,
-                     help=f"seconds between pings to find pages gone (default {PING_SECONDS:g})")  # fmt: skip
-    run.add_argument("--joins-per-minute", type=int, default=JOINS_PER_MINUTE,
-                     help=f"students who may join from one address at once, and each minute (default "
-                          f"{JOINS_PER_MINUTE}: a class behind one NAT shares an address)")  # fmt: skip
+    run.add_argument(
+        "--processes", type=int, default=1, help="server processes sharing the port, one per core (default 1)"
+    )
+    run.add_argument(
+        "--ping",
+        type=float,
+        default=PING_SECONDS,
+        help=f"seconds between pings to find pages gone (default {PING_SECONDS:g})",
+    )
+    run.add_argument(
+        "--joins-per-minute",
+        type=int,
+        default=JOINS_PER_MINUTE,
+        help=f"students who may join from one address at once, and each minute (default "
+        f"{JOINS_PER_MINUTE}: a class behind one NAT shares an address)",
+    )
     run.add_argument("--shared-port", action="store_true", help=argparse.SUPPRESS)  # one of --processes' processes
     args = parser.parse_args(argv)
     secret = os.environ.get("RA_CLASSROOM_SECRET") or ""
@@ -56,8 +68,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--ping is from 0.5 to 300 seconds")
     if not 1 <= args.joins_per_minute <= 100_000:
         parser.error("--joins-per-minute is from 1 to 100000")
-    serve(args.database, secret, args.host, args.port, "warning" if args.quiet else "info", processes=args.processes,
-          ping=args.ping, joins_per_minute=args.joins_per_minute, shared_port=args.shared_port)  # fmt: skip
+    serve(
+        args.database,
+        secret,
+        args.host,
+        args.port,
+        "warning" if args.quiet else "info",
+        processes=args.processes,
+        ping=args.ping,
+        joins_per_minute=args.joins_per_minute,
+        shared_port=args.shared_port,
+    )
     return 0
 
 

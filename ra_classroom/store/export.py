@@ -25,9 +25,26 @@ __all__ = ["BID_COLUMNS", "TABLE_COLUMNS", "bid_rows", "csv_text", "inert", "sta
 
 #: The columns of the results, in order (CLASSROOM.md's export: one row per bid).
 BID_COLUMNS = (
-    "room", "round", "kind", "practice", "law", "law_json", "noise", "n", "group", "student", "name", "value",
-    "common_value", "bid", "won", "price", "paid", "earnings", "seconds_to_bid",
-)  # fmt: skip
+    "room",
+    "round",
+    "kind",
+    "practice",
+    "law",
+    "law_json",
+    "noise",
+    "n",
+    "group",
+    "student",
+    "name",
+    "value",
+    "common_value",
+    "bid",
+    "won",
+    "price",
+    "paid",
+    "earnings",
+    "seconds_to_bid",
+)
 TABLE_COLUMNS = ("room", "round", "table", "seat", "name", "bot", "fame", "winner", "over", "moves")
 
 
@@ -38,34 +55,61 @@ def bid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
     """
     found = conn.execute(
         select(
-            rounds.c.number, rounds.c.kind, rounds.c.spec, rounds.c.opened_at, assignments.c.group_no,
-            assignments.c.student_id, students.c.name, assignments.c.value, groups.c.common_value, groups.c.size,
-            bids.c.amount, bids.c.placed_at, outcomes.c.won, outcomes.c.price, outcomes.c.paid, outcomes.c.earnings,
+            rounds.c.number,
+            rounds.c.kind,
+            rounds.c.spec,
+            rounds.c.opened_at,
+            assignments.c.group_no,
+            assignments.c.student_id,
+            students.c.name,
+            assignments.c.value,
+            groups.c.common_value,
+            groups.c.size,
+            bids.c.amount,
+            bids.c.placed_at,
+            outcomes.c.won,
+            outcomes.c.price,
+            outcomes.c.paid,
+            outcomes.c.earnings,
         )
         .select_from(
             rounds.join(assignments, assignments.c.round_id == rounds.c.id)
             .join(students, students.c.id == assignments.c.student_id)
             .join(groups, (groups.c.round_id == rounds.c.id) & (groups.c.group_no == assignments.c.group_no))
             .outerjoin(bids, (bids.c.round_id == rounds.c.id) & (bids.c.student_id == assignments.c.student_id))
-            .outerjoin(outcomes, (outcomes.c.round_id == rounds.c.id)
-                       & (outcomes.c.student_id == assignments.c.student_id))
+            .outerjoin(
+                outcomes, (outcomes.c.round_id == rounds.c.id) & (outcomes.c.student_id == assignments.c.student_id)
+            )
         )
         .where(rounds.c.room == room, rounds.c.status == "closed", rounds.c.excluded.is_(False))
         .order_by(rounds.c.number, assignments.c.group_no, assignments.c.student_id)
-    ).all()  # fmt: skip
+    ).all()
     rows = []
     for r in found:
         spec = read_spec(r.spec)
         rows.append(
             {
-                "room": room, "round": int(r.number), "kind": r.kind, "practice": spec.practice,
-                "law": spec.law.describe(), "law_json": json.dumps(spec.law.to_dict()), "noise": spec.noise,
-                "n": int(r.size), "group": int(r.group_no) + 1,
-                "student": int(r.student_id), "name": r.name, "value": r.value, "common_value": r.common_value,
-                "bid": r.amount, "won": bool(r.won), "price": r.price, "paid": r.paid, "earnings": r.earnings,
+                "room": room,
+                "round": int(r.number),
+                "kind": r.kind,
+                "practice": spec.practice,
+                "law": spec.law.describe(),
+                "law_json": json.dumps(spec.law.to_dict()),
+                "noise": spec.noise,
+                "n": int(r.size),
+                "group": int(r.group_no) + 1,
+                "student": int(r.student_id),
+                "name": r.name,
+                "value": r.value,
+                "common_value": r.common_value,
+                "bid": r.amount,
+                "won": bool(r.won),
+                "price": r.price,
+                "paid": r.paid,
+                "earnings": r.earnings,
                 "seconds_to_bid": None if r.placed_at is None else round(r.placed_at - r.opened_at, 2),
             }
-        )  # fmt: skip
+        )
     return rows
 
 
@@ -93,10 +137,19 @@ def table_rows(conn: Connection, cache: TableCache, room: str, number: int | Non
         winner = s.winner() if s.is_terminal() else None
         for q, name in enumerate(seating.names):
             rows.append(
-                {"room": room, "round": int(t.number), "table": int(t.table_no) + 1, "seat": q,
-                 "name": name, "bot": q in seating.bots, "fame": s.players[q].fame,
-                 "winner": winner == q, "over": s.is_terminal(), "moves": ply}
-            )  # fmt: skip
+                {
+                    "room": room,
+                    "round": int(t.number),
+                    "table": int(t.table_no) + 1,
+                    "seat": q,
+                    "name": name,
+                    "bot": q in seating.bots,
+                    "fame": s.players[q].fame,
+                    "winner": winner == q,
+                    "over": s.is_terminal(),
+                    "moves": ply,
+                }
+            )
     return rows
 
 
@@ -111,16 +164,24 @@ def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[s
         .where(students.c.room == room)
         .order_by(students.c.id)
     ).all()
-    asking = {int(a.student_id): float(a.asked_at) for a in conn.execute(
-        select(requests.c.student_id, requests.c.asked_at)
-        .select_from(requests.join(students, students.c.id == requests.c.student_id))
-        .where(students.c.room == room)
-    )}  # fmt: skip
-    held = {int(h.student_id) for h in conn.execute(
-        select(seats.c.student_id)
-        .select_from(seats.join(tables, tables.c.id == seats.c.table_id).join(rounds, rounds.c.id == tables.c.round_id))
-        .where(rounds.c.room == room, rounds.c.status == "open", seats.c.held)
-    )}  # fmt: skip
+    asking = {
+        int(a.student_id): float(a.asked_at)
+        for a in conn.execute(
+            select(requests.c.student_id, requests.c.asked_at)
+            .select_from(requests.join(students, students.c.id == requests.c.student_id))
+            .where(students.c.room == room)
+        )
+    }
+    held = {
+        int(h.student_id)
+        for h in conn.execute(
+            select(seats.c.student_id)
+            .select_from(
+                seats.join(tables, tables.c.id == seats.c.table_id).join(rounds, rounds.c.id == tables.c.round_id)
+            )
+            .where(rounds.c.room == room, rounds.c.status == "open", seats.c.held)
+        )
+    }
     names = {int(p.id): str(p.name) for p in people}
     ended = conn.execute(select(rooms.c.ended_at).where(rooms.c.code == room)).scalar()
     size = conn.execute(select(rooms.c.size).where(rooms.c.code == room)).scalar()
@@ -134,25 +195,45 @@ def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[s
         "ended": ended is not None,
         "size": size or MAX_STUDENTS,
         "students": [
-            {"id": int(p.id), "name": p.name, "present": p.removed_at is None and p.last_seen >= now - PRESENT_SECONDS,
-             "removed": p.removed_at is not None, "asking": round(now - asking[int(p.id)]) if int(p.id) in asking
-             else None, "bot": int(p.id) in held}
+            {
+                "id": int(p.id),
+                "name": p.name,
+                "present": p.removed_at is None and p.last_seen >= now - PRESENT_SECONDS,
+                "removed": p.removed_at is not None,
+                "asking": round(now - asking[int(p.id)]) if int(p.id) in asking else None,
+                "bot": int(p.id) in held,
+            }
             for p in people
         ],
-        "rounds": [{"number": int(r.number), "kind": r.kind, "status": r.status, "practice": bool(r.practice),
-                    "excluded": bool(r.excluded)} for r in played],
+        "rounds": [
+            {
+                "number": int(r.number),
+                "kind": r.kind,
+                "status": r.status,
+                "practice": bool(r.practice),
+                "excluded": bool(r.excluded),
+            }
+            for r in played
+        ],
         "round": None,
         "tables": [],
-    }  # fmt: skip
+    }
     r = conn.execute(select(rounds).where(rounds.c.room == room).order_by(rounds.c.number.desc()).limit(1)).first()
     if r is None:
         return out
     spec = read_spec(r.spec)
     info: dict[str, Any] = {
-        "id": int(r.id), "number": int(r.number), "kind": r.kind, "title": spec.title, "status": r.status,
-        "practice": spec.practice, "group_size": spec.group_size, "closes_in": closes_in(r, now),
-        "paused": r.status == "open" and r.paused_at is not None, "excluded": bool(r.excluded),
-    }  # fmt: skip
+        "id": int(r.id),
+        "number": int(r.number),
+        "kind": r.kind,
+        "title": spec.title,
+        "status": r.status,
+        "practice": spec.practice,
+        "group_size": spec.group_size,
+        "closes_in": closes_in(r, now),
+        "paused": r.status == "open" and r.paused_at is not None,
+        "excluded": bool(r.excluded),
+    }
     if spec.sealed:
         given = [
             int(a.student_id)
@@ -168,8 +249,9 @@ def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[s
     if spec.kind == "ra":
         for row in table_rows(conn, cache, room, int(r.number)):
             if row["seat"] == 0:
-                out["tables"].append({"table": row["table"], "seats": [], "fame": [], "over": row["over"],
-                                      "moves": row["moves"]})  # fmt: skip
+                out["tables"].append(
+                    {"table": row["table"], "seats": [], "fame": [], "over": row["over"], "moves": row["moves"]}
+                )
             out["tables"][-1]["seats"].append(row["name"])
             out["tables"][-1]["fame"].append(row["fame"])
     return out

@@ -49,10 +49,13 @@ _SEATED = (
 )
 _DEALT = (
     select(assignments.c.student_id, assignments.c.group_no, assignments.c.value, groups.c.size)
-    .select_from(assignments.join(groups, (groups.c.round_id == assignments.c.round_id)
-                                  & (groups.c.group_no == assignments.c.group_no)))
+    .select_from(
+        assignments.join(
+            groups, (groups.c.round_id == assignments.c.round_id) & (groups.c.group_no == assignments.c.group_no)
+        )
+    )
     .where(assignments.c.round_id == _ROUND, assignments.c.student_id.in_(_IDS))
-)  # fmt: skip
+)
 _OWN_BIDS = select(bids.c.student_id, bids.c.amount).where(bids.c.round_id == _ROUND, bids.c.student_id.in_(_IDS))
 _COUNTS = (
     select(assignments.c.group_no, func.count())
@@ -76,9 +79,19 @@ def build_views(conn: Connection, cache: TableCache, ids: Collection[int], now: 
     for w in who:
         sid = int(w.id)
         by_room[str(w.room)].append(sid)
-        out[sid] = {"t": "view", "student": sid, "name": w.name, "room": w.room,
-                    "earnings": round(float(earned.get(sid) or 0.0), 2), "screen": "wait", "round": None,
-                    "result": None, "table": None, "group": None, "sitout": None}  # fmt: skip
+        out[sid] = {
+            "t": "view",
+            "student": sid,
+            "name": w.name,
+            "room": w.room,
+            "earnings": round(float(earned.get(sid) or 0.0), 2),
+            "screen": "wait",
+            "round": None,
+            "result": None,
+            "table": None,
+            "group": None,
+            "sitout": None,
+        }
     for room, members in by_room.items():
         r = conn.execute(_LATEST, {"room": room}).first()
         if r is not None:
@@ -112,11 +125,20 @@ def closes_in(r: Row[Any], now: float) -> float | None:
 def _round_info(r: Row[Any], spec: RoundSpec, now: float) -> dict[str, Any]:
     """Return what every page of the room shows about round `r`."""
     return {
-        "id": int(r.id), "number": int(r.number), "kind": r.kind, "title": spec.title, "rules": spec.rules_text(),
-        "practice": spec.practice, "status": r.status, "group_size": spec.group_size, "max_bid": spec.max_bid,
-        "law": spec.law.to_dict(), "noise": spec.noise, "closes_in": closes_in(r, now),
+        "id": int(r.id),
+        "number": int(r.number),
+        "kind": r.kind,
+        "title": spec.title,
+        "rules": spec.rules_text(),
+        "practice": spec.practice,
+        "status": r.status,
+        "group_size": spec.group_size,
+        "max_bid": spec.max_bid,
+        "law": spec.law.to_dict(),
+        "noise": spec.noise,
+        "closes_in": closes_in(r, now),
         "paused": r.status == "open" and r.paused_at is not None,
-    }  # fmt: skip
+    }
 
 
 def _tables_part(
@@ -145,8 +167,13 @@ def _table_parts(
         for sid in sids:
             seat = seating.seat_of[sid]
             part = game.view(seat, seating.shown, seating.bots, live=live, sel=sel or Selection())
-            part.update(id=table_id, table_no=seating.table_no + 1, seat=seat, names=seating.shown,
-                        bot_plays=seat in seating.bots)  # fmt: skip
+            part.update(
+                id=table_id,
+                table_no=seating.table_no + 1,
+                seat=seat,
+                names=seating.shown,
+                bot_plays=seat in seating.bots,
+            )
             parts[sid] = part
     return parts
 
@@ -165,8 +192,14 @@ def _sealed_part(conn: Connection, out: dict[int, dict[str, Any]], members: list
             continue
         g, size = int(a.group_no), int(a.size)
         view["group"] = g
-        view["round"].update(value=a.value, label=label, your_bid=own.get(sid), bids_in=int(counts.get(g, 0)),
-                             group_no=g + 1, group_size=size)  # fmt: skip
+        view["round"].update(
+            value=a.value,
+            label=label,
+            your_bid=own.get(sid),
+            bids_in=int(counts.get(g, 0)),
+            group_no=g + 1,
+            group_size=size,
+        )
         if size != spec.group_size:  # a smaller group: its rules say so
             view["round"]["rules"] = dataclasses.replace(spec, group_size=size).rules_text() + (
                 f" (Your group has {size}, not {spec.group_size}: the class did not fill every group.)"
@@ -181,17 +214,27 @@ def _sealed_part(conn: Connection, out: dict[int, dict[str, Any]], members: list
 def _results(conn: Connection, round_id: int, wanted: set[int]) -> dict[int, tuple[list[Any], float | None]]:
     """Return, for each group in `wanted`, its members' values, bids and outcomes, and its common value."""
     rows = conn.execute(
-        select(assignments.c.group_no, assignments.c.student_id, assignments.c.value, bids.c.amount, outcomes.c.won,
-               outcomes.c.price, outcomes.c.paid, outcomes.c.earnings)
+        select(
+            assignments.c.group_no,
+            assignments.c.student_id,
+            assignments.c.value,
+            bids.c.amount,
+            outcomes.c.won,
+            outcomes.c.price,
+            outcomes.c.paid,
+            outcomes.c.earnings,
+        )
         .select_from(
-            assignments.outerjoin(bids, (bids.c.round_id == assignments.c.round_id)
-                                  & (bids.c.student_id == assignments.c.student_id))
-            .outerjoin(outcomes, (outcomes.c.round_id == assignments.c.round_id)
-                       & (outcomes.c.student_id == assignments.c.student_id))
+            assignments.outerjoin(
+                bids, (bids.c.round_id == assignments.c.round_id) & (bids.c.student_id == assignments.c.student_id)
+            ).outerjoin(
+                outcomes,
+                (outcomes.c.round_id == assignments.c.round_id) & (outcomes.c.student_id == assignments.c.student_id),
+            )
         )
         .where(assignments.c.round_id == round_id, assignments.c.group_no.in_(sorted(wanted)))
         .order_by(assignments.c.value.desc())
-    ).all()  # fmt: skip
+    ).all()
     worth = dict(
         conn.execute(
             select(groups.c.group_no, groups.c.common_value).where(
@@ -210,9 +253,13 @@ def _result_for(group: tuple[list[Any], float | None], sid: int) -> dict[str, An
     rows, worth = group
     me = next(x for x in rows if x.student_id == sid)
     return {
-        "won": bool(me.won), "earnings": me.earnings, "paid": me.paid, "price": me.price, "common_value": worth,
+        "won": bool(me.won),
+        "earnings": me.earnings,
+        "paid": me.paid,
+        "price": me.price,
+        "common_value": worth,
         "group": [{"you": x.student_id == sid, "value": x.value, "bid": x.amount, "won": bool(x.won)} for x in rows],
-    }  # fmt: skip
+    }
 
 
 def table_view(

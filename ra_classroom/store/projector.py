@@ -34,18 +34,26 @@ def projector(conn: Connection, cache: TableCache, room: str, now: float) -> dic
     ).all()
     ended = conn.execute(select(rooms.c.ended_at).where(rooms.c.code == room)).scalar()
     out: dict[str, Any] = {
-        "room": room, "ended": ended is not None, "joined": len(people),
-        "here": sum(p.last_seen >= now - PRESENT_SECONDS for p in people), "round": None,
-    }  # fmt: skip
+        "room": room,
+        "ended": ended is not None,
+        "joined": len(people),
+        "here": sum(p.last_seen >= now - PRESENT_SECONDS for p in people),
+        "round": None,
+    }
     r = conn.execute(select(rounds).where(rounds.c.room == room).order_by(rounds.c.number.desc()).limit(1)).first()
     if r is None:
         return out
     spec = read_spec(r.spec)
     info: dict[str, Any] = {
-        "number": int(r.number), "kind": r.kind, "title": spec.title, "practice": spec.practice, "status": r.status,
-        "paused": r.status == "open" and r.paused_at is not None, "closes_in": closes_in(r, now),
+        "number": int(r.number),
+        "kind": r.kind,
+        "title": spec.title,
+        "practice": spec.practice,
+        "status": r.status,
+        "paused": r.status == "open" and r.paused_at is not None,
+        "closes_in": closes_in(r, now),
         "excluded": bool(r.excluded),
-    }  # fmt: skip
+    }
     if spec.sealed:
         info["bidders"] = conn.execute(
             select(func.count()).select_from(assignments).where(assignments.c.round_id == r.id)
@@ -62,18 +70,30 @@ def projector(conn: Connection, cache: TableCache, room: str, now: float) -> dic
 def _sealed_results(conn: Connection, round_id: int, spec: RoundSpec) -> dict[str, Any]:
     """Return the chart (every bid against its value, and theory's line) and the sentences of a closed round."""
     rows = conn.execute(
-        select(assignments.c.group_no, assignments.c.value, bids.c.amount, outcomes.c.won, outcomes.c.paid,
-               outcomes.c.earnings, groups.c.size, groups.c.common_value)
+        select(
+            assignments.c.group_no,
+            assignments.c.value,
+            bids.c.amount,
+            outcomes.c.won,
+            outcomes.c.paid,
+            outcomes.c.earnings,
+            groups.c.size,
+            groups.c.common_value,
+        )
         .select_from(
-            assignments.join(groups, (groups.c.round_id == assignments.c.round_id)
-                             & (groups.c.group_no == assignments.c.group_no))
-            .outerjoin(bids, (bids.c.round_id == assignments.c.round_id)
-                       & (bids.c.student_id == assignments.c.student_id))
-            .outerjoin(outcomes, (outcomes.c.round_id == assignments.c.round_id)
-                       & (outcomes.c.student_id == assignments.c.student_id))
+            assignments.join(
+                groups, (groups.c.round_id == assignments.c.round_id) & (groups.c.group_no == assignments.c.group_no)
+            )
+            .outerjoin(
+                bids, (bids.c.round_id == assignments.c.round_id) & (bids.c.student_id == assignments.c.student_id)
+            )
+            .outerjoin(
+                outcomes,
+                (outcomes.c.round_id == assignments.c.round_id) & (outcomes.c.student_id == assignments.c.student_id),
+            )
         )
         .where(assignments.c.round_id == round_id)
-    ).all()  # fmt: skip
+    ).all()
     if not rows:
         return {"chart": None, "summary": ["Nobody had a value in this round."]}
     n = Counter(int(x.size) for x in rows).most_common(1)[0][0]
@@ -87,8 +107,14 @@ def _sealed_results(conn: Connection, round_id: int, spec: RoundSpec) -> dict[st
     else:
         line = [[v, equilibrium_bid(spec.kind, v, n, law)] for v in grid]
         label = f"risk-neutral equilibrium, n = {n}"
-    chart = {"points": points, "line": line, "label": label, "x": "signal" if spec.kind == "common" else "value",
-             "low": low, "top": top}  # fmt: skip
+    chart = {
+        "points": points,
+        "line": line,
+        "label": label,
+        "x": "signal" if spec.kind == "common" else "value",
+        "low": low,
+        "top": top,
+    }
     return {"chart": chart, "summary": _sentences(rows, spec, n)}
 
 

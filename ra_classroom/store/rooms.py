@@ -20,8 +20,19 @@ from .refusal import Refusal
 from .schema import rooms, students
 from .tokens import new_code, new_rejoin_code, new_secret, normal_code, rejoin_hash, same_secret, token_hash
 
-__all__ = ["MAX_STUDENTS", "PRESENT_SECONDS", "Joined", "clean_name", "create_room", "heartbeat", "hello", "join",
-           "present", "room_exists", "set_size"]  # fmt: skip
+__all__ = [
+    "MAX_STUDENTS",
+    "PRESENT_SECONDS",
+    "Joined",
+    "clean_name",
+    "create_room",
+    "heartbeat",
+    "hello",
+    "join",
+    "present",
+    "room_exists",
+    "set_size",
+]
 
 PRESENT_SECONDS = 15.0  #: a student whose page was connected this recently takes part in the next round
 MAX_NAME = 30

@@ -49,10 +49,18 @@ def open_round(conn: Connection, room: str, spec: RoundSpec, cache: TableCache, 
         with conn.begin_nested():
             round_id = conn.execute(
                 insert(rounds)
-                .values(room=room, number=number, kind=spec.kind, spec=json.dumps(spec.to_dict()), status="open",
-                        practice=spec.practice, opened_at=now, closes_at=closes_at)
+                .values(
+                    room=room,
+                    number=number,
+                    kind=spec.kind,
+                    spec=json.dumps(spec.to_dict()),
+                    status="open",
+                    practice=spec.practice,
+                    opened_at=now,
+                    closes_at=closes_at,
+                )
                 .returning(rounds.c.id)
-            ).scalar_one()  # fmt: skip
+            ).scalar_one()
     except IntegrityError:  # another process opened a round at the same moment
         raise Refusal("Another round was opened at the same moment: close it first.") from None
     rng = round_stream(seed, number)
@@ -70,9 +78,11 @@ def open_round(conn: Connection, room: str, spec: RoundSpec, cache: TableCache, 
         dealt, common = assign_values(members, spec, rng)
         conn.execute(
             insert(groups),
-            [{"round_id": round_id, "group_no": g, "size": len(m), "common_value": common.get(g)}
-             for g, m in enumerate(members)],
-        )  # fmt: skip
+            [
+                {"round_id": round_id, "group_no": g, "size": len(m), "common_value": common.get(g)}
+                for g, m in enumerate(members)
+            ],
+        )
         conn.execute(
             insert(assignments),
             [{"round_id": round_id, "student_id": a.student, "group_no": a.group, "value": a.value} for a in dealt],
@@ -144,10 +154,14 @@ def place_bid(
         raise Refusal(f"You have bid in round {row.number} already: one bid per round, and it stands.") from None
     count = conn.execute(
         select(func.count())
-        .select_from(bids.join(assignments, (assignments.c.round_id == bids.c.round_id)
-                               & (assignments.c.student_id == bids.c.student_id)))
+        .select_from(
+            bids.join(
+                assignments,
+                (assignments.c.round_id == bids.c.round_id) & (assignments.c.student_id == bids.c.student_id),
+            )
+        )
         .where(bids.c.round_id == round_id, assignments.c.group_no == mine.group_no)
-    ).scalar_one()  # fmt: skip
+    ).scalar_one()
     return int(count), [{"k": "group", "round": round_id, "group": int(mine.group_no)}]
 
 
@@ -184,20 +198,29 @@ def _close(conn: Connection, round_id: int, now: float) -> bool:
     }
     rows = conn.execute(
         select(assignments.c.student_id, assignments.c.group_no, assignments.c.value, bids.c.amount)
-        .select_from(assignments.outerjoin(bids, (bids.c.round_id == assignments.c.round_id)
-                                            & (bids.c.student_id == assignments.c.student_id)))
+        .select_from(
+            assignments.outerjoin(
+                bids, (bids.c.round_id == assignments.c.round_id) & (bids.c.student_id == assignments.c.student_id)
+            )
+        )
         .where(assignments.c.round_id == round_id)
         .order_by(assignments.c.group_no, assignments.c.student_id)
-    ).all()  # fmt: skip
+    ).all()
     settled = []
     for g in sorted(common):
         entries = [Entry(int(x.student_id), x.value, x.amount) for x in rows if x.group_no == g]
         rng = round_stream(seed, r.number, f"ties:{g}")
         for o in settle(r.kind, entries, common[g], rng):
             settled.append(
-                {"round_id": round_id, "student_id": o.student, "won": o.won, "price": o.price, "paid": o.paid,
-                 "earnings": o.earnings}
-            )  # fmt: skip
+                {
+                    "round_id": round_id,
+                    "student_id": o.student,
+                    "won": o.won,
+                    "price": o.price,
+                    "paid": o.paid,
+                    "earnings": o.earnings,
+                }
+            )
     if settled:
         conn.execute(insert(outcomes), settled)
     return True
@@ -212,11 +235,17 @@ def close_due(conn: Connection, now: float) -> list[dict[str, Any]]:
     placed = select(func.count()).select_from(bids).where(bids.c.round_id == rounds.c.id)
     playing = select(func.count()).select_from(tables).where(tables.c.round_id == rounds.c.id, tables.c.to_move >= 0)
     due = conn.execute(
-        select(rounds.c.id, rounds.c.room, rounds.c.kind, rounds.c.spec, rounds.c.closes_at,
-               given.scalar_subquery().label("given"), placed.scalar_subquery().label("placed"),
-               playing.scalar_subquery().label("playing"))
-        .where(rounds.c.status == "open", rounds.c.paused_at.is_(None))
-    ).all()  # fmt: skip
+        select(
+            rounds.c.id,
+            rounds.c.room,
+            rounds.c.kind,
+            rounds.c.spec,
+            rounds.c.closes_at,
+            given.scalar_subquery().label("given"),
+            placed.scalar_subquery().label("placed"),
+            playing.scalar_subquery().label("playing"),
+        ).where(rounds.c.status == "open", rounds.c.paused_at.is_(None))
+    ).all()
     events = []
     for r in due:
         late = r.closes_at is not None and r.closes_at < now

@@ -179,10 +179,11 @@ def create_tables(
         players = len(seat_list)
         table_id = conn.execute(
             insert(tables)
-            .values(round_id=round_id, table_no=no, players=players, seed=f"{seed}:t{no}", ply=0, to_move=0,
-                    turn_since=now)
+            .values(
+                round_id=round_id, table_no=no, players=players, seed=f"{seed}:t{no}", ply=0, to_move=0, turn_since=now
+            )
             .returning(tables.c.id)
-        ).scalar_one()  # fmt: skip
+        ).scalar_one()
         conn.execute(
             insert(seats),
             [{"table_id": table_id, "seat": q, "student_id": s, "bot": s is None} for q, s in enumerate(seat_list)],
@@ -319,9 +320,14 @@ def take_over_absent(
             .join(seats, and_(seats.c.table_id == tables.c.id, seats.c.seat == tables.c.to_move))
             .join(students, students.c.id == seats.c.student_id)
         )
-        .where(rounds.c.status == "open", rounds.c.kind == "ra", rounds.c.paused_at.is_(None), tables.c.to_move >= 0,
-               seats.c.bot.is_(False))
-    ).all()  # fmt: skip
+        .where(
+            rounds.c.status == "open",
+            rounds.c.kind == "ra",
+            rounds.c.paused_at.is_(None),
+            tables.c.to_move >= 0,
+            seats.c.bot.is_(False),
+        )
+    ).all()
     events = []
     waits: dict[str, float] = {}  # each round's absent_after, read once (every table of a round has a candidate)
     for c in candidates:
@@ -329,9 +335,7 @@ def take_over_absent(
             waits[c.spec] = max(beat, read_spec(c.spec).absent_after)
         if c.last_seen >= now - waits[c.spec] or c.student_id in here:
             continue
-        locked = conn.execute(
-            select(tables.c.to_move).where(tables.c.id == c.id).with_for_update()
-        ).scalar_one()  # fmt: skip
+        locked = conn.execute(select(tables.c.to_move).where(tables.c.id == c.id).with_for_update()).scalar_one()
         if locked != c.to_move:
             continue
         conn.execute(update(seats).where(seats.c.table_id == c.id, seats.c.seat == c.to_move).values(bot=True))
@@ -361,9 +365,11 @@ def hand_to_bot(conn: Connection, cache: TableCache, student_id: int, now: float
             update(seats).where(seats.c.table_id == r.table_id, seats.c.seat == r.seat).values(bot=True, held=True)
         )
         paused = conn.execute(
-            select(rounds.c.paused_at).select_from(tables.join(rounds, rounds.c.id == tables.c.round_id))
-            .where(tables.c.id == r.table_id).with_for_update(of=tables)
-        ).scalar()  # fmt: skip
+            select(rounds.c.paused_at)
+            .select_from(tables.join(rounds, rounds.c.id == tables.c.round_id))
+            .where(tables.c.id == r.table_id)
+            .with_for_update(of=tables)
+        ).scalar()
         if paused is None:
             with cache.changing(conn, int(r.table_id)) as game:
                 _store(conn, int(r.table_id), game, game.run_automatic(_bots(conn, int(r.table_id))), now)

@@ -18,8 +18,16 @@ import hashlib
 import hmac
 import secrets
 
-__all__ = ["CODE_LETTERS", "new_code", "new_rejoin_code", "new_secret", "normal_code", "rejoin_hash", "same_secret",
-           "token_hash"]  # fmt: skip
+__all__ = [
+    "CODE_LETTERS",
+    "new_code",
+    "new_rejoin_code",
+    "new_secret",
+    "normal_code",
+    "rejoin_hash",
+    "same_secret",
+    "token_hash",
+]
 
 #: Room codes use letters and digits that cannot be mistaken for one another (no O/0, I/1/L).
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import time
 
-__all__ = ["BURST", "JOINS_PER_MINUTE", "JoinLimit", "MAX_MESSAGE", "MAX_PAGES", "RATE", "RateLimit",
-           "WIRE_LIMIT"]  # fmt: skip
+__all__ = ["BURST", "JOINS_PER_MINUTE", "JoinLimit", "MAX_MESSAGE", "MAX_PAGES", "RATE", "RateLimit", "WIRE_LIMIT"]
 
 MAX_MESSAGE = 2048  #: characters: a longer message is refused unread (a click or a bid needs under 200)
 WIRE_LIMIT = 64 * 1024  #: bytes: a websocket frame larger than this closes the connection (code 1009)

@@ -71,9 +71,24 @@ def serve(
         if not hasattr(socket, "SO_REUSEPORT") or sys.platform == "win32":
             raise ValueError("several server processes on one port need SO_REUSEPORT and flock (Linux)")
         Database(database, shared=True).close()  # its tables made once, before the processes start
-        command = [sys.executable, "-m", "ra_classroom", "serve", "--database", database, "--host", host,
-                   "--port", str(port), "--ping", str(ping), "--joins-per-minute", str(joins_per_minute),
-                   "--shared-port", *(["--quiet"] if log_level == "warning" else [])]  # fmt: skip
+        command = [
+            sys.executable,
+            "-m",
+            "ra_classroom",
+            "serve",
+            "--database",
+            database,
+            "--host",
+            host,
+            "--port",
+            str(port),
+            "--ping",
+            str(ping),
+            "--joins-per-minute",
+            str(joins_per_minute),
+            "--shared-port",
+            *(["--quiet"] if log_level == "warning" else []),
+        ]
         _supervise(processes, command, {**os.environ, "RA_CLASSROOM_SECRET": teacher_secret})
         return
     import uvicorn
@@ -85,11 +100,17 @@ def serve(
 
     address = os.environ.get("RA_CLASSROOM_ADDRESS") or server_address(host, port)
     config = uvicorn.Config(
-        create_app(database, teacher_secret, address, joins_per_minute, shared_port), host=host, port=port,
-        ws=WebsocketProtocol, ws_max_size=WIRE_LIMIT, ws_ping_interval=ping, ws_ping_timeout=ping,
-        log_level=log_level, access_log=False,
+        create_app(database, teacher_secret, address, joins_per_minute, shared_port),
+        host=host,
+        port=port,
+        ws=WebsocketProtocol,
+        ws_max_size=WIRE_LIMIT,
+        ws_ping_interval=ping,
+        ws_ping_timeout=ping,
+        log_level=log_level,
+        access_log=False,
         lifespan="on",
-    )  # fmt: skip
+    )
     server = uvicorn.Server(config)
     server.run(sockets=[_shared_socket(host, port)] if shared_port else None)
 
@@ -218,8 +239,20 @@ class ServerProcess:
             raise PortBusy(f"port {self.port} is in use")
         env = {**os.environ, "RA_CLASSROOM_SECRET": self.secret}
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115 - the child keeps it
-        cmd = [sys.executable, "-m", "ra_classroom", "serve", "--database", self.database, "--host", self.host,
-               "--port", str(self.port), "--quiet", *self.options]  # fmt: skip
+        cmd = [
+            sys.executable,
+            "-m",
+            "ra_classroom",
+            "serve",
+            "--database",
+            self.database,
+            "--host",
+            self.host,
+            "--port",
+            str(self.port),
+            "--quiet",
+            *self.options,
+        ]
         self.proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         self.pid = self.proc.pid
         deadline = time.monotonic() + timeout

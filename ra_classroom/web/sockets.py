@@ -111,8 +111,15 @@ async def _enter(msg: dict[str, Any], page: Page, classroom: Classroom) -> None:
     if kind == "join":
         joined = await classroom.join(msg.get("room"), msg.get("name"), msg.get("code"))
         sid, room, name, token = joined.student, joined.room, joined.name, joined.token
-        welcome = {"t": "welcome", "id": ident, "student": sid, "room": room, "name": name, "token": token,
-                   "code": joined.rejoin}  # fmt: skip
+        welcome = {
+            "t": "welcome",
+            "id": ident,
+            "student": sid,
+            "room": room,
+            "name": name,
+            "token": token,
+            "code": joined.rejoin,
+        }
     else:
         given = msg.get("token")
         _room_for_one_more(classroom, given)  # before any work for it
