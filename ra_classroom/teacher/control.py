@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
     from .monitor import Monitor
 
-__all__ = ["ControlRoom", "Invitation", "Waiting"]
+__all__ = ["ControlRoom", "Invitation", "WaitStopped", "Waiting"]
 
 #: The control rooms this kernel started, by what was asked: a cell run again gets its own back.
 _STARTED: dict[tuple[Any, ...], ControlRoom] = {}
@@ -61,6 +61,10 @@ class Invitation(str):
         return str(self)
 
 
+class WaitStopped(ClassroomError):
+    """The teacher interrupted a cell that waited for the round; the round and the class go on."""
+
+
 class Waiting:
     """The wait for the open round to close, for a cell to ``await`` (the kernel stays free meanwhile).
 
@@ -72,7 +76,17 @@ class Waiting:
         self.room, self.timeout, self.every = room, timeout, every
 
     def __await__(self) -> Generator[Any, None, Note]:
-        return self._run().__await__()
+        return self._watch().__await__()
+
+    async def _watch(self) -> Note:
+        """Wait; an interrupted wait (the kernel's stop button) says in one sentence that the class goes on."""
+        try:
+            return await self._run()
+        except asyncio.CancelledError:
+            raise WaitStopped(
+                "You stopped the wait, not the class: the round goes on for the students"
+                " (await room.wait() waits again, room.close_round() closes it)."
+            ) from None
 
     async def _run(self) -> Note:
         begin = time.monotonic()
@@ -91,7 +105,7 @@ class Waiting:
 
     def blocking(self) -> Note:
         """Wait in a script, where no event loop runs (in a notebook, ``await room.wait()`` instead)."""
-        return asyncio.run(self._run())
+        return asyncio.run(self._watch())
 
     def __repr__(self) -> str:
         return "To wait for the round, await it: type  await room.wait()  (the panel's buttons work meanwhile)."
