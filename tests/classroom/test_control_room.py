@@ -185,7 +185,7 @@ def test_the_panel_buttons_are_the_notebook_calls(room: ControlRoom) -> None:
 
 
 def test_stop_saves_the_results_by_room_and_date_and_tells_the_students(tmp_path: Path) -> None:
-    control = ControlRoom.start(results=tmp_path / "results")
+    control = ControlRoom.start(results=tmp_path / "results", port=_free())  # a rehearsal's server of its own
     page = Page(control.teacher.url)
     page.join(control.room, "Ann")
     Page(control.teacher.url).join(control.room, "Bo")
@@ -199,6 +199,36 @@ def test_stop_saves_the_results_by_room_and_date_and_tells_the_students(tmp_path
     assert page.view(lambda v: v["screen"] == "ended")["room"] == control.room
     with pytest.raises(ServerDown, match="does not answer: start it again"):
         control.status()
+
+
+def test_a_second_room_stops_alone_and_the_server_stops_when_the_teacher_says_so(tmp_path: Path) -> None:
+    database, port = str(tmp_path / "class.db"), _free()
+    first = ControlRoom.start(database=database, port=port, room="ONE", results=tmp_path)
+    second = ControlRoom.start(database=database, port=port, room="TWO", results=tmp_path)
+    try:
+        assert first.server is not None and second.server is not None
+        assert second.server.server is first.server.server  # one server, two rooms
+        ann, cy, bo = (Page(first.teacher.url) for _ in range(3))
+        ann.join("ONE", "Ann")
+        cy.join("ONE", "Cy")
+        bo.join("TWO", "Bo")
+        said = second.stop()
+        assert "The server goes on for room ONE: their stop, or room.shutdown(), stops it." in said
+        assert "The server is stopped" not in said
+        assert bo.view(lambda v: v["screen"] == "ended")["room"] == "TWO"
+        # the first room's class goes on: its pages are still connected and get the next round
+        assert [(s["name"], s["present"]) for s in first.status()["students"]] == [("Ann", True), ("Cy", True)]
+        assert not first.status()["ended"]
+        first.open_round("first", group_size=2, seconds=30)
+        ann.view(lambda v: v["screen"] == "bid")
+        assert ControlRoom.start(database=database, port=port, room="TWO", results=tmp_path) is not second
+        said = first.shutdown()  # the teacher says so: every room this kernel runs ends, then the server
+        assert said.startswith("Room TWO: ") and "Room ONE: " in said and said.endswith("The server is stopped.")
+        with pytest.raises(ServerDown):
+            first.status()
+    finally:
+        if first.server is not None:
+            first.server.stop()
 
 
 def test_a_cell_run_again_finds_its_server_and_a_restarted_kernel_finds_the_one_it_left(tmp_path: Path) -> None:
