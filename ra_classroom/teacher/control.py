@@ -280,7 +280,7 @@ class ControlRoom:
         self._simulated.clear()
         for panel in self._panels:
             panel.stop()
-            panel.message.value = "The session has ended."
+            panel.say("The session has ended.")
         return said
 
     # -- the way in -----------------------------------------------------------------------------
