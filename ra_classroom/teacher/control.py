@@ -9,7 +9,7 @@ A few calls in a notebook run a class::
     room.open_round("first", group_size=4, seconds=90)
     await room.wait()                          # until the round closes; the panel works meanwhile
     room.results()                             # a pandas DataFrame; room.save_csv()
-    room.stop()                                # results saved, students told, server stopped
+    room.stop()                                # results saved, students told; the last room's stop stops the server
 
 Every control is one call to the server, the same from a cell and from the panel's buttons, and
 returns at once: open, close, pause, resume, extend, cancel, exclude a round; remove, rename,
@@ -20,6 +20,10 @@ reseat a student, or hand his Ra seats to a bot and back. Waiting is `wait`, whi
 real class (``RA_CLASSROOM_HOST=0.0.0.0``, ``RA_CLASSROOM_PORT=8000``, ``RA_CLASSROOM_DATABASE``);
 without them it starts a *rehearsal*: this machine only, a free port, a temporary database, and
 simulated students allowed (`rehearse`).
+
+Several rooms may run on one server (`start` with another ``room``): each room's `stop` ends that
+room alone, and the server stops with the last room this kernel runs on it, or when the teacher
+says so with `shutdown` (every room ended, then the server stopped).
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ if TYPE_CHECKING:
 
     from .monitor import Monitor
 
-__all__ = ["ControlRoom", "Invitation", "Waiting"]
+__all__ = ["ControlRoom", "Invitation", "WaitStopped", "Waiting"]
 
 #: The control rooms this kernel started, by what was asked: a cell run again gets its own back.
 _STARTED: dict[tuple[Any, ...], ControlRoom] = {}
@@ -61,6 +65,10 @@ class Invitation(str):
         return str(self)
 
 
+class WaitStopped(ClassroomError):
+    """The teacher interrupted a cell that waited for the round; the round and the class go on."""
+
+
 class Waiting:
     """The wait for the open round to close, for a cell to ``await`` (the kernel stays free meanwhile).
 
@@ -72,7 +80,17 @@ class Waiting:
         self.room, self.timeout, self.every = room, timeout, every
 
     def __await__(self) -> Generator[Any, None, Note]:
-        return self._run().__await__()
+        return self._watch().__await__()
+
+    async def _watch(self) -> Note:
+        """Wait; an interrupted wait (the kernel's stop button) says in one sentence that the class goes on."""
+        try:
+            return await self._run()
+        except asyncio.CancelledError:
+            raise WaitStopped(
+                "You stopped the wait, not the class: the round goes on for the students"
+                " (await room.wait() waits again, room.close_round() closes it)."
+            ) from None
 
     async def _run(self) -> Note:
         begin = time.monotonic()
@@ -91,7 +109,7 @@ class Waiting:
 
     def blocking(self) -> Note:
         """Wait in a script, where no event loop runs (in a notebook, ``await room.wait()`` instead)."""
-        return asyncio.run(self._run())
+        return asyncio.run(self._watch())
 
     def __repr__(self) -> str:
         return "To wait for the round, await it: type  await room.wait()  (the panel's buttons work meanwhile)."
@@ -188,6 +206,7 @@ class ControlRoom:
             if size is not None:
                 teacher.set_size(code, size)
         control = cls(teacher, code, server_address(host, server.port), server=launched, results=results)
+        launched.rooms.add(code)
         _STARTED[asked] = control
         return control
 
@@ -207,19 +226,53 @@ class ControlRoom:
         return cls(teacher, room or teacher.create_room(), url, results=results)
 
     def stop(self) -> Note:
-        """End the class: save the results, tell the students, stop the server; return what was done.
+        """End this room's class: save its results, tell its students; stop the server if no other room needs it.
 
-        The students' pages say that the session has ended; the simulated students and the server
-        this control room started stop. The database stays (a rehearsal's goes).
+        The students' pages say that the session has ended; this room's simulated students stop.
+        The server this control room started or found stops only when no other room this kernel
+        runs is on it (a second room's stop leaves the first room's class alone); `shutdown` stops
+        it anyway. The database stays (a rehearsal's goes with the server).
         """
+        said = self._end()
+        server = self.server
+        if server is None:
+            return Note(" ".join(said))
+        server.rooms.discard(self.room)
+        _forget(self)
+        others = sorted(server.rooms)
+        if others:
+            said.append(
+                f"The server goes on for room{'s' if len(others) > 1 else ''} {', '.join(others)}: their"
+                " stop, or room.shutdown(), stops it."
+            )
+            return Note(" ".join(said))
+        time.sleep(1.0)  # the pages' last view leaves before the server stops
+        server.stop()
+        said.append("The server is stopped.")
+        return Note(" ".join(said))
+
+    def shutdown(self) -> Note:
+        """End every room this kernel runs on this server (each saved, its students told), then stop the server."""
+        if self.server is None:
+            raise ClassroomError(
+                "This control room did not start the server (ControlRoom.connect): stop it where it was started."
+            )
+        said = []
+        for other in [
+            r for r in _STARTED.values() if r is not self and r.server and r.server.server is self.server.server
+        ]:
+            said.append(f"Room {other.room}: " + other.stop())
+        said.append(f"Room {self.room}: " + self.stop())
+        return Note(" ".join(said))
+
+    def _end(self) -> list[str]:
+        """End this room's session (results saved, students told, simulated students and panels stopped)."""
         said = []
         try:
             self.teacher.control(self.room, "end")  # an open round is closed and settled first
             saved = self.save_csv()
             said.append(f"The results are saved in {_shown(saved)}." if saved else "No round closed: nothing to save.")
             said.append("The students' pages say that the session has ended.")
-            if self.server is not None:
-                time.sleep(1.0)  # the pages' last view leaves before the server stops
         except ClassroomError as e:
             said.append(f"Nothing saved: {e}")
         for sim in self._simulated:
@@ -227,11 +280,8 @@ class ControlRoom:
         self._simulated.clear()
         for panel in self._panels:
             panel.stop()
-            panel.message.value = "The session has ended."
-        if self.server is not None:
-            self.server.stop()
-            said.append("The server is stopped.")
-        return Note(" ".join(said))
+            panel.say("The session has ended.")
+        return said
 
     # -- the way in -----------------------------------------------------------------------------
 
@@ -467,6 +517,12 @@ class ControlRoom:
         sim = SimulatedClass(self.teacher.url, self.room, students, seed=seed, behaviour=behaviour).start()
         self._simulated.append(sim)
         return sim
+
+
+def _forget(room: ControlRoom) -> None:
+    """Take a stopped room out of those `start` hands back (started again, it opens afresh)."""
+    for key in [k for k, v in _STARTED.items() if v is room]:
+        del _STARTED[key]
 
 
 def _shown(path: Path) -> str:

@@ -32,15 +32,24 @@ class Launched:
         server: the server process.
         rehearsal: whether it is a rehearsal's (a temporary database, deleted by `stop`).
         found: whether the server was running already.
+        rooms: the rooms this kernel runs on the server now, shared by every `Launched` of it: a
+            room's control room adds its code at start and takes it out at its stop.
     """
 
-    def __init__(self, server: ServerProcess, tmp: tempfile.TemporaryDirectory[str] | None, found: bool) -> None:
+    def __init__(
+        self,
+        server: ServerProcess,
+        tmp: tempfile.TemporaryDirectory[str] | None,
+        found: bool,
+        rooms: set[str] | None = None,
+    ) -> None:
         self.server, self._tmp, self.found = server, tmp, found
         self.rehearsal = tmp is not None
+        self.rooms: set[str] = set() if rooms is None else rooms
 
     def again(self) -> Launched:
-        """Return this server, as found running by a cell run again."""
-        return Launched(self.server, self._tmp, True)
+        """Return this server, as found running by a cell run again (its rooms are the same set)."""
+        return Launched(self.server, self._tmp, True, self.rooms)
 
     def stop(self) -> None:
         """Stop the server (a rehearsal's database goes with it)."""

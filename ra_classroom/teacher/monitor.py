@@ -1,11 +1,14 @@
-"""The control room's live panel (ipywidgets): the room as it is now, and every control as a button.
+"""The control room's live panel (an anywidget): the room as it is now, and every control as a button.
 
 The panel is a thin view: `monitor_html` draws a status (the API's ``GET /api/rooms/{code}``) as
-HTML, every name escaped, and a thread redraws it every second. Each button calls the control
-room's own method (the same call a cell makes) and shows its answer, or the refusal's reason,
-in one line. A click is handled at once whenever the kernel is free, and also while a cell awaits
-``room.wait()``: only a cell that computes for a long time holds it back. Tests call
-`monitor_html` directly, and click the buttons without a browser.
+HTML, every name escaped, and a thread redraws it every second. A click sends one message that
+carries the whole form as the teacher sees it (the student chosen, the name typed, the round
+chosen, the next round's settings); `Monitor.click` runs the control room's own method with it
+(the same call a cell makes) and answers with what it did, naming whom or which round, or the
+refusal's reason, in one line. A click is handled at once whenever the kernel is free, and also
+while a cell awaits ``room.wait()`` (ipykernel 7.4 hands comm messages to the kernel meanwhile):
+only a cell that computes for a long time holds it back. Tests call `monitor_html` and
+`Monitor.click` directly, without a browser.
 """
 
 from __future__ import annotations
@@ -13,7 +16,11 @@ from __future__ import annotations
 import html
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import anywidget
+import traitlets
 
 from ..auctions.experiments import KINDS
 from .client import ClassroomError
@@ -21,7 +28,9 @@ from .client import ClassroomError
 if TYPE_CHECKING:
     from .control import ControlRoom
 
-__all__ = ["Monitor", "monitor_html"]
+__all__ = ["Monitor", "PanelView", "monitor_html"]
+
+_HERE = Path(__file__).parent
 
 
 def _names(names: list[str]) -> str:
@@ -79,8 +88,33 @@ def monitor_html(status: dict[str, Any]) -> str:
     return "".join(out)
 
 
+class PanelView(anywidget.AnyWidget):
+    """The panel in the notebook (``monitor.js``): Python sets what it shows; each click comes back whole.
+
+    Attributes:
+        status: the room now, as `monitor_html` draws it.
+        students: the names in the Student list.
+        rounds: the closed rounds in the Round list, as ``[label, number]``.
+        kinds: the round kinds of the Kind list, as ``[label, kind]``.
+        message: the last thing a control said (a view drawn again shows it).
+    """
+
+    _esm = _HERE / "monitor.js"
+    _css = _HERE / "monitor.css"
+    status = traitlets.Unicode("").tag(sync=True)
+    students = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    rounds = traitlets.List(traitlets.List()).tag(sync=True)
+    kinds = traitlets.List(traitlets.List()).tag(sync=True)
+    message = traitlets.Unicode("").tag(sync=True)
+
+
 class Monitor:
     """The live panel of a control room: the room now, and a button for every control.
+
+    A click in the notebook arrives as one message with the form as the teacher saw it (`click`
+    reads it): the student chosen, the new name typed, the round chosen, the next round's settings.
+    The kernel never depends on a field's earlier change having reached it, which ipywidgets holds
+    back while a cell awaits (`monitor.js` says why).
 
     Args:
         room: the control room.
@@ -88,113 +122,113 @@ class Monitor:
     """
 
     def __init__(self, room: ControlRoom, every: float = 1.0) -> None:
-        import ipywidgets as widgets
-
         self.room, self.every = room, every
-        self.html = widgets.HTML("")
-        self.message = widgets.Label("")
-        # the round now
-        self.close = self._button("Close now", "warning", room.close_round)
-        self.pause = self._button("Pause", "", room.pause)
-        self.resume = self._button("Resume", "", room.resume)
-        self.extend = self._button("+30 s", "", lambda: room.extend(30))
-        self.cancel = self._button("Cancel round", "danger", room.cancel_round)
-        # the next round
-        self.kind = widgets.Dropdown(options=[(v, k) for k, v in KINDS.items()], value="first", description="Kind")
-        self.size = widgets.BoundedIntText(4, min=2, max=12, description="Group")
-        self.seconds = widgets.BoundedIntText(90, min=0, max=3600, description="Seconds")
-        self.noise = widgets.BoundedFloatText(10.0, min=0, max=1000, description="Noise")
-        self.practice = widgets.Checkbox(False, description="Practice")
-        self.open = self._button("Open round", "success", self._open_round)
-        # the students
-        self.who = widgets.Dropdown(options=[], description="Student")
-        self.new_name = widgets.Text(placeholder="new name")
-        self.let_in = self._button("Let in", "info", lambda: room.reseat(self._student()))
-        self.refuse = self._button("Refuse", "", lambda: room.refuse(self._student()))
-        self.remove = self._button("Remove", "danger", lambda: room.remove(self._student()))
-        self.bot = self._button("Bot plays", "", lambda: room.bot_plays(self._student()))
-        self.back = self._button("Give back", "", lambda: room.give_back(self._student()))
-        self.rename = self._button("Rename", "", lambda: room.rename(self._student(), self.new_name.value))
-        # the rounds played
-        self.played = widgets.Dropdown(options=[], description="Round")
-        self.exclude = self._button("Exclude", "", lambda: room.exclude_round(self._round()))
-        self.include = self._button("Include", "", lambda: room.exclude_round(self._round(), False))
-        box, row = widgets.VBox, widgets.HBox
-        self.widget = box([
-            self.html,
-            row([self.close, self.pause, self.resume, self.extend, self.cancel]),
-            row([self.kind, self.size, self.seconds]), row([self.noise, self.practice, self.open]),
-            row([self.who, self.let_in, self.refuse, self.remove, self.bot, self.back]),
-            row([self.new_name, self.rename, self.played, self.exclude, self.include]),
-            self.message,
-        ])  # fmt: skip
-        self._stop = threading.Event()
+        self.widget = PanelView(kinds=[[label, kind] for kind, label in KINDS.items()])
+        self.widget.on_msg(self._received)
+        self._stop, self._drawing = threading.Event(), threading.Lock()
         self.refresh()
         self._thread = threading.Thread(target=self._run, name="ra-classroom-monitor", daemon=True)
         self._thread.start()
 
-    def _button(self, label: str, style: str, act: Callable[[], Any]) -> Any:
-        import ipywidgets as widgets
+    @property
+    def message(self) -> str:
+        """Return the panel's message line: what the last control said."""
+        return str(self.widget.message)
 
-        button = widgets.Button(description=label, button_style=style)
-        button.on_click(lambda _b: self.act(act))
-        return button
+    def say(self, text: str) -> None:
+        """Show `text` in the panel's message line."""
+        self.widget.message = text
 
-    def act(self, control: Callable[[], Any]) -> None:
-        """Run one control; show what it says (or why it was refused) in the panel's message line."""
+    def _received(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """Run the control a click asks for, with the form it carries; answer with what was done.
+
+        The message comes from the page and is read as such: an unknown control is ignored, texts
+        are cut to 200 characters, and a number that does not read is refused in one sentence.
+        """
+        if not isinstance(content, dict) or content.get("control") not in CONTROLS:
+            return
+        number = content.get("click")
+        form = {k: content[k] for k in FORM if k in content}
+        said, student = self.click(str(content["control"]), **form)
+        answer = number if isinstance(number, int) and not isinstance(number, bool) else 0
+        self.widget.send({"answer": answer, "said": said, "student": student})
+
+    def click(self, control: str, **form: Any) -> tuple[str, str | None]:
+        """Run `control` as the panel's button does, with the form as the teacher sees it; return what it said.
+
+        Args:
+            control: one of `CONTROLS` (``close``, ``pause``, ``rename``, ...).
+            form: what the panel shows now: ``student`` (the name chosen), ``to`` (the new name
+                typed), ``round`` (the closed round chosen), ``kind``, ``size``, ``seconds``,
+                ``noise``, ``practice`` (the next round's settings).
+
+        Returns:
+            The sentence shown in the message line (which says whom or which round it acted on, or
+            why it was refused) and the student to keep chosen afterwards.
+        """
+        student = _text(form.get("student"))
+        keep: str | None = student or None
         try:
-            said = control()
-            self.message.value = str(said) if isinstance(said, str) else "Done."
+            said = str(self._control(control, form, student))
+            if control == "rename":
+                keep = _text(form.get("to")).strip()
         except (ClassroomError, ValueError) as e:
-            self.message.value = str(e)
+            said = str(e)
+        self.say(said)
         try:
             self.refresh()
         except ClassroomError as e:
-            self.message.value = str(e)
+            self.say(str(e))
+        return said, keep
 
-    def _student(self) -> str:
-        if not self.who.value:
+    def _control(self, control: str, form: dict[str, Any], student: str) -> str:
+        room = self.room
+        if control in ROUND_CONTROLS:
+            return str(ROUND_CONTROLS[control](room))
+        if control == "open":
+            return self._open_round(form)
+        if control in ("exclude", "include"):
+            number = _whole(form.get("round"), "the round", none="Choose a round first.")
+            return room.exclude_round(number, control == "exclude")
+        if not student:
             raise ClassroomError("Choose a student first.")
-        return str(self.who.value)
+        if control == "rename":
+            return room.rename(student, _text(form.get("to")))
+        return str(STUDENT_CONTROLS[control](room, student))
 
-    def _round(self) -> int:
-        if self.played.value is None:
-            raise ClassroomError("Choose a round first.")
-        return int(self.played.value)
-
-    def _open_round(self) -> str:
-        kind = str(self.kind.value)
+    def _open_round(self, form: dict[str, Any]) -> str:
+        kind = _text(form.get("kind")) or "first"
+        size = _whole(form.get("size", 4), "Group")
+        seconds = _whole(form.get("seconds", 90), "Seconds")
+        noise = _number(form.get("noise", 10), "Noise")
         opened = self.room.open_round(
             kind,
-            self.size.value if kind != "ra" else min(5, max(3, self.size.value)),
-            seconds=(self.seconds.value or None) if kind != "ra" else None,
-            noise=float(self.noise.value) if kind == "common" else 0.0,
-            practice=bool(self.practice.value),
+            size if kind != "ra" else min(5, max(3, size)),
+            seconds=(seconds or None) if kind != "ra" else None,
+            noise=noise if kind == "common" else 0.0,
+            practice=form.get("practice") is True,
         )
         return f"Round {opened['number']} is open. {opened.get('note', '')}".strip()
 
     def refresh(self) -> None:
         """Redraw the panel from the server's status now."""
         status = self.room.status()
-        self.html.value = monitor_html(status)
         names = [p["name"] for p in status["students"] if not p.get("removed")]
-        if list(self.who.options) != names:
-            keep = self.who.value if self.who.value in names else None
-            self.who.options = names
-            self.who.value = keep
         closed = [r for r in status["rounds"] if r["status"] == "closed"]
-        played = [(f"{r['number']}: {KINDS[r['kind']]}", r["number"]) for r in closed]
-        if list(self.played.options) != played:
-            keep = self.played.value if self.played.value in [n for _, n in played] else None
-            self.played.options = played
-            self.played.value = keep
+        played = [[f"{r['number']}: {KINDS[r['kind']]}", r["number"]] for r in closed]
+        with self._drawing:  # the refresh thread and a click draw one after the other
+            self.widget.status = monitor_html(status)
+            if list(self.widget.students) != names:
+                self.widget.students = names
+            if list(self.widget.rounds) != played:
+                self.widget.rounds = played
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):
             try:
                 self.refresh()
             except ClassroomError as e:  # the server is down or restarting: say so, and try again
-                self.message.value = str(e)
+                self.say(str(e))
             except Exception:  # noqa: BLE001, S112 - a refresh that fails is tried again next time
                 continue
 
@@ -204,3 +238,53 @@ class Monitor:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
+
+
+#: The controls of the open round, each one call of the control room.
+ROUND_CONTROLS: dict[str, Callable[[ControlRoom], Any]] = {
+    "close": lambda room: room.close_round(),
+    "pause": lambda room: room.pause(),
+    "resume": lambda room: room.resume(),
+    "extend": lambda room: room.extend(30),
+    "cancel": lambda room: room.cancel_round(),
+}
+#: The controls of the student chosen in the panel (``rename`` also takes the new name typed).
+STUDENT_CONTROLS: dict[str, Callable[[ControlRoom, str], Any]] = {
+    "reseat": lambda room, name: room.reseat(name),
+    "refuse": lambda room, name: room.refuse(name),
+    "remove": lambda room, name: room.remove(name),
+    "bot": lambda room, name: room.bot_plays(name),
+    "back": lambda room, name: room.give_back(name),
+}
+#: Every control a click may ask for.
+CONTROLS = frozenset({*ROUND_CONTROLS, *STUDENT_CONTROLS, "rename", "open", "exclude", "include"})
+#: What a click carries of the form besides the control.
+FORM = ("student", "to", "round", "kind", "size", "seconds", "noise", "practice")
+
+
+def _text(value: Any) -> str:
+    """Return a text field of a click, cut to 200 characters ('' if it is no text)."""
+    return value[:200] if isinstance(value, str) else ""
+
+
+def _number(value: Any, what: str) -> float:
+    """Return a number field of a click (the page sends what the box shows, as text)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    try:
+        number = float(_text(value))
+    except ValueError:
+        raise ClassroomError(f"{what} must be a number, not {_text(value)[:20]!r}.") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise ClassroomError(f"{what} must be a number, not {_text(value)[:20]!r}.")
+    return number
+
+
+def _whole(value: Any, what: str, none: str | None = None) -> int:
+    """Return a whole-number field of a click; an empty one is refused with `none` (or as no number)."""
+    if none is not None and value in (None, ""):
+        raise ClassroomError(none)
+    number = _number(value, what)
+    if number != int(number):
+        raise ClassroomError(f"{what} must be a whole number, not {number:g}.")
+    return int(number)

@@ -28,7 +28,10 @@ class Note(str):
 
 
 def _one_sentence(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: Any = None) -> list[str]:
-    return [f"{etype.__name__}: {value}"]
+    """Show the error's sentence as the cell's error output (IPython 8 and 9 show nothing a handler returns)."""
+    said = [str(value)]
+    shell._showtraceback(etype, value, said)  # the shell's own hook: the kernel sends it as the cell's error
+    return said
 
 
 def plain_errors() -> bool:

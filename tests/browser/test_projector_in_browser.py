@@ -116,3 +116,59 @@ def test_the_projector_page_through_a_whole_round(room: ControlRoom, projector: 
 
     room.stop()
     expect(page.locator("#ended h1")).to_have_text("The session has ended")
+
+
+#: Projectors' and laptops' screens: 4:3 at 1024 x 768 and 800 x 600, 16:9, 1400 x 1000 full screen and as a
+#: window (less the browser's bars).
+SCREENS = [(1024, 768), (800, 600), (1280, 720), (1366, 768), (1400, 1000), (1400, 900), (1920, 1080)]
+
+#: How far the page reaches past the screen (CSS px, down and across), and the elements that do.
+OVERFLOW = """() => {
+  const d = document.documentElement;
+  const out = [...document.querySelectorAll('body *')].filter(n => {
+    const r = n.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && (r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5);
+  }).map(n => n.id || n.tagName).slice(0, 5);
+  return [d.scrollHeight - innerHeight, d.scrollWidth - innerWidth, out];
+}"""
+
+
+def test_every_screen_of_the_projector_fits_the_screen_at_every_size(room: ControlRoom, projector: Any) -> None:
+    """The join, clock, paused and results screens of a common-value practice round (the longest title and summary)."""
+    from playwright.sync_api import expect
+
+    pages = []
+    for width, height in SCREENS:
+        page = projector.context.browser.new_context(viewport={"width": width, "height": height}).new_page()
+        page.goto(room.projector_link)
+        pages.append(page)
+    students = [Page(room.teacher.url) for _ in range(4)]
+    for student, name in zip(students, ["Ana", "Bo", "Cy", "Di"], strict=True):
+        student.join(room.room, name)
+
+    def fits(screen: str) -> None:
+        for page, size in zip(pages, SCREENS, strict=True):
+            expect(page.locator("body")).to_have_attribute("data-screen", screen)
+            assert page.evaluate(OVERFLOW) == [0, 0, []], (screen, size, page.evaluate(OVERFLOW))
+
+    fits("join")
+    opened = room.open_round("common", group_size=2, seconds=60, noise=10, practice=True)  # the longest title
+    fits("open")
+    room.pause()
+    for page in pages:
+        expect(page.locator("#paused")).to_be_visible()
+    fits("open")
+    room.resume()
+    for student in students:
+        view = student.view(lambda v: v["screen"] == "bid" and not v["round"]["paused"])
+        student.answer(student.send(t="bid", round=opened["round"], amount=round(view["round"]["value"] * 0.7, 2)))
+    for page in pages:
+        expect(page.locator("#summary li")).to_have_count(2)
+        expect(page.locator("#chart svg")).to_be_visible()
+    fits("results")
+    for page, (width, height) in zip(pages, SCREENS, strict=True):
+        chart = page.locator("#chart svg").bounding_box()
+        assert chart is not None and chart["height"] >= height / 4, (width, height)  # the chart stays large
+        assert px(page, "#summary", "fontSize") >= min(width, height) * 0.04
+    for student in students:
+        student.close()

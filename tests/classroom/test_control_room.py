@@ -158,34 +158,48 @@ def test_the_live_panel_escapes_names_and_shows_requests_and_pauses() -> None:
 def test_the_panel_buttons_are_the_notebook_calls(room: ControlRoom) -> None:
     panel = room.monitor(every=0.2)
     try:
-        assert isinstance(panel, Monitor) and room.room in panel.html.value
-        panel.kind.value, panel.size.value, panel.seconds.value = "second", 4, 45
-        panel.open.click()
-        assert panel.message.value.startswith("Round ") and "is open" in panel.message.value
-        panel.close.click()
-        assert panel.message.value.startswith("Round closed") or "No round is open" in panel.message.value
-        panel.close.click()
-        assert panel.message.value == "No round is open."
-        panel.remove.click()
-        assert panel.message.value == "Choose a student first."
-        panel.who.value = "sim08"
-        panel.new_name.value = "Sim Eight"
-        panel.rename.click()
-        assert panel.message.value == "sim08 is now Sim Eight."
-        assert "Sim Eight" in panel.html.value and "Sim Eight" in panel.who.options
-        panel.who.value, panel.new_name.value = "Sim Eight", "sim08"
-        panel.rename.click()
-        panel.played.value = panel.played.options[0][1]
-        panel.exclude.click()
-        assert "left out of the results" in panel.message.value
-        panel.include.click()
-        assert "back in the results" in panel.message.value
+        assert isinstance(panel, Monitor) and room.room in panel.widget.status
+        said, _ = panel.click("open", kind="second", size="4", seconds="45", noise="10", practice=False)
+        assert said.startswith("Round ") and "is open" in said and panel.message == said
+        said, _ = panel.click("close")
+        assert said.startswith("Round closed") or "No round is open" in said
+        assert panel.click("close")[0] == "No round is open."
+        assert panel.click("remove", student="") == ("Choose a student first.", None)
+        assert panel.click("rename", student="sim08", to="Sim Eight") == ("sim08 is now Sim Eight.", "Sim Eight")
+        assert "Sim Eight" in panel.widget.status and "Sim Eight" in panel.widget.students
+        panel.click("rename", student="Sim Eight", to="sim08")
+        number = panel.widget.rounds[0][1]
+        assert "left out of the results" in panel.click("exclude", round=str(number))[0]
+        assert "back in the results" in panel.click("include", round=str(number))[0]
+        assert panel.click("exclude", round="")[0] == "Choose a round first."
+        assert panel.click("open", kind="first", size="two")[0] == "Group must be a number, not 'two'."
+    finally:
+        panel.stop()
+
+
+def test_each_click_acts_on_what_it_carries_never_on_an_earlier_choice(room: ControlRoom) -> None:
+    """The page's message carries the form; the kernel keeps nothing of an earlier click's choice."""
+    panel = room.monitor(every=60)
+    answers: list[dict[str, Any]] = []
+    panel.widget.send = answers.append  # what goes back to the page
+    try:
+        for who in ("sim01", "sim02", "sim03", "sim02"):
+            panel._received(panel.widget, {"control": "refuse", "click": len(answers) + 1, "student": who}, [])
+            assert "No device is asking for" in answers[-1]["said"] and who in answers[-1]["said"]
+            assert answers[-1]["student"] == who and answers[-1]["answer"] == len(answers)
+        panel._received(panel.widget, {"control": "rename", "click": 9, "student": "sim03", "to": "Cleo"}, [])
+        assert answers[-1] == {"answer": 9, "said": "sim03 is now Cleo.", "student": "Cleo"}
+        panel._received(panel.widget, {"control": "rename", "click": 10, "student": "Cleo", "to": "sim03"}, [])
+        assert answers[-1]["said"] == "Cleo is now sim03."
+        panel._received(panel.widget, {"control": "format the disk", "student": "sim01"}, [])
+        panel._received(panel.widget, ["not", "a", "click"], [])
+        assert len(answers) == 6  # what is no control is ignored
     finally:
         panel.stop()
 
 
 def test_stop_saves_the_results_by_room_and_date_and_tells_the_students(tmp_path: Path) -> None:
-    control = ControlRoom.start(results=tmp_path / "results")
+    control = ControlRoom.start(results=tmp_path / "results", port=_free())  # a rehearsal's server of its own
     page = Page(control.teacher.url)
     page.join(control.room, "Ann")
     Page(control.teacher.url).join(control.room, "Bo")
@@ -199,6 +213,36 @@ def test_stop_saves_the_results_by_room_and_date_and_tells_the_students(tmp_path
     assert page.view(lambda v: v["screen"] == "ended")["room"] == control.room
     with pytest.raises(ServerDown, match="does not answer: start it again"):
         control.status()
+
+
+def test_a_second_room_stops_alone_and_the_server_stops_when_the_teacher_says_so(tmp_path: Path) -> None:
+    database, port = str(tmp_path / "class.db"), _free()
+    first = ControlRoom.start(database=database, port=port, room="ONE", results=tmp_path)
+    second = ControlRoom.start(database=database, port=port, room="TWO", results=tmp_path)
+    try:
+        assert first.server is not None and second.server is not None
+        assert second.server.server is first.server.server  # one server, two rooms
+        ann, cy, bo = (Page(first.teacher.url) for _ in range(3))
+        ann.join("ONE", "Ann")
+        cy.join("ONE", "Cy")
+        bo.join("TWO", "Bo")
+        said = second.stop()
+        assert "The server goes on for room ONE: their stop, or room.shutdown(), stops it." in said
+        assert "The server is stopped" not in said
+        assert bo.view(lambda v: v["screen"] == "ended")["room"] == "TWO"
+        # the first room's class goes on: its pages are still connected and get the next round
+        assert [(s["name"], s["present"]) for s in first.status()["students"]] == [("Ann", True), ("Cy", True)]
+        assert not first.status()["ended"]
+        first.open_round("first", group_size=2, seconds=30)
+        ann.view(lambda v: v["screen"] == "bid")
+        assert ControlRoom.start(database=database, port=port, room="TWO", results=tmp_path) is not second
+        said = first.shutdown()  # the teacher says so: every room this kernel runs ends, then the server
+        assert said.startswith("Room TWO: ") and "Room ONE: " in said and said.endswith("The server is stopped.")
+        with pytest.raises(ServerDown):
+            first.status()
+    finally:
+        if first.server is not None:
+            first.server.stop()
 
 
 def test_a_cell_run_again_finds_its_server_and_a_restarted_kernel_finds_the_one_it_left(tmp_path: Path) -> None:
