@@ -251,7 +251,8 @@ def overbidding(
 
     First price: bids above the risk-neutral line, and students whose slope lies above it (and
     whose whole interval does), over the same bids as `class_slope` and `student_slopes` (values in
-    the bottom `min_share` of the range left out), so the counts agree with theirs. Second price: bids above, at and below the value, and students who
+    the bottom `min_share` of the range left out), so the counts agree with theirs. Second price:
+    bids above, at and below the value, and students who
     bid above their value at least once. Columns: kind, measure, unit, count, share, low, high.
     """
     import pandas as pd
@@ -477,7 +478,8 @@ def shading_changes(df: pd.DataFrame, practice: bool = False) -> pd.DataFrame:
 # -- an empty table, said in a sentence ---------------------------------------------------------------
 
 _NEEDS = {
-    "first": 'no first-price bid on a value above a tenth of the range (practice aside): run one (room.open_round("first"))',
+    "first": "no first-price bid on a value above a tenth of the range (practice aside): "
+    'run one (room.open_round("first"))',
     "second": 'no second-price round (practice aside): run one (room.open_round("second"))',
     "private": "no first-price, second-price or all-pay round (practice aside)",
     "common": 'no common-value round with a bid (practice aside): run one (room.open_round("common", noise=10))',

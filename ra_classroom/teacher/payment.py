@@ -22,7 +22,7 @@ COLUMNS = ["student", "name", "rounds", "round", "kind", "earnings", "payment"]
 
 
 def draw_payments(df: pd.DataFrame, seed: str, *, show_up: float = 0.0, rate: float = 1.0) -> pd.DataFrame:
-    """Return each student's payment: one of his paid rounds drawn at random, his earnings there, and what he gets.
+    r"""Return each student's payment: one of his paid rounds drawn at random, his earnings there, and what he gets.
 
     Args:
         df: the results (`ControlRoom.results` or its CSV): practice rounds are never drawn; cancelled
@@ -41,7 +41,7 @@ def draw_payments(df: pd.DataFrame, seed: str, *, show_up: float = 0.0, rate: fl
     ...                    "kind": ["first", "second", "second"], "practice": [True, False, False],
     ...                    "earnings": [9.0, 4.0, -1.0]})
     >>> draw_payments(df, "RA1", show_up=5)[["name", "round", "earnings", "payment"]].to_string(index=False)
-    'name  round  earnings  payment\\n Ana      2       4.0      9.0\\n Ben      2      -1.0      4.0'
+    'name  round  earnings  payment\n Ana      2       4.0      9.0\n Ben      2      -1.0      4.0'
     """
     import pandas as pd
 

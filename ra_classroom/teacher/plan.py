@@ -17,11 +17,13 @@ the private-value rounds.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..auctions.experiments import RoundSpec
 
-__all__ = ["COMMON_ROUNDS", "MINUTES", "PAID", "experience", "mean_place", "session_plan"]
+__all__ = ["COMMON_ROUNDS", "MINUTES", "PAID", "experience", "mean_place", "open_args", "session_plan"]
 
 PAID = ("first", "second", "allpay", "first", "first", "allpay", "second", "first")  #: the paid private-value rounds
 COMMON_ROUNDS = 3  #: common-value rounds (first price, signals +/- 10), after the paid ones
@@ -51,6 +53,11 @@ def session_plan(group_size: int = GROUP_SIZE, seconds: float | None = SECONDS) 
     ]
 
 
+def open_args(spec: RoundSpec) -> dict[str, Any]:
+    """Return the round's settings as `ControlRoom.open_round` takes them: ``room.open_round(**open_args(spec))``."""
+    return {field.name: getattr(spec, field.name) for field in dataclasses.fields(spec)}
+
+
 def mean_place(order: Sequence[str] = PAID) -> dict[str, float]:
     """Return, for each kind in `order`, the mean place (1-based) of its rounds.
 
@@ -64,7 +71,7 @@ def mean_place(order: Sequence[str] = PAID) -> dict[str, float]:
 
 
 def experience(curve: Callable[[int], float], order: Sequence[str] = PAID) -> dict[str, float]:
-    """Return, for each kind, the mean of ``curve(t)`` over its rounds, t the rounds played before (the practice one too).
+    """Return, for each kind, the mean of ``curve(t)`` over its rounds, t the rounds played before (practice too).
 
     The paid round at place k comes after k rounds (the practice round and k - 1 paid ones).
     A linear curve gives every kind of `PAID` the same mean; one that flattens does not:

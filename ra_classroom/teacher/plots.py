@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..auctions.experiments import KINDS
 from ..auctions.laws import Uniform, law_from_dict
@@ -122,16 +122,18 @@ def student_slopes_plot(table: pd.DataFrame, programmed: pd.Series | None = None
         truth = [k / (k + float(programmed[name])) for name in rows["name"]]
         ax.scatter(x, truth, marker="x", color=style.PALETTE[2], zorder=3, s=22, label="programmed")
     ax.set_xticks(x, rows["name"], rotation=90, fontsize=7)
-    ends = [v for v in (*rows["slope_low"], *rows["slope_high"], *rows["slope"], n_law) if not math.isnan(v)]
-    low, high = max(0.0, min(ends) - 0.05), max(ends) + 0.05
-    ax.set_ylim(low, high)
-    if high > 1:
-        ax.axhspan(1, high, color=style.PALETTE[7], alpha=0.15, linewidth=0, label="bid ≥ value: no CRRA ρ")
+    ends: list[float] = [float(v) for v in (*rows["slope_low"], *rows["slope_high"], *rows["slope"], n_law)]
+    known = [v for v in ends if not math.isnan(v)]
+    bottom: float = max(0.0, min(known) - 0.05)
+    top: float = max(known) + 0.05
+    ax.set_ylim(bottom, top)
+    if top > 1:
+        ax.axhspan(1, top, color=style.PALETTE[7], alpha=0.15, linewidth=0, label="bid ≥ value: no CRRA ρ")
     ax.set_ylabel("slope: bid / value")
     ax.set_title("First price: one slope per student")
     scale = ax.twinx()
-    scale.set_ylim(low, high)
-    ticks = rho_ticks(low, high, k)
+    scale.set_ylim(bottom, top)
+    ticks = rho_ticks(bottom, top, k)
     scale.set_yticks([t for t, _ in ticks], [label for _, label in ticks])
     scale.set_ylabel("CRRA ρ at that slope")
     style.legend_below(fig, *_handles([ax]))

@@ -45,7 +45,7 @@ FAST = Behaviour(think=(0.0, 0.02))
 
 @dataclasses.dataclass(frozen=True)
 class Step:
-    """One thing the teacher does: open a round of `kind` (and let it close, or cancel or exclude it), or act on a student."""
+    """One thing the teacher does: open a round of `kind` (to close, cancel or exclude), or act on a student."""
 
     kind: str  # first, second, allpay, common, ra; or remove, rename (a student)
     practice: bool = False
@@ -109,12 +109,15 @@ def shell() -> Iterator[Any]:
     InteractiveShell.clear_instance()
 
 
-def run_cells(shell: Any, cells: list[str], folder: Path, start: dict[str, Any] | None = None) -> list[str]:
-    """Run `cells` one after another in `folder` in a fresh namespace; return what each showed (or fail)."""
+def run_cells(
+    shell: Any, cells: list[str], folder: Path, start: dict[str, Any] | None = None, setup: str = ""
+) -> list[str]:
+    """Run `setup`, then `cells` one after another, in `folder` in a fresh namespace; return what each cell showed."""
     from IPython.utils.capture import capture_output
 
     shell.reset(new_session=False)
     shell.user_ns.update(start or {})
+    assert shell.run_cell(setup, store_history=False).success
     shown = []
     here = Path.cwd()
     os.chdir(folder)
@@ -137,18 +140,18 @@ def run_cells(shell: Any, cells: list[str], folder: Path, start: dict[str, Any] 
 
 
 def notebook_14_cells() -> list[str]:
-    return [c.source for c in nbformat.read(NOTEBOOK_14, as_version=4).cells if c.cell_type == "code"]
+    cells = nbformat.read(NOTEBOOK_14, as_version=4).cells  # type: ignore[no-untyped-call]
+    return [c.source for c in cells if c.cell_type == "code"]
 
 
-def control_room_analysis_cells() -> list[str]:
-    """The control room's cells that read the results (from ``results = room.results()`` to the Ra tables)."""
-    cells = nbformat.read(CONTROL_ROOM, as_version=4).cells
+def control_room_analysis_cells() -> tuple[str, list[str]]:
+    """The control room's imports, and its cells that read the results (after ``room.results()``, to the Ra tables)."""
+    cells = nbformat.read(CONTROL_ROOM, as_version=4).cells  # type: ignore[no-untyped-call]
     begin = next(i for i, c in enumerate(cells) if "results = room.results()" in c.source)
     end = next(i for i, c in enumerate(cells) if c.cell_type == "markdown" and c.source.startswith("## 6."))
     code = [c.source for c in cells[begin + 1 : end] if c.cell_type == "code"]
     imports = next(c.source for c in cells if "from ra_classroom.teacher.analysis import" in c.source)
-    head = "\n".join(line for line in imports.splitlines() if line.startswith(("from ", "import ", "svg_setup")))
-    return [head, *(c for c in code if "room." not in c)]
+    return imports.split("room = ControlRoom.start")[0], [c for c in code if "room." not in c]
 
 
 def check_session(shell: Any, csv: Path) -> None:
@@ -159,7 +162,8 @@ def check_session(shell: Any, csv: Path) -> None:
     finally:
         del os.environ["RA_CLASS_CSV"]
     results = pd.read_csv(csv, comment="#")
-    run_cells(shell, control_room_analysis_cells(), csv.parent, {"results": results})
+    setup, cells = control_room_analysis_cells()
+    run_cells(shell, cells, csv.parent, {"results": results}, setup)
     pay = draw_payments(results, "RA1", show_up=5)
     paid = results[~results["practice"].astype(bool)] if len(results) else results
     assert sorted(pay["student"]) == sorted(paid["student"].unique())
@@ -169,7 +173,9 @@ def check_session(shell: Any, csv: Path) -> None:
 @pytest.fixture(scope="module")
 def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("any-session")
-    server = ServerProcess(str(folder / "classroom.db"), SECRET, log=folder / "server.log").start()
+    server = ServerProcess(  # every simulated student comes from this machine's address: no join limit
+        str(folder / "classroom.db"), SECRET, log=folder / "server.log", options=["--joins-per-minute", "100000"]
+    ).start()
     yield server.url
     server.stop()
 
