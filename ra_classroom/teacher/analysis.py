@@ -150,7 +150,10 @@ def student_slopes(
     His **rho** reads the slope as the equilibrium of constant-relative-risk-aversion bidders,
     utility money**rho, slope = (n-1)/(n-1+rho) for uniform values, which assumes CRRA utility,
     values uniform (or as the round's law says) and known to all, and everyone playing that
-    equilibrium. rho = 1 is risk-neutral, below 1 risk-averse; its interval is the slope
+    equilibrium. With rho differing from student to student (Cox, Smith and Walker's CRRAM) that
+    straight line is the equilibrium only below a cutoff value, above which bids bend away from it;
+    and money**rho is not defined for a loss, so all-pay bids get no rho. rho = 1 is risk-neutral,
+    below 1 risk-averse; its interval is the slope
     interval's image (a slope interval reaching 1 or more leaves rho's lower end at 0). With
     two or three bids a student's interval is wide: the distribution over students, not any one
     student's figure, is the class's finding.
