@@ -158,10 +158,17 @@ def check_session(shell: Any, csv: Path) -> None:
     """Run notebook 14 and the control room's analysis on the session saved in `csv`; check its payments."""
     os.environ["RA_CLASS_CSV"] = str(csv)
     try:
-        run_cells(shell, notebook_14_cells(), NOTEBOOK_14.parent)
+        shown = "\n".join(run_cells(shell, notebook_14_cells(), NOTEBOOK_14.parent))
     finally:
         del os.environ["RA_CLASS_CSV"]
     results = pd.read_csv(csv, comment="#")
+    bids = results[~results["practice"].astype(bool) & results["bid"].notna()] if len(results) else results
+    played = set(bids["kind"])
+    assert "Nothing was programmed in these data" in shown
+    if "common" not in played:  # a cell with nothing to show says so
+        assert "these results have no common-value round with a bid" in shown
+    if not played & {"first", "second", "allpay"}:
+        assert "these results have no first-price, second-price or all-pay round" in shown
     setup, cells = control_room_analysis_cells()
     run_cells(shell, cells, csv.parent, {"results": results}, setup)
     pay = draw_payments(results, "RA1", show_up=5)
