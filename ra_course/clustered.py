@@ -237,8 +237,10 @@ def overlap_ratio(
     the weight ``den_i * den_j`` that sharing pairs carry, ``sum(den)**2`` in all; so it is divided
     by 1 - w, which for independent observations of equal weight is the usual G/(G-1). In a class
     whose students sit in many groups w is large (0.4-0.5 for 24 students in groups of 4 over
-    4-8 rounds): seeded simulations of such classes cover the true mean 91-96 % of the time at
-    95 %, and about 99 % when the groups are in fact independent. The variance is never taken
+    4-8 rounds). Simulated in sample 1's design (24 students, groups of 4 formed afresh, four
+    rounds: `benchmarks/overlap_coverage.py`), the 95 % interval covered the true mean revenue in
+    97.0 % of 2,000 classes when the groups are in fact independent, and 96.4 % with a student
+    effect: near the nominal 95 %, a little above it. The variance is never taken
     below that of independent observations (a negative sum of cross products says the sample
     cannot show the dependence, not that it helps). Student's t with G - 1 degrees of freedom.
 

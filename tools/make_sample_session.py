@@ -3,11 +3,12 @@
     python tools/make_sample_session.py     # writes the two samples in notebooks/data/
 
 24 simulated students (`ra_classroom.teacher.simulate`) join a rehearsal of the classroom server and
-play the session plan of notebook 14 in groups of 4, values uniform on [0, 100]: a practice round
-(first price), then eight private-value rounds in a counterbalanced order, first, second, all-pay,
-first, first, all-pay, second, first (each format's rounds sit on average in the middle of the
-eight, so that experience does not favour one format), then three common-value rounds (first
-price) with signals +/- 10. Their behaviour is stated in each file's first line, in words (and in
+play the session's plan (`ra_classroom.teacher.plan`, the one the control room runs and notebook 14
+explains) in groups of 4, values uniform on [0, 100]: a practice round (first price), then eight
+private-value rounds in a counterbalanced order, then three common-value rounds (first price) with
+signals +/- 10. The simulated students are CRRA bidders in first price and risk-neutral in all-pay
+(utility money**rho is not defined for an all-pay loser's loss), as their first line says.
+Their behaviour is stated in each file's first line, in words (and in
 its second, as the `Behaviour`'s fields), so the data are never mistaken for a real class's.
 Seeded: the same files every time.
 
@@ -25,14 +26,9 @@ import json
 from pathlib import Path
 
 from ra_classroom import Behaviour, ControlRoom
+from ra_classroom.teacher.plan import open_args, session_plan
 
 DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
-PAID = ["first", "second", "allpay", "first", "first", "allpay", "second", "first"]  # counterbalanced
-ROUNDS = [
-    {"kind": "first", "practice": True},
-    *({"kind": kind} for kind in PAID),
-    *({"kind": "common", "noise": 10} for _ in range(3)),
-]
 SAMPLES = {
     "sample_session": Behaviour(rho=0.5, jitter=0.05, errors="normal", overbid=0.3, shade=0.3, learn=0.2,
                                 think=(0.0, 0.05)),
@@ -48,8 +44,8 @@ def main() -> None:
         room = ControlRoom.start(room="SAMPLE", seed=seed)
         try:
             simulated = room.rehearse(STUDENTS, seed=seed, behaviour=behaviour)
-            for spec in ROUNDS:
-                room.open_round(group_size=4, **spec)  # type: ignore[arg-type]
+            for spec in session_plan(seconds=None):  # no clock: the round closes once everyone has bid
+                room.open_round(**open_args(spec))
                 room.wait().blocking()  # until everyone has bid: the round then closes itself
             df = room.results().drop(columns=["seconds_to_bid"])  # think times are simulated: not data
         finally:

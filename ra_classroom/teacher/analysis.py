@@ -3,7 +3,9 @@
 Every function takes the results as the control room gives them (`ControlRoom.results`, or the
 CSV it saves: one row per student and closed sealed-bid round) and returns a small DataFrame
 with the class's figure, its 95 % interval and the theory's figure beside it. Practice rounds
-are left out unless asked for.
+are left out unless asked for. A session without the rounds a function needs (no first-price
+round, no common-value round, a class of one, Ra tables only) gives an empty table with the same
+columns, never an error: `nothing_to_show` says in a sentence why it is empty.
 
 **The student is the unit.** A student bids in many rounds, and his bids are alike (a cautious
 student is cautious every round), so his bids are one cluster, never independent draws: every
@@ -49,6 +51,7 @@ __all__ = [
     "revenue",
     "shading_changes",
     "student_slopes",
+    "nothing_to_show",
     "students_differ",
     "winners_curse",
     "with_theory",
@@ -112,14 +115,14 @@ def _first_price_bids(df: pd.DataFrame, practice: bool, min_share: float) -> pd.
     data = counted(df, practice)
     data = data[(data["kind"] == "first") & data["bid"].notna()].copy()
     if data.empty:
-        raise ValueError("no first-price bid in these results")
+        return data.assign(low=[], span=[], ratio=[], neutral=[])
     laws = [law_from_dict(json.loads(text)) for text in data["law_json"]]
     data["low"] = [law.low for law in laws]
     data["span"] = [law.top - law.low for law in laws]
     above = data["value"] - data["low"]
     data["ratio"] = (data["bid"] - data["low"]) / above.where(above > 0)
     data["neutral"] = [shading(int(n), law) for n, law in zip(data["n"], laws, strict=True)]
-    kept: pd.DataFrame = data[above >= min_share * data["span"]]
+    kept: pd.DataFrame = data[(above > 0) & (above >= min_share * data["span"])]
     return kept
 
 
@@ -147,7 +150,10 @@ def student_slopes(
     His **rho** reads the slope as the equilibrium of constant-relative-risk-aversion bidders,
     utility money**rho, slope = (n-1)/(n-1+rho) for uniform values, which assumes CRRA utility,
     values uniform (or as the round's law says) and known to all, and everyone playing that
-    equilibrium. rho = 1 is risk-neutral, below 1 risk-averse; its interval is the slope
+    equilibrium. With rho differing from student to student (Cox, Smith and Walker's CRRAM) that
+    straight line is the equilibrium only below a cutoff value, above which bids bend away from it;
+    and money**rho is not defined for a loss, so all-pay bids get no rho. rho = 1 is risk-neutral,
+    below 1 risk-averse; its interval is the slope
     interval's image (a slope interval reaching 1 or more leaves rho's lower end at 0). With
     two or three bids a student's interval is wide: the distribution over students, not any one
     student's figure, is the class's finding.
@@ -188,11 +194,15 @@ def class_slope(
     import pandas as pd
 
     data = _first_price_bids(df, practice, min_share)
+    columns = ["bids", "students", "slope", "slope_low", "slope_high", "rho", "rho_low", "rho_high", "neutral",
+               "design_effect"]  # fmt: skip
+    if data.empty:
+        return pd.DataFrame(columns=columns)
     e = clustered_mean(list(data["ratio"]), clusters=list(data["student"]), confidence=confidence)
     n, law = int(data["n"].mode().iloc[0]), _law(data.iloc[0])
     row = {"bids": e.n, "students": e.clusters, "slope": e.value, "slope_low": e.low, "slope_high": e.high,
            **_rho_interval(e, n, law), "neutral": shading(n, law), "design_effect": e.design_effect}  # fmt: skip
-    return pd.DataFrame([row])
+    return pd.DataFrame([row], columns=columns)
 
 
 def students_differ(df: pd.DataFrame, practice: bool = False, min_share: float = 0.1) -> pd.DataFrame:
@@ -205,17 +215,18 @@ def students_differ(df: pd.DataFrame, practice: bool = False, min_share: float =
     differ more than their bids' noise explains: one pooled rho does not describe the class.
 
     Columns: students, bids, F, dof1, dof2, p, spread (the standard deviation of the students'
-    slopes), noise (the typical standard deviation of one student's bids).
+    slopes), noise (the typical standard deviation of one student's bids). Empty unless there are
+    2 students or more and more bids than students (the test needs both).
     """
     import pandas as pd
 
     data = _first_price_bids(df, practice, min_share)
     by = data.groupby("student")["ratio"]
     means, counts = by.mean(), by.count()
-    grand = float(data["ratio"].mean())
     students, bids = len(means), len(data)
     if students < 2 or bids <= students:
-        raise ValueError(f"need 2 students and more bids than students (here {students} and {bids})")
+        return pd.DataFrame(columns=["students", "bids", "F", "dof1", "dof2", "p", "spread", "noise"])
+    grand = float(data["ratio"].mean())
     between = float((counts * (means - grand) ** 2).sum()) / (students - 1)
     within = float(((data["ratio"] - data["student"].map(means)) ** 2).sum()) / (bids - students)
     f = between / within if within > 0 else math.inf
@@ -242,15 +253,17 @@ def overbidding(
     """Return the headline shares of bidding above the line, per bid (clustered by student) and per student.
 
     First price: bids above the risk-neutral line, and students whose slope lies above it (and
-    whose whole interval does). Second price: bids above, at and below the value, and students who
+    whose whole interval does), over the same bids as `class_slope` and `student_slopes` (values in
+    the bottom `min_share` of the range left out), so the counts agree with theirs. Second price:
+    bids above, at and below the value, and students who
     bid above their value at least once. Columns: kind, measure, unit, count, share, low, high.
     """
     import pandas as pd
 
     rows = []
     data = counted(df, practice)
-    if (data["kind"] == "first").any():
-        first = _first_price_bids(df, practice, 0.0)
+    first = _first_price_bids(df, practice, min_share)
+    if len(first):
         above = [float(a) for a in first["ratio"] > first["neutral"]]
         rows.append(
             _share("bids above the risk-neutral line", "first", above, list(first["student"]), "bids", confidence)
@@ -283,8 +296,6 @@ def _groups(df: pd.DataFrame, practice: bool) -> pd.DataFrame:
 
     data = counted(df, practice)
     data = data[data["kind"].isin(PRIVATE)]
-    if data.empty:
-        raise ValueError("no private-value round in these results")
     rows = []
     for (rnd, group), part in data.groupby(["round", "group"], sort=True):
         won = part[part["won"].astype(bool)]
@@ -292,7 +303,8 @@ def _groups(df: pd.DataFrame, practice: bool) -> pd.DataFrame:
                      "law": _law(part.iloc[0]), "members": frozenset(part["student"]),
                      "revenue": float(part["paid"].sum()), "top": float(part["value"].max()),
                      "realised": float(won["value"].iloc[0]) if len(won) else 0.0})  # fmt: skip
-    return pd.DataFrame(rows)
+    columns = ["round", "group", "kind", "n", "law", "members", "revenue", "top", "realised"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def revenue(
@@ -315,7 +327,8 @@ def revenue(
 
     groups = _groups(df, practice)
     if rho is None and (groups["kind"] == "first").any():
-        rho = float(class_slope(df, practice)["rho"].iloc[0])
+        slope = class_slope(df, practice)["rho"]
+        rho = float(slope.iloc[0]) if len(slope) else None
     rows = []
     for kind in [k for k in PRIVATE if (groups["kind"] == k).any()]:
         part = groups[groups["kind"] == kind]
@@ -324,7 +337,7 @@ def revenue(
         averse: list[float] = neutral
         if kind == "allpay":
             averse = [math.nan]
-        elif kind == "first" and rho is not None and 0 < rho <= 20:
+        elif kind == "first" and rho is not None and 0 < rho <= 20:  # NaN (a slope of 1 or more) fails too
             averse = [first_price_revenue(n, law, rho) for n, law in zip(part["n"], part["law"], strict=True)]
         rows.append({"kind": kind, "n": int(part["n"].mode().iloc[0]), "rounds": part["round"].nunique(),
                      "groups": len(part), "revenue": e.value, **_interval(e),
@@ -359,10 +372,12 @@ def efficiency(df: pd.DataFrame, practice: bool = False, confidence: float = 0.9
         members = list(part["members"])
         hits = [float(r == t) for r, t in zip(part["realised"], part["top"], strict=True)]
         e = overlap_share(hits, members, confidence)
-        s = overlap_ratio(list(part["realised"]), list(part["top"]), members, confidence)
-        surplus = _interval(s, share=True)
+        surplus = {"surplus": math.nan, "low": math.nan, "high": math.nan}
+        if part["top"].sum() > 0:  # every value 0: no surplus to share out
+            s = overlap_ratio(list(part["realised"]), list(part["top"]), members, confidence)
+            surplus = {"surplus": s.value, **_interval(s, share=True)}
         rows.append({"kind": kind, "groups": len(part), "efficient": e.value, **_interval(e),
-                     "surplus": s.value, "surplus_low": surplus["low"], "surplus_high": surplus["high"],
+                     "surplus": surplus["surplus"], "surplus_low": surplus["low"], "surplus_high": surplus["high"],
                      "lost": float((part["top"] - part["realised"]).mean())})  # fmt: skip
     columns = ["kind", "groups", "efficient", "low", "high", "surplus", "surplus_low", "surplus_high", "lost"]
     return pd.DataFrame(rows, columns=columns)
@@ -374,8 +389,6 @@ def efficiency(df: pd.DataFrame, practice: bool = False, confidence: float = 0.9
 def _common(df: pd.DataFrame, practice: bool) -> pd.DataFrame:
     data = counted(df, practice)
     data = data[(data["kind"] == "common") & data["bid"].notna()].copy()
-    if data.empty:
-        raise ValueError("no common-value round with a bid in these results")
     data["won"] = data["won"].astype(bool)
     data["worth_if_highest"] = [
         common_value_worth(x, int(n), float(noise), _law(row))
@@ -404,7 +417,8 @@ def winners_curse(df: pd.DataFrame, practice: bool = False, confidence: float = 
     won = won[won["won"]]
     rows = []
     parts: list[tuple[Any, pd.DataFrame, list[Any] | None]] = [(r, p, None) for r, p in won.groupby("round", sort=True)]
-    parts.append(("all", won, list(won["student"])))
+    if len(won):
+        parts.append(("all", won, list(won["student"])))
     for rnd, part, clusters in parts:
         earned = list(part["earnings"])
         e = clustered_mean(earned, clusters=clusters, confidence=confidence) if len(earned) > 1 else None
@@ -462,3 +476,23 @@ def shading_changes(df: pd.DataFrame, practice: bool = False) -> pd.DataFrame:
     out = pd.DataFrame({"first": wide[rounds[0]], "last": wide[rounds[-1]]}).dropna().reset_index()
     out["change"] = out["last"] - out["first"]
     return out[columns]
+
+
+# -- an empty table, said in a sentence ---------------------------------------------------------------
+
+_NEEDS = {
+    "first": "no first-price bid on a value above a tenth of the range (practice aside): "
+    'run one (room.open_round("first"))',
+    "second": 'no second-price round (practice aside): run one (room.open_round("second"))',
+    "private": "no first-price, second-price or all-pay round (practice aside)",
+    "common": 'no common-value round with a bid (practice aside): run one (room.open_round("common", noise=10))',
+    "common2": "fewer than two common-value rounds with a bid: a change needs a first and a last",
+    "students": "fewer than two students with first-price bids, or no student with more than one: "
+    "the students cannot be compared",
+}
+
+
+def nothing_to_show(what: str, df: pd.DataFrame) -> str:
+    """Return the sentence that says why `what`'s table (a key of `_NEEDS`) is empty for the results `df`."""
+    rounds = counted(df)["round"].nunique() if len(df) else 0
+    return f"Nothing to show here: these results have {_NEEDS[what]} ({rounds} paid sealed-bid rounds in all)."

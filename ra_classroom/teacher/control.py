@@ -43,6 +43,7 @@ from ..web.links import qr_svg, room_link, server_address
 from .client import ClassroomError, RefusedError, TeacherClient
 from .launch import Launched, launch
 from .notes import Note, plain_errors
+from .payment import draw_payments
 from .simulate import Behaviour, SimulatedClass
 
 if TYPE_CHECKING:
@@ -466,6 +467,19 @@ class ControlRoom:
         from ..store.export import BID_COLUMNS
 
         return pd.DataFrame(self.teacher.results(self.room)["bids"], columns=list(BID_COLUMNS))
+
+    def payments(self, show_up: float = 0.0, rate: float = 1.0) -> pd.DataFrame:
+        """Draw each student's paying round and return what he gets; saved beside the results (``...-payments.csv``).
+
+        Each student is paid his own earnings in one of his paid rounds, drawn at random
+        (`payment.draw_payments`, seeded by the room's code: drawn again, the same rounds), at
+        `rate` per point, on top of `show_up`, from which losses are taken.
+        """
+        table = draw_payments(self.results(), self.room, show_up=show_up, rate=rate)
+        out = self.folder / self.results_name().replace(".csv", "-payments.csv")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        table.to_csv(out, index=False, lineterminator="\n")
+        return table
 
     def tables(self) -> pd.DataFrame:
         """Return every Ra table's seats: who sat there, fame, winner (columns: `export.TABLE_COLUMNS`)."""

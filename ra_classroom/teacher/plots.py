@@ -8,11 +8,12 @@ readable on light and dark themes, byte-stable SVG).
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+import math
+from typing import TYPE_CHECKING
 
 from ..auctions.experiments import KINDS
 from ..auctions.laws import Uniform, law_from_dict
-from ..auctions.theory import common_value_bid, common_value_worth, equilibrium_bid, shading
+from ..auctions.theory import common_value_bid, common_value_worth, equilibrium_bid
 from ..game.bridge import plot_style
 from .analysis import counted, learning, revenue
 from .notes import Note
@@ -21,7 +22,14 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-__all__ = ["bids_against_values", "revenue_by_format", "student_slopes_plot", "svg_setup", "winners_curse_plot"]
+__all__ = [
+    "bids_against_values",
+    "revenue_by_format",
+    "rho_ticks",
+    "student_slopes_plot",
+    "svg_setup",
+    "winners_curse_plot",
+]
 
 _PRIVATE = ("first", "second", "allpay")
 _NO_PRIVATE = (
@@ -46,13 +54,16 @@ def bids_against_values(df: pd.DataFrame, rho: float | None = 0.5, practice: boo
     """
     style = plot_style()
     data = counted(df, practice)
+    data = data[data["bid"].notna()]
     kinds = [k for k in _PRIVATE if (data["kind"] == k).any()]
     if not kinds:
         return Note(_NO_PRIVATE)
+    if rho is not None and not (isinstance(rho, (int, float)) and 0 < rho <= 20):
+        rho = None  # no CRRA bidder bids so (a slope of 1 or more, or no first-price bid): no dashed line
     fig, axes = style.figure(3.6 * len(kinds), 3.4, ncols=len(kinds))
     axes = [axes] if len(kinds) == 1 else list(axes)
     for ax, kind in zip(axes, kinds, strict=True):
-        part = data[(data["kind"] == kind) & data["bid"].notna()]
+        part = data[data["kind"] == kind]
         n = int(part["n"].mode().iloc[0])
         law = law_from_dict(json.loads(part["law_json"].iloc[0]))
         ax.scatter(part["value"], part["bid"], s=14, alpha=0.7, color=style.PALETTE[0], label="a bid")
@@ -82,18 +93,24 @@ def _handles(axes: list[object]) -> tuple[list[object], list[str]]:
     return handles, labels
 
 
-def student_slopes_plot(table: pd.DataFrame, programmed: pd.Series | None = None) -> Figure:
+def student_slopes_plot(table: pd.DataFrame, programmed: pd.Series | None = None) -> Figure | Note:
     """Return each student's first-price slope with its 95 % interval, sorted, on a scale of slope and of rho.
+
+    The right-hand scale reads a slope s as the CRRA rho = k (1/s - 1), k = s0 / (1 - s0) for the
+    risk-neutral slope s0 ((n-1)/n for uniform values): ticks at round values of rho, drawn where
+    their slopes lie (`rho_ticks`). A slope of 1 or more (bidding one's value or more) is no CRRA
+    bidder's: that band is shaded and has no rho.
 
     Args:
         table: `analysis.student_slopes` of the class.
         programmed: for simulated students, each one's programmed rho by name, drawn as a cross.
     """
+    if table.empty:
+        return Note("No student has a first-price bid on a value above a tenth of the range, so no slope to plot.")
     style = plot_style()
     rows = table.sort_values("slope").reset_index(drop=True)
     n_law = rows["neutral"].iloc[0]
-    n = round(n_law / (1 - n_law)) + 1  # the risk-neutral slope (n-1)/n gives n back
-    law = Uniform(0, 1)
+    k = n_law / (1 - n_law)  # (n-1) a: the risk-neutral slope k / (k + 1) gives it back
     fig, ax = style.figure(7.2, 3.6)
     x = list(range(len(rows)))
     low = (rows["slope"] - rows["slope_low"]).fillna(0)
@@ -102,29 +119,41 @@ def student_slopes_plot(table: pd.DataFrame, programmed: pd.Series | None = None
                 label="a student (bars: 95 %)")  # fmt: skip
     ax.axhline(n_law, color=style.PALETTE[1], linewidth=1.2, label=f"risk-neutral, {n_law:.3g}")
     if programmed is not None:
-        truth = [shading(n, law, float(programmed[name])) for name in rows["name"]]
+        truth = [k / (k + float(programmed[name])) for name in rows["name"]]
         ax.scatter(x, truth, marker="x", color=style.PALETTE[2], zorder=3, s=22, label="programmed")
     ax.set_xticks(x, rows["name"], rotation=90, fontsize=7)
-    ax.set_ylim(max(0.0, min(rows["slope_low"].min(), n_law) - 0.05), min(1.3, rows["slope_high"].max() + 0.05))
+    ends: list[float] = [float(v) for v in (*rows["slope_low"], *rows["slope_high"], *rows["slope"], n_law)]
+    known = [v for v in ends if not math.isnan(v)]
+    bottom: float = max(0.0, min(known) - 0.05)
+    top: float = max(known) + 0.05
+    ax.set_ylim(bottom, top)
+    if top > 1:
+        ax.axhspan(1, top, color=style.PALETTE[7], alpha=0.15, linewidth=0, label="bid ≥ value: no CRRA ρ")
     ax.set_ylabel("slope: bid / value")
     ax.set_title("First price: one slope per student")
-    scale = ax.secondary_yaxis("right", functions=(lambda s: _rho_of(s, n), lambda r: _slope_of(r, n)))
-    scale.set_ylabel("CRRA ρ (the same scale)")
-    style.legend_below(fig)
+    scale = ax.twinx()
+    scale.set_ylim(bottom, top)
+    ticks = rho_ticks(bottom, top, k)
+    scale.set_yticks([t for t, _ in ticks], [label for _, label in ticks])
+    scale.set_ylabel("CRRA ρ at that slope")
+    style.legend_below(fig, *_handles([ax]))
     done: Figure = style.finish(fig)
     return done
 
 
-def _rho_of(slope: Any, n: int) -> Any:
-    """Return the CRRA rho of a slope, (n-1)(1/slope - 1), for matplotlib's second axis (slopes of 1 or more: 0)."""
-    s = slope.clip(1e-6, 1.0) if hasattr(slope, "clip") else min(max(slope, 1e-6), 1.0)
-    return (n - 1) * (1 / s - 1)
+def rho_ticks(low: float, high: float, k: float) -> list[tuple[float, str]]:
+    """Return the ticks of the rho scale between the slopes `low` and `high`: (slope, label) for round values of rho.
 
+    A slope s reads as rho = k (1/s - 1), so rho r sits at the slope k / (k + r); k is (n-1) for
+    uniform values (3 for groups of 4: rho 1 at 0.75, 0.5 at 0.857, 0 at 1). Slopes of 1 or more
+    have no rho, so no tick lies above 1.
 
-def _slope_of(rho: Any, n: int) -> Any:
-    """Return the slope of a CRRA rho, (n-1)/(n-1+rho): `_rho_of` inverted."""
-    r = rho.clip(0.0, None) if hasattr(rho, "clip") else max(rho, 0.0)
-    return (n - 1) / (n - 1 + r)
+    >>> [(round(s, 3), label) for s, label in rho_ticks(0.7, 1.2, 3)]
+    [(0.75, '1'), (0.8, '0.75'), (0.857, '0.5'), (0.923, '0.25'), (0.968, '0.1'), (1.0, '0')]
+    """
+    values = (0.0, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
+    ticks = [(k / (k + r), f"{r:g}") for r in values]
+    return sorted((s, label) for s, label in ticks if low <= s <= min(high, 1.0))
 
 
 def revenue_by_format(df: pd.DataFrame, practice: bool = False, rho: float | None = None) -> Figure | Note:

@@ -22,12 +22,16 @@ from ra_classroom.teacher.analysis import (
     class_slope,
     efficiency,
     learning,
+    nothing_to_show,
     overbidding,
     revenue,
+    shading_changes,
     student_slopes,
     students_differ,
     winners_curse,
 )
+from ra_classroom.teacher.payment import draw_payments
+from ra_classroom.teacher.plots import rho_ticks, student_slopes_plot, winners_curse_plot
 from ra_course.clustered import t_quantile, wilson
 from ra_course.evidence import binomial_outside
 
@@ -156,11 +160,63 @@ def test_learning_is_each_students_change_in_shading() -> None:
     assert table.loc["change", "bids"] == 4
 
 
-def test_bad_input_is_named() -> None:
-    with pytest.raises(ValueError, match="no first-price bid"):
-        student_slopes(pd.DataFrame(CURSE))
-    with pytest.raises(ValueError, match="no common-value round"):
-        winners_curse(pd.DataFrame(FIRST))
+def test_a_session_without_the_rounds_a_table_needs_gives_it_empty_and_a_sentence_says_why() -> None:
+    no_first, no_common, nothing = pd.DataFrame(CURSE), pd.DataFrame(FIRST), pd.DataFrame(FIRST).iloc[0:0]
+    for table in (student_slopes(no_first), class_slope(no_first), students_differ(no_first), overbidding(no_first),
+                  revenue(no_first), efficiency(no_first), winners_curse(no_common), learning(no_common),
+                  shading_changes(no_common), class_slope(nothing), revenue(nothing),
+                  winners_curse(nothing)):  # fmt: skip
+        assert table.empty and len(table.columns) > 3
+    assert list(class_slope(no_first).columns) == list(class_slope(no_common).columns)
+    one = pd.DataFrame([r for r in FIRST if r["student"] == 1])
+    assert students_differ(one).empty and len(class_slope(one)) == 1  # one student: nothing to compare him with
+    said = nothing_to_show("common", no_common)
+    assert said.startswith("Nothing to show here") and "common-value" in said and "2 paid sealed-bid rounds" in said
+    assert isinstance(winners_curse_plot(no_common), str) and isinstance(
+        student_slopes_plot(student_slopes(no_first)), str
+    )
+
+
+def test_the_slope_line_and_the_overbidding_table_count_the_same_bids_and_students() -> None:
+    low = [row(7, "first", 1, 1, 5, 4.9, False), row(7, "first", 1, 5, 3, 1, True)]  # values below a tenth: left out
+    df = pd.DataFrame(FIRST + low)
+    slope = class_slope(df).iloc[0]
+    table = overbidding(df).set_index("measure")
+    assert str(table.loc["bids above the risk-neutral line", "count"]).endswith(f"of {slope['bids']:.0f}")
+    assert slope["bids"] == 8 and slope["students"] == 4
+    assert str(table.loc["students whose slope is above the risk-neutral slope", "count"]).endswith(
+        f"of {slope['students']:.0f}"
+    )
+
+
+def test_the_rho_scale_sits_where_its_slopes_lie_also_for_slopes_of_1_or_more() -> None:
+    slopes = [0.75, 6 / 7, 1.0, 1.12, 1.3]  # rho 1, 0.5, 0, and two students bidding above their values
+    table = pd.DataFrame({"name": [f"s{i}" for i in range(5)], "slope": slopes, "slope_low": [s - 0.04 for s in slopes],
+                          "slope_high": [s + 0.04 for s in slopes], "neutral": 0.75})  # fmt: skip
+    fig = student_slopes_plot(table)
+    assert not isinstance(fig, str)
+    ax, scale = fig.axes[0], fig.axes[1]
+    assert ax.get_ylim() == pytest.approx(scale.get_ylim()) and ax.get_ylim()[1] >= 1.3
+    ticks = dict(zip([t.get_text() for t in scale.get_yticklabels()], scale.get_yticks(), strict=True))
+    assert ticks["1"] == pytest.approx(0.75) and ticks["0.5"] == pytest.approx(6 / 7) and ticks["0"] == 1
+    assert ticks["0.25"] == pytest.approx(3 / 3.25) and max(ticks.values()) == 1  # no rho above a slope of 1
+    for label, at in ticks.items():  # every tick reads back as its slope's rho, rho = (n-1)(1/slope - 1)
+        assert 3 * (1 / at - 1) == pytest.approx(float(label), abs=1e-9)
+    assert "bid ≥ value: no CRRA ρ" in [t.get_text() for t in fig.legends[0].get_texts()]
+    assert rho_ticks(0.7, 0.8, 3) == [(0.75, "1"), (0.8, "0.75")]
+
+
+def test_each_student_is_paid_his_own_earnings_in_one_paid_round_drawn_for_him() -> None:
+    df = pd.DataFrame(FIRST + [row(0, "first", 1, 1, 99, 1, True, practice=True, earnings=98.0)])
+    pay = draw_payments(df, "T", show_up=5, rate=0.5).set_index("student")
+    assert list(pay.index) == [1, 2, 3, 4] and (pay["rounds"] == 2).all() and set(pay["round"]) <= {1, 2}
+    for student, drawn in pay.iterrows():  # his own earnings in the drawn round; a practice round never pays
+        earned = df[(df["student"] == student) & (df["round"] == drawn["round"])]["earnings"].iloc[0]
+        assert drawn["earnings"] == earned and drawn["payment"] == pytest.approx(max(0, 5 + 0.5 * earned))
+    assert draw_payments(df, "T").equals(draw_payments(df, "T"))  # drawn again: the same rounds
+    draws = {tuple(draw_payments(df, f"room{k}")["round"]) for k in range(40)}
+    assert len(draws) > 4  # the seed decides; each student's round varies with it
+    assert draw_payments(df.iloc[0:0], "T").empty
 
 
 def synthetic_class(rng: random.Random, students: int, rounds: int) -> tuple[pd.DataFrame, dict[int, float]]:
