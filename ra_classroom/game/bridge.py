@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ra_core.bots import heuristic_bot
+from ra_core.pictures.controls import Controls
 from ra_core.pictures.narrate import narrate, since_last_move
-from ra_core.pictures.pieces import Controls
 from ra_core.pictures.portrait import portrait_svg
 from ra_core.pictures.svg import svg
 from ra_core.pictures.words import facts, scores_text, status_lines

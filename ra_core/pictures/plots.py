@@ -260,9 +260,14 @@ def plot_win_rates(
             rate, y, xerr=[[rate - low], [high - rate]], fmt="none", color=INK, ecolor=INK, elinewidth=1.2, capsize=4
         )
         ax.annotate(
-            f"{rate:.1%}  [{low:.1%}, {high:.1%}]", (high, y), xytext=(6, 0), textcoords="offset points",
-            va="center", fontsize=8, color=INK,
-        )  # fmt: skip
+            f"{rate:.1%}  [{low:.1%}, {high:.1%}]",
+            (high, y),
+            xytext=(6, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=8,
+            color=INK,
+        )
     if baseline is not None:
         ax.axvline(baseline, color=FRAME, linestyle="--", linewidth=1.2, label=f"baseline {baseline:.1%}")
         legend_below(fig)
@@ -346,8 +351,12 @@ def plot_distribution(
     if numeric and tail > 0:
         ax.set_xlim(*_tail_limits([pos[k] for k in keys], probs, tail, width))
     if not numeric:
-        ax.set_xticks(list(pos.values()), [_key_label(k) for k in keys], rotation=45 if len(keys) > 6 else 0,
-                      ha="right" if len(keys) > 6 else "center")  # fmt: skip
+        ax.set_xticks(
+            list(pos.values()),
+            [_key_label(k) for k in keys],
+            rotation=45 if len(keys) > 6 else 0,
+            ha="right" if len(keys) > 6 else "center",
+        )
         ax.grid(axis="x", visible=False)
     ax.set_ylim(0, None)
     ax.set_xlabel(xlabel)
@@ -386,11 +395,22 @@ def _overlay(ax: Any, simulated: Mapping[Any, Any] | Iterable[Any], pos: Mapping
     xs = [pos[k] if k in pos else float(k) for k in keys]
     freqs = [counts[k] / total for k in keys]
     if frequencies_only:
-        ax.plot(xs, freqs, "D", color=PALETTE[1], markeredgecolor=INK, markeredgewidth=0.5, markersize=5,
-                label="simulated")  # fmt: skip
+        ax.plot(
+            xs, freqs, "D", color=PALETTE[1], markeredgecolor=INK, markeredgewidth=0.5, markersize=5, label="simulated"
+        )
         return
     errors = [1.96 * math.sqrt(f * (1 - f) / total) for f in freqs]
     ax.errorbar(
-        xs, freqs, yerr=errors, fmt="D", color=PALETTE[1], markeredgecolor=INK, markeredgewidth=0.5, markersize=5,
-        ecolor=PALETTE[1], elinewidth=1, capsize=2, label=f"simulated (n = {total:,.0f}, 95 % bars)",
-    )  # fmt: skip
+        xs,
+        freqs,
+        yerr=errors,
+        fmt="D",
+        color=PALETTE[1],
+        markeredgecolor=INK,
+        markeredgewidth=0.5,
+        markersize=5,
+        ecolor=PALETTE[1],
+        elinewidth=1,
+        capsize=2,
+        label=f"simulated (n = {total:,.0f}, 95 % bars)",
+    )

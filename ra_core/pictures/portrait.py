@@ -14,7 +14,7 @@ a 390 px screen, the touch-target size of WCAG 2.5.5). From the top:
   and your tiles (a god to use, tiles to lose).
 
 Standard library only, byte-stable, the same pieces and the same ``data-action`` / ``data-ui``
-marks as the landscape board (`ra_core.pictures.pieces.target`), so a front end needs nothing
+marks as the landscape board (`ra_core.pictures.clickable.target`), so a front end needs nothing
 new to take its clicks.
 """
 
@@ -29,23 +29,9 @@ from ..engine.actions import Bid, Done, Pass, UseGod
 from ..engine.records import Phase
 from ..engine.rules import EPOCHS
 from ..engine.tiles import Tile
-from .pieces import (
-    LOST,
-    VERMILLION,
-    Controls,
-    Svg,
-    bag_and_statue,
-    button_svg,
-    frame,
-    loss_badge,
-    move_words,
-    outline,
-    ring,
-    sun_svg,
-    target,
-    text_element,
-    tile_svg,
-)
+from .clickable import LOST, bag_and_statue, button_svg, frame, loss_badge, move_words, outline, ring, target
+from .controls import Controls
+from .pieces import VERMILLION, Svg, sun_svg, text_element, tile_svg
 from .theme import PANEL, PAPER, ROOT, STRONG, STYLE, UNUSED
 from .words import KEPT, SCORED_EACH_EPOCH, facts, player_name, seat_set, status_lines, tile_name
 

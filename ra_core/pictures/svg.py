@@ -27,27 +27,19 @@ if TYPE_CHECKING:
     from ..engine.records import Player
     from ..engine.scoring import EpochScore
     from ..engine.state import State
+from .clickable import LOST, bag_and_statue, button_svg, frame, loss_badge, move_words, outline, ring, target
+from .controls import Controls
 from .pieces import (
     KEY_ROW,
-    LOST,
     TILE_STYLES,
     VERMILLION,
-    Controls,
     Html,
     Svg,
     TileStyle,
-    bag_and_statue,
-    button_svg,
-    frame,
     key_svg,
     legend,
-    loss_badge,
-    move_words,
-    outline,
-    ring,
     sun_svg,
     svg_text,
-    target,
     text_element,
     tile_svg,
 )
@@ -291,7 +283,7 @@ def svg(
         names: a name per seat.
         width: the width in pixels to draw at (default: 760, natural size).
         controls: for a game table: the pieces that stand for the deciding player's legal
-            actions become buttons (see `Controls` and `pieces.target`), and the bag and the
+            actions become buttons (see `Controls` and `clickable.target`), and the bag and the
             Ra statue are drawn.
     """
     me = seat_set(you)
@@ -340,8 +332,11 @@ def _svg(
     for i, p in enumerate(s.players):
         out += _player_panel(s, i, p, _TOP + i * _PANEL, player_name(i, me, names), controls)
     top = _TOP + _PANEL * len(s.players)
-    out.append(text_element(14, top + 14, "Key to the tiles on the board:" if key else "No tiles on the board yet.", 12,
-                            "bold"))  # fmt: skip
+    out.append(
+        text_element(
+            14, top + 14, "Key to the tiles on the board:" if key else "No tiles on the board yet.", 12, "bold"
+        )
+    )
     out.append(key)
     out.append("</svg>")
     return Svg("".join(out))

@@ -43,7 +43,7 @@ from ..engine.actions import Action, Reveal, UseGod, parse_action
 from ..engine.errors import InvalidActionError
 from ..engine.state import State
 from ..engine.tiles import Tile
-from ..pictures.pieces import Controls
+from ..pictures.controls import Controls
 from ..pictures.words import player_name, tile_name
 
 __all__ = ["Answer", "Click", "Selection", "controls", "judge", "read_click"]

@@ -150,16 +150,26 @@ class TableView(View):
         self.scores = w.HTML()
         self.undo_button = w.Button(description="Undo", tooltip="Take back your last decision", icon="undo")
         self.new_button = w.Button(description="New game", tooltip="Start a new game (next seed)")
-        self.speed = w.ToggleButtons(options=[("Bots: at once", False), ("Bots: step by step", True)],
-                                     value=step_by_step)  # fmt: skip
-        self.pace = w.FloatSlider(value=delay, min=0.2, max=3.0, step=0.2, description="Seconds per bot step",
-                                  style={"description_width": "initial"}, continuous_update=False)  # fmt: skip
+        self.speed = w.ToggleButtons(
+            options=[("Bots: at once", False), ("Bots: step by step", True)], value=step_by_step
+        )
+        self.pace = w.FloatSlider(
+            value=delay,
+            min=0.2,
+            max=3.0,
+            step=0.2,
+            description="Seconds per bot step",
+            style={"description_width": "initial"},
+            continuous_update=False,
+        )
         self.pace.observe(self._guard(lambda change: setattr(self, "delay", float(change["new"]))), names="value")
         self.save_button = w.Button(description="Save", tooltip="Put the game record in the box below")
         self.load_button = w.Button(description="Load", tooltip="Load the game record from the box below")
         self.upload = w.FileUpload(accept=".json", multiple=False, description="Load file")
-        self.record_box = w.Textarea(placeholder="A saved game record (JSON) appears here; paste one to load it.",
-                                     layout=w.Layout(width="100%", height="6em"))  # fmt: skip
+        self.record_box = w.Textarea(
+            placeholder="A saved game record (JSON) appears here; paste one to load it.",
+            layout=w.Layout(width="100%", height="6em"),
+        )
         self.download = w.HTML()
         self.undo_button.on_click(self._guard(lambda _: self.undo()))
         self.new_button.on_click(self._guard(lambda _: self.new_game()))
