@@ -40,7 +40,7 @@ from .bridge import (
     portrait_svg,
     read_click,
     sample_chance,
-    scores_text,
+    scores_rows,
     since_last_move,
     status_lines,
 )
@@ -198,7 +198,7 @@ class TableGame:
             "lines": status_lines(s, table=True),
             "recent": self.recent(seat, names),
             "facts": facts(s, you=seat, names=names),
-            "scores": scores_text(s.scores) if s.scores else "",
+            "scores": scores_rows(s.scores, you={seat}, names=names),  # narrow rows: a phone shows them
             "choices": [str(a) for a in board.actions],
             "yours": mine,
             "over": s.is_terminal(),
