@@ -785,21 +785,25 @@ def test_a_view_saves_a_picture_beside_the_widget() -> None:
     game = play_widget(players=3, you=0, seed=2)
     widget = "application/vnd.jupyter.widget-view+json"
     for view, drawn in (
-        (game, game.clicks.svg().split(">", 1)[1]),
+        (game, "Ra board"),
         (replay(play_game([random_bot] * 3, seed=2)), "Step 0 of"),
         (auction_explorer(), "Ra board"),
+        (disaster_explorer(), "the tiles this disaster can take"),  # its tiles too, where untrusted
     ):
         bundle = view._repr_mimebundle_()
         assert set(bundle) == {widget, "image/svg+xml", "image/png", "text/plain"}
-        assert drawn in bundle["image/svg+xml"] and SAVED_NOTE in bundle["image/svg+xml"]
-        ET.fromstring(bundle["image/svg+xml"])
+        saved = bundle["image/svg+xml"]
+        words = [t.text or "" for t in ET.fromstring(saved).iter("{http://www.w3.org/2000/svg}text")]
+        assert drawn in saved and SAVED_NOTE in " ".join(words[:2]), words[:3]
+        assert words[0].startswith(SAVED_NOTE[:30]), f"the note is not at the top: {words[:2]}"
+        assert 'class="ra-mark"' not in saved, "a saved picture looks live: its pieces are framed to click"
         assert bundle["text/plain"] == view.text()
-    for other, drawn in ((disaster_explorer(), "<svg"), (scoring_calculator(), "<table")):
+    for other, drawn in ((scoring_calculator(), "<table"),):
         bundle = other._repr_mimebundle_()
         assert set(bundle) == {widget, "text/html", "text/plain"}
         assert drawn in bundle["text/html"] and "run the cell to use it" in bundle["text/html"]
-    assert 'data-action="draw"' in game._repr_mimebundle_()["image/svg+xml"]  # the board as it is: its pieces framed
-    assert game.clicks.status() in game._repr_mimebundle_()["image/svg+xml"]  # under the status line
+    saved = game._repr_mimebundle_()["image/svg+xml"]
+    assert 'data-action="draw"' in saved and game.clicks.status() in saved  # the board as it is, under the status
 
 
 def test_the_scores_fit_inside_their_card() -> None:

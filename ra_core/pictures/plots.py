@@ -40,6 +40,7 @@ from .plotstyle import (
     MARKERS,
     PALETTE,
     SVG_HASHSALT,
+    TEXT,
     figure,
     finish,
     legend_below,
@@ -58,6 +59,7 @@ __all__ = [
     "MARKERS",
     "PALETTE",
     "SVG_HASHSALT",
+    "TEXT",
     "plot_distribution",
     "plot_fame",
     "plot_win_rates",
@@ -127,7 +129,7 @@ def plot_fame(
         for i in ends:
             ax.axvline(i, color=FRAME, linewidth=0.8, linestyle=":")
         top = ax.secondary_xaxis("top")  # each epoch's end named above the axes, clear of the lines and markers
-        top.set_xticks(ends, labels=[f"epoch {k}\nscored" for k in range(1, len(ends) + 1)], fontsize=8, color=FRAME)
+        top.set_xticks(ends, labels=[f"epoch {k}\nscored" for k in range(1, len(ends) + 1)], fontsize=8, color=TEXT)
         top.tick_params(length=0, pad=2)
         ax.set_xlabel("actions played (chance draws included)")
         ax.set_xlim(0, (len(states) - 1) * 1.03)
@@ -147,7 +149,7 @@ def plot_fame(
         patches = _category_bars(bars, scores, labels)
         handles = [(line, patch) for line, patch in zip(handles, patches, strict=True)]  # line style and hatch
     legend_below(fig, handles, labels, handler_map={tuple: HandlerTuple(ndivide=None, pad=0.8)})
-    fig.suptitle(title or "Fame over the game", color=INK)
+    fig.suptitle(title or "Fame over the game", color=TEXT)
     return finish(fig)
 
 
@@ -174,7 +176,7 @@ def _category_bars(ax: Any, scores: Sequence[Any], labels: Sequence[str]) -> lis
         ax.set_title(f"Points by category (epochs {epochs})")
     else:
         ax.set_title("Points by scoring category")
-        ax.text(0.5, 0.5, "no epoch scored yet", transform=ax.transAxes, ha="center", va="center", color=FRAME)
+        ax.text(0.5, 0.5, "no epoch scored yet", transform=ax.transAxes, ha="center", va="center", color=TEXT)
     return firsts
 
 
@@ -259,14 +261,14 @@ def plot_win_rates(
         ax.errorbar(
             rate, y, xerr=[[rate - low], [high - rate]], fmt="none", color=INK, ecolor=INK, elinewidth=1.2, capsize=4
         )
-        ax.annotate(
+        ax.annotate(  # right of the whisker, and of the baseline if it runs there: no line crosses the words
             f"{rate:.1%}  [{low:.1%}, {high:.1%}]",
-            (high, y),
+            (max(high, baseline if baseline is not None else high), y),
             xytext=(6, 0),
             textcoords="offset points",
             va="center",
             fontsize=8,
-            color=INK,
+            color=TEXT,
         )
     if baseline is not None:
         ax.axvline(baseline, color=FRAME, linestyle="--", linewidth=1.2, label=f"baseline {baseline:.1%}")

@@ -185,6 +185,9 @@ class DisasterView(View):
         self.message.value = _message_html(self.controller.message)
         self.result.value = self.controller.html()
 
-    def picture(self) -> str:
-        """Return what the widget shows as HTML that needs no kernel: its result."""
-        return _saved(self.controller.html())
+    def board_picture(self) -> str:
+        """Return the explorer as a picture that needs no kernel: the tiles with their counts, under what must go.
+
+        An SVG (with its PNG), not HTML: an untrusted notebook cleans the tiles' SVG out of HTML.
+        """
+        return saved_board(self.controller.tiles_svg(width=560), self.controller.lines())
