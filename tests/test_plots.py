@@ -33,6 +33,7 @@ from ra_core.pictures.plots import (
     svg_setup,
     to_svg,
 )
+from ra_core.pictures.plotstyle import HALO, TEXT
 from ra_core.pictures.words import CATEGORY_NAMES
 from ra_core.play import GameRecord, play_game
 
@@ -297,21 +298,36 @@ def contrast(a: str, b: str) -> float:
 
 
 def test_figures_are_transparent_with_ink_for_light_and_dark_themes(record: GameRecord) -> None:
-    """Readable on light and dark themes: no background of their own, and every word and axis in
-    a grey of contrast 4 : 1 or more on white and on JupyterLab Dark's #111111."""
-    assert contrast(INK, "#ffffff") >= 4 and contrast(INK, "#111111") >= 4
+    """Readable on light and dark themes: no background of their own; every axis in a grey of 3 : 1
+    or more on white and on JupyterLab Dark's #111111, and every word 4.5 : 1 or more on both: near-black
+    on white, and on the dark theme over its own white halo (no one grey reaches 4.5 : 1 on both)."""
+    assert contrast(INK, "#ffffff") >= 3 and contrast(INK, "#111111") >= 3
+    assert contrast(TEXT, "#ffffff") >= 4.5 and contrast(TEXT, HALO) >= 4.5 and HALO == "#FFFFFF"
     for fig in three_figures(record):
         assert to_hex(fig.get_facecolor(), keep_alpha=True).endswith("00")
         svg = to_svg(fig)
         assert "fill: #ffffff" not in svg.lower() and "fill: #000000" not in svg.lower()
+        words = [t for t in fig.findobj(matplotlib.text.Text) if t.get_text() and t.get_visible()]
+        for text in words:
+            assert to_hex(text.get_color()) == to_hex(TEXT), text
+            effects: Any = text.get_path_effects()
+            assert effects and to_hex(effects[0]._gc["foreground"]) == to_hex(HALO), text  # its white halo
         for ax in panels(fig):
             assert to_hex(ax.get_facecolor(), keep_alpha=True).endswith("00")
-            ticks = ax.get_xticklabels() + ax.get_yticklabels()
-            for text in [ax.title, ax.xaxis.label, ax.yaxis.label, *ticks]:
-                assert to_hex(text.get_color()) == to_hex(INK), text
-        for text in [t for legend in fig.legends for t in legend.get_texts()]:
-            assert to_hex(text.get_color()) == to_hex(INK), text
         labelled(fig)
+
+
+def test_the_baseline_crosses_no_label() -> None:
+    """A win rate's words start right of the baseline when the baseline runs right of its whisker (notebook 08)."""
+    fig = plot_win_rates({"a": (0.30, 0.26, 0.33), "b": (0.5, 0.4, 0.6)}, baseline=1 / 3)
+    ax = fig.axes[0]
+    renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
+    line = next(x for x in ax.get_lines() if str(x.get_label()).startswith("baseline"))
+    xs: Any = line.get_xdata()
+    at = ax.transData.transform((float(xs[0]), 0.0))[0]
+    for text in ax.texts:
+        box = text.get_window_extent(renderer)
+        assert not box.x0 < at < box.x1, (text.get_text(), box.x0, at, box.x1)
 
 
 def test_plots_fit_a_900_px_output_area(record: GameRecord) -> None:

@@ -400,11 +400,14 @@ def test_a_whole_game_by_clicking_the_board_only() -> None:
 @pytest.mark.parametrize(
     ("content", "says"),
     [
-        ({"label": "sun 3, face up"}, "sun 3, face up: nothing to do there now. Click the bag"),
+        ({"label": "sun 3, face up"}, "sun 3, face up: sun 3 is P1"),  # why it is no choice, then what is
+        ({"label": "sun 2, face up"}, "sun 2, face up: a sun is bid only in an auction, and none is running"),
+        ({"label": "center sun 1"}, "center sun 1: sun 1 is the center sun: the auction's winner takes it"),
+        ({"label": "slot 3 empty"}, "slot 3 empty: nothing to do there now. Click the bag"),
         ({"ui": "god"}, "You have no god to use now."),
         ({"ui": "pick art"}, "Art is not among the tiles you may lose now."),
         ({"ui": "unpick gold"}, "Nothing to do there now."),
-        ({"action": "bid 13"}, "Not legal now: bid 13."),
+        ({"action": "bid 13"}, "Not legal now: bid 13 (a sun is bid only in an auction, and none is running: call Ra or draw"),
         ({"action": "draw", "version": 99}, "earlier board"),
         ({"action": ["draw"]}, "Nothing to do there now."),
         ({"action": "draw", "version": "0"}, "earlier board"),
@@ -423,6 +426,30 @@ def test_stray_stale_and_malformed_clicks_change_nothing(content: dict[str, Any]
     assert (c.text().replace(f"Message: {c.message}\n", ""), view.table.board, c.version) == before
     assert says in view.table.message if says else view.table.message == ""
     assert "use a god" not in view.table.status  # nobody starts with a god
+
+
+def test_a_click_on_a_sun_below_the_high_bid_says_why_it_is_no_choice() -> None:
+    """In an auction, a click on one of your suns lower than the high bid says so, with the high bid, and what to do."""
+    from ra_core.engine.actions import Bid
+    from ra_core.table import judge, read_click
+
+    seen = 0
+    for seed in range(20):
+        for s in play_game([random_bot] * 3, seed=seed).states():
+            a, mover = s.auction, s.to_move
+            if a is None or mover < 0 or not any(isinstance(x, Bid) for x in s.legal_actions()):
+                continue
+            for sun in (x for x in s.players[mover].suns_up if x < a.high_bid):
+                click = read_click({"label": f"sun {sun}, face up", "version": 0})
+                answer = judge(s, click, version=0, seats={mover})
+                assert answer.kind == "refused", answer
+                assert answer.text.startswith(
+                    f"sun {sun}, face up: sun {sun} is below the high bid of {a.high_bid}: a bid must beat it. Click"
+                ), answer.text
+                bid = judge(s, read_click({"action": f"bid {sun}", "version": 0}), version=0, seats={mover})
+                assert f"(sun {sun} is below the high bid of {a.high_bid}" in bid.text, bid.text
+                seen += 1
+    assert seen >= 10, seen
 
 
 def test_keyboard_reaches_every_choice_and_the_status_names_only_open_choices() -> None:
@@ -758,21 +785,25 @@ def test_a_view_saves_a_picture_beside_the_widget() -> None:
     game = play_widget(players=3, you=0, seed=2)
     widget = "application/vnd.jupyter.widget-view+json"
     for view, drawn in (
-        (game, game.clicks.svg().split(">", 1)[1]),
+        (game, "Ra board"),
         (replay(play_game([random_bot] * 3, seed=2)), "Step 0 of"),
         (auction_explorer(), "Ra board"),
+        (disaster_explorer(), "the tiles this disaster can take"),  # its tiles too, where untrusted
     ):
         bundle = view._repr_mimebundle_()
         assert set(bundle) == {widget, "image/svg+xml", "image/png", "text/plain"}
-        assert drawn in bundle["image/svg+xml"] and SAVED_NOTE in bundle["image/svg+xml"]
-        ET.fromstring(bundle["image/svg+xml"])
+        saved = bundle["image/svg+xml"]
+        words = [t.text or "" for t in ET.fromstring(saved).iter("{http://www.w3.org/2000/svg}text")]
+        assert drawn in saved and SAVED_NOTE in " ".join(words[:2]), words[:3]
+        assert words[0].startswith(SAVED_NOTE[:30]), f"the note is not at the top: {words[:2]}"
+        assert 'class="ra-mark"' not in saved, "a saved picture looks live: its pieces are framed to click"
         assert bundle["text/plain"] == view.text()
-    for other, drawn in ((disaster_explorer(), "<svg"), (scoring_calculator(), "<table")):
+    for other, drawn in ((scoring_calculator(), "<table"),):
         bundle = other._repr_mimebundle_()
         assert set(bundle) == {widget, "text/html", "text/plain"}
         assert drawn in bundle["text/html"] and "run the cell to use it" in bundle["text/html"]
-    assert 'data-action="draw"' in game._repr_mimebundle_()["image/svg+xml"]  # the board as it is: its pieces framed
-    assert game.clicks.status() in game._repr_mimebundle_()["image/svg+xml"]  # under the status line
+    saved = game._repr_mimebundle_()["image/svg+xml"]
+    assert 'data-action="draw"' in saved and game.clicks.status() in saved  # the board as it is, under the status
 
 
 def test_the_scores_fit_inside_their_card() -> None:

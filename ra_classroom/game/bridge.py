@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ra_core.bots import heuristic_bot
+from ra_core.pictures.controls import Controls
 from ra_core.pictures.narrate import narrate, since_last_move
-from ra_core.pictures.pieces import Controls
 from ra_core.pictures.portrait import portrait_svg
 from ra_core.pictures.svg import svg
-from ra_core.pictures.words import facts, player_name, scores_text, status_lines
+from ra_core.pictures.words import facts, player_name, scores_rows, status_lines
 from ra_core.play import sample_chance
 from ra_core.table import Answer, Click, Selection, controls, judge, read_click
 
@@ -36,7 +36,7 @@ __all__ = [
     "plot_style",
     "portrait_svg",
     "sample_chance",
-    "scores_text",
+    "scores_rows",
     "since_last_move",
     "status_lines",
     "svg",

@@ -42,7 +42,7 @@ from .bridge import (
     portrait_svg,
     read_click,
     sample_chance,
-    scores_text,
+    scores_rows,
     since_last_move,
     status_lines,
 )
@@ -257,7 +257,7 @@ class TableGame:
             "lines": lines,
             "recent": self.recent(seat, names),
             "facts": seen,
-            "scores": scores_text(s.scores) if s.scores else "",
+            "scores": scores_rows(s.scores, you={seat}, names=names),  # narrow rows: a phone shows them
             "choices": [str(a) for a in board.actions],
             "yours": mine,
             "over": s.is_terminal(),

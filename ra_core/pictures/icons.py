@@ -25,12 +25,27 @@ WORD_TILES: dict[Tile, str] = {Tile.RA: "Ra", Tile.GOD: "God", Tile.ART: "Art"}
 #: without the key (not by its colour alone: the eight monuments share theirs): the name itself
 #: when it has at most 7 letters, else the head of the name, cut where it still reads as the word.
 LABELS: dict[Tile, str] = {
-    Tile.PHARAOH: "Pharaoh", Tile.NILE: "Nile", Tile.FLOOD: "Flood", Tile.GOLD: "Gold",
-    Tile.AGRICULTURE: "Agri.", Tile.RELIGION: "Relig.", Tile.ASTRONOMY: "Astro.", Tile.WRITING: "Writing",
-    Tile.FORTRESS: "Fortress", Tile.OBELISK: "Obelisk", Tile.PALACE: "Palace", Tile.PYRAMID: "Pyramid",
-    Tile.SPHINX: "Sphinx", Tile.STATUE: "Statue", Tile.STEP_PYRAMID: "Step", Tile.TEMPLE: "Temple",
-    Tile.FUNERAL: "Funeral", Tile.DROUGHT: "Drought", Tile.UNREST: "Unrest", Tile.EARTHQUAKE: "Quake",
-}  # fmt: skip
+    Tile.PHARAOH: "Pharaoh",
+    Tile.NILE: "Nile",
+    Tile.FLOOD: "Flood",
+    Tile.GOLD: "Gold",
+    Tile.AGRICULTURE: "Agri.",
+    Tile.RELIGION: "Relig.",
+    Tile.ASTRONOMY: "Astro.",
+    Tile.WRITING: "Writing",
+    Tile.FORTRESS: "Fortress",
+    Tile.OBELISK: "Obelisk",
+    Tile.PALACE: "Palace",
+    Tile.PYRAMID: "Pyramid",
+    Tile.SPHINX: "Sphinx",
+    Tile.STATUE: "Statue",
+    Tile.STEP_PYRAMID: "Step",
+    Tile.TEMPLE: "Temple",
+    Tile.FUNERAL: "Funeral",
+    Tile.DROUGHT: "Drought",
+    Tile.UNREST: "Unrest",
+    Tile.EARTHQUAKE: "Quake",
+}
 
 
 def _poly(points: str) -> str:
@@ -77,15 +92,19 @@ _ICONS: dict[Tile, str] = {
     Tile.PALACE: '<rect x="-9" y="-3" width="18" height="11"/><rect x="-10" y="-5" width="20" height="2"/>'
     + _lines("M0,-5 L0,-10", 1.2)
     + _poly("0,-10 5,-8.5 0,-7")
-    + _hole('<rect x="-7" y="0" width="3" height="3"/><rect x="4" y="0" width="3" height="3"/>'
-            '<rect x="-1.5" y="2" width="3" height="6"/>'),  # fmt: skip
+    + _hole(
+        '<rect x="-7" y="0" width="3" height="3"/><rect x="4" y="0" width="3" height="3"/>'
+        '<rect x="-1.5" y="2" width="3" height="6"/>'
+    ),
     Tile.PYRAMID: _poly("0,-9 10,8 -10,8") + _lines("M0,-9 L3,8", 1).replace("{ink}", "{back}"),
     Tile.SPHINX: '<path d="M-10,8 L-10,3 Q-10,1 -7,1 L3,1 L3,-5 Q3,-9 6,-9 Q9,-9 9,-5 L9,1 L10.5,5 L10.5,8 Z"/>'
     + _hole('<circle cx="6" cy="-5" r="1.2"/>'),
-    Tile.STATUE: '<circle cx="0" cy="-7" r="2.6"/>' + _poly("-3.5,-3.5 3.5,-3.5 2.5,5 -2.5,5")
+    Tile.STATUE: '<circle cx="0" cy="-7" r="2.6"/>'
+    + _poly("-3.5,-3.5 3.5,-3.5 2.5,5 -2.5,5")
     + '<rect x="-6" y="5.5" width="12" height="3.5"/>',
-    Tile.STEP_PYRAMID: _poly("-10,8 -10,4 -7,4 -7,0 -4,0 -4,-4 -1.5,-4 -1.5,-8 1.5,-8 1.5,-4 4,-4 4,0 7,0 7,4 "
-                             "10,4 10,8"),
+    Tile.STEP_PYRAMID: _poly(
+        "-10,8 -10,4 -7,4 -7,0 -4,0 -4,-4 -1.5,-4 -1.5,-8 1.5,-8 1.5,-4 4,-4 4,0 7,0 7,4 10,4 10,8"
+    ),
     Tile.TEMPLE: _poly("-10,-4 0,-10 10,-4")
     + '<rect x="-9" y="-3.5" width="18" height="2"/><rect x="-10" y="6.5" width="20" height="2.5"/>'
     + "".join(f'<rect x="{x}" y="-1" width="2.4" height="7.5"/>' for x in (-7.7, -3.2, 0.8, 5.3)),
@@ -93,13 +112,15 @@ _ICONS: dict[Tile, str] = {
     Tile.FUNERAL: '<path d="M-3,-9.5 L3,-9.5 L6.5,-4 L3.5,9.5 L-3.5,9.5 L-6.5,-4 Z" fill="none" stroke="{ink}" '
     'stroke-width="2"/>' + _lines("M0,-6 L0,4 M-3,-2 L3,-2", 1.6),
     Tile.DROUGHT: '<circle cx="0" cy="-2" r="4"/>'
-    + _lines("M0,-9.5 L0,-7.5 M7.5,-2 L5.5,-2 M-7.5,-2 L-5.5,-2 M5.3,-7.3 L4,-6 M-5.3,-7.3 L-4,-6 "
-             "M-9,7 L-2,7 L0,9 L2,7 L9,7", 1.6),  # fmt: skip
-    Tile.UNREST: _lines("M-7,-8 L6,6 M7,-8 L-6,6", 2)
-    + _lines("M2.5,7.5 L7.5,3.5 M-2.5,7.5 L-7.5,3.5", 2),
+    + _lines(
+        "M0,-9.5 L0,-7.5 M7.5,-2 L5.5,-2 M-7.5,-2 L-5.5,-2 M5.3,-7.3 L4,-6 M-5.3,-7.3 L-4,-6 "
+        "M-9,7 L-2,7 L0,9 L2,7 L9,7",
+        1.6,
+    ),
+    Tile.UNREST: _lines("M-7,-8 L6,6 M7,-8 L-6,6", 2) + _lines("M2.5,7.5 L7.5,3.5 M-2.5,7.5 L-7.5,3.5", 2),
     Tile.EARTHQUAKE: _lines("M-1,-9.5 L2.5,-4 L-2,0 L2.5,4.5 L-0.5,9.5", 2.2)
     + _lines("M-9.5,0 L-4.5,0 M4.5,-2 L9.5,-2", 2),
-}  # fmt: skip
+}
 
 
 def icon_svg(t: Tile, cx: float, cy: float, scale: float, ink: str, back: str) -> str:

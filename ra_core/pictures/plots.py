@@ -40,6 +40,7 @@ from .plotstyle import (
     MARKERS,
     PALETTE,
     SVG_HASHSALT,
+    TEXT,
     figure,
     finish,
     legend_below,
@@ -58,6 +59,7 @@ __all__ = [
     "MARKERS",
     "PALETTE",
     "SVG_HASHSALT",
+    "TEXT",
     "plot_distribution",
     "plot_fame",
     "plot_win_rates",
@@ -127,7 +129,7 @@ def plot_fame(
         for i in ends:
             ax.axvline(i, color=FRAME, linewidth=0.8, linestyle=":")
         top = ax.secondary_xaxis("top")  # each epoch's end named above the axes, clear of the lines and markers
-        top.set_xticks(ends, labels=[f"epoch {k}\nscored" for k in range(1, len(ends) + 1)], fontsize=8, color=FRAME)
+        top.set_xticks(ends, labels=[f"epoch {k}\nscored" for k in range(1, len(ends) + 1)], fontsize=8, color=TEXT)
         top.tick_params(length=0, pad=2)
         ax.set_xlabel("actions played (chance draws included)")
         ax.set_xlim(0, (len(states) - 1) * 1.03)
@@ -147,7 +149,7 @@ def plot_fame(
         patches = _category_bars(bars, scores, labels)
         handles = [(line, patch) for line, patch in zip(handles, patches, strict=True)]  # line style and hatch
     legend_below(fig, handles, labels, handler_map={tuple: HandlerTuple(ndivide=None, pad=0.8)})
-    fig.suptitle(title or "Fame over the game", color=INK)
+    fig.suptitle(title or "Fame over the game", color=TEXT)
     return finish(fig)
 
 
@@ -174,7 +176,7 @@ def _category_bars(ax: Any, scores: Sequence[Any], labels: Sequence[str]) -> lis
         ax.set_title(f"Points by category (epochs {epochs})")
     else:
         ax.set_title("Points by scoring category")
-        ax.text(0.5, 0.5, "no epoch scored yet", transform=ax.transAxes, ha="center", va="center", color=FRAME)
+        ax.text(0.5, 0.5, "no epoch scored yet", transform=ax.transAxes, ha="center", va="center", color=TEXT)
     return firsts
 
 
@@ -259,10 +261,15 @@ def plot_win_rates(
         ax.errorbar(
             rate, y, xerr=[[rate - low], [high - rate]], fmt="none", color=INK, ecolor=INK, elinewidth=1.2, capsize=4
         )
-        ax.annotate(
-            f"{rate:.1%}  [{low:.1%}, {high:.1%}]", (high, y), xytext=(6, 0), textcoords="offset points",
-            va="center", fontsize=8, color=INK,
-        )  # fmt: skip
+        ax.annotate(  # right of the whisker, and of the baseline if it runs there: no line crosses the words
+            f"{rate:.1%}  [{low:.1%}, {high:.1%}]",
+            (max(high, baseline if baseline is not None else high), y),
+            xytext=(6, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=8,
+            color=TEXT,
+        )
     if baseline is not None:
         ax.axvline(baseline, color=FRAME, linestyle="--", linewidth=1.2, label=f"baseline {baseline:.1%}")
         legend_below(fig)
@@ -346,8 +353,12 @@ def plot_distribution(
     if numeric and tail > 0:
         ax.set_xlim(*_tail_limits([pos[k] for k in keys], probs, tail, width))
     if not numeric:
-        ax.set_xticks(list(pos.values()), [_key_label(k) for k in keys], rotation=45 if len(keys) > 6 else 0,
-                      ha="right" if len(keys) > 6 else "center")  # fmt: skip
+        ax.set_xticks(
+            list(pos.values()),
+            [_key_label(k) for k in keys],
+            rotation=45 if len(keys) > 6 else 0,
+            ha="right" if len(keys) > 6 else "center",
+        )
         ax.grid(axis="x", visible=False)
     ax.set_ylim(0, None)
     ax.set_xlabel(xlabel)
@@ -386,11 +397,22 @@ def _overlay(ax: Any, simulated: Mapping[Any, Any] | Iterable[Any], pos: Mapping
     xs = [pos[k] if k in pos else float(k) for k in keys]
     freqs = [counts[k] / total for k in keys]
     if frequencies_only:
-        ax.plot(xs, freqs, "D", color=PALETTE[1], markeredgecolor=INK, markeredgewidth=0.5, markersize=5,
-                label="simulated")  # fmt: skip
+        ax.plot(
+            xs, freqs, "D", color=PALETTE[1], markeredgecolor=INK, markeredgewidth=0.5, markersize=5, label="simulated"
+        )
         return
     errors = [1.96 * math.sqrt(f * (1 - f) / total) for f in freqs]
     ax.errorbar(
-        xs, freqs, yerr=errors, fmt="D", color=PALETTE[1], markeredgecolor=INK, markeredgewidth=0.5, markersize=5,
-        ecolor=PALETTE[1], elinewidth=1, capsize=2, label=f"simulated (n = {total:,.0f}, 95 % bars)",
-    )  # fmt: skip
+        xs,
+        freqs,
+        yerr=errors,
+        fmt="D",
+        color=PALETTE[1],
+        markeredgecolor=INK,
+        markeredgewidth=0.5,
+        markersize=5,
+        ecolor=PALETTE[1],
+        elinewidth=1,
+        capsize=2,
+        label=f"simulated (n = {total:,.0f}, 95 % bars)",
+    )

@@ -3,10 +3,14 @@
 Every figure reads on JupyterLab's light and dark themes alike. JupyterLab shows a figure (SVG
 or PNG) as an image, into which the page's CSS variables cannot reach, so a plot cannot take the
 theme's colours the way the board does (`ra_core.pictures.theme`). Instead it has a transparent
-background, so the notebook's own background (white or near-black) shows through, and its
-text, axes and outlines are a neutral mid-grey, `INK`, of contrast about 4.3 : 1 on both white
-and JupyterLab Dark's #111111 (black text would vanish on the dark theme, white on the light
-one; an opaque white card would glare in the dark). The series take the Okabe-Ito palette,
+background, so the notebook's own background (white or near-black) shows through. Its axes
+and outlines are a neutral mid-grey, `INK`, of contrast 4.3 : 1 on white and 4.4 : 1 on
+JupyterLab Dark's #111111 (3 : 1 is asked of graphics). No one colour of text reaches the 4.5 : 1
+asked of words on both (the best grey gives 4.35 : 1), so every word is near-black, `TEXT`, drawn
+over a white halo, `HALO` (`finish` puts it on): on the light theme the halo melts into the page
+and the words read at 17 : 1; on the dark theme each word stands on its own white outline, still
+17 : 1 against it, and a line that crosses a word passes under its halo. (An opaque white card
+would glare in the dark.) The series take the Okabe-Ito palette,
 safe for the common colour-vision deficiencies, with the same mid-grey in place of its black,
 and every series also differs by marker, line style or hatch. `to_svg` and `svg_setup` make SVG
 output byte for byte the same on every run (a fixed ``svg.hashsalt``, no date), so notebooks
@@ -23,12 +27,15 @@ from typing import Any, ParamSpec, TypeVar, cast
 import matplotlib
 import matplotlib.pyplot as plt
 from cycler import cycler
+from matplotlib import patheffects
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 __all__ = [
     "FRAME",
     "GRID",
     "HATCHES",
+    "HALO",
     "INK",
     "LINESTYLES",
     "MARKERS",
@@ -36,6 +43,7 @@ __all__ = [
     "STYLE",
     "SVG_HASHSALT",
     "SVG_KWARGS",
+    "TEXT",
     "figure",
     "finish",
     "legend_below",
@@ -62,22 +70,27 @@ HATCHES: tuple[str, ...] = ("", "//", "..", "xx", "\\\\", "oo", "++", "--")
 SVG_HASHSALT = "ra"  # any fixed string makes matplotlib's SVG ids reproducible
 SVG_KWARGS: dict[str, Any] = {"metadata": {"Date": None}, "bbox_inches": "tight"}
 
-INK = "#7A7A7A"  # text and lines: a mid-grey that reads on white and on near-black
+INK = "#7A7A7A"  # lines and outlines: a mid-grey that reads on white and on near-black
 FRAME = INK
+TEXT = "#1A1A1A"  # words: near-black, each over a white `HALO` (17 : 1 against it)
+HALO = "#FFFFFF"
+HALO_WIDTH = 3.0  # points: the halo's stroke, half of it outside the letters
 GRID = "#7A7A7A40"  # the same grey, faint (alpha 0.25)
 STYLE: dict[str, Any] = {
     "figure.facecolor": "none",
     "axes.facecolor": "none",
     "savefig.facecolor": "none",
     "savefig.transparent": True,
-    "legend.labelcolor": INK,
+    "legend.labelcolor": TEXT,
     "axes.titleweight": "bold",
-    "text.color": INK,
-    "axes.labelcolor": INK,
-    "axes.titlecolor": INK,
+    "text.color": TEXT,
+    "axes.labelcolor": TEXT,
+    "axes.titlecolor": TEXT,
     "axes.edgecolor": FRAME,
     "xtick.color": INK,
     "ytick.color": INK,
+    "xtick.labelcolor": TEXT,
+    "ytick.labelcolor": TEXT,
     "axes.grid": True,
     "grid.color": GRID,
     "grid.linewidth": 0.8,
@@ -149,13 +162,18 @@ def figure(width: float, height: float, ncols: int = 1, **gridspec: Any) -> tupl
 
 
 def finish(fig: Figure) -> Figure:
-    """Lay `fig` out once and fix that layout, so that every rendering gives the same bytes.
+    """Lay `fig` out once and fix that layout, so that every rendering gives the same bytes; give every word its halo.
 
     A constrained layout is recomputed at every draw, and with ``bbox_inches="tight"`` it does
-    not settle: two renderings of one figure would differ in the last digits.
+    not settle: two renderings of one figure would differ in the last digits. The halo (see the
+    module docstring) is put on every text the layout made, tick labels included.
     """
     fig.draw_without_rendering()
     fig.set_layout_engine("none")
+    halo: list[patheffects.AbstractPathEffect] = [patheffects.withStroke(linewidth=HALO_WIDTH, foreground=HALO)]
+    for text in fig.findobj(Text):
+        if text.get_text():
+            text.set_path_effects(halo)
     return fig
 
 

@@ -2,8 +2,9 @@
 
 The landscape board (`ra_core.pictures.svg`) is 760 units wide; on a 390 px phone its suns
 would be 12 px. This board is 400 units wide, drawn to be shown 360-420 px wide, so that a
-unit is about a pixel and every piece you may click is at least 48 units (44 CSS px or more on
-a 390 px screen, the touch-target size of WCAG 2.5.5). From the top:
+unit is about a pixel and every piece you may click is at least 49 units (44 CSS px or more on
+a 360 px screen, the board across its whole width: the touch-target size of WCAG 2.5.5). From
+the top:
 
 * the epoch and whose turn it is; the Ra track, the center sun, the bag and the Ra statue;
 * the auction track (the lot), its eight slots across the width (a god takes a slot);
@@ -11,10 +12,12 @@ a 390 px screen, the touch-target size of WCAG 2.5.5). From the top:
   move as auctions start and end;
 * the other players condensed, one block each: fame, suns, tiles (with their short labels);
 * your own panel at the bottom, by your thumbs: your suns, Pass or Done, Confirm and Clear,
-  and your tiles (a god to use, tiles to lose).
+  and your tiles (a god to use, tiles to lose); while you pick tiles to lose, the tiles picked
+  stand in the row of your suns, each a piece that puts one back (the "−1" on a tile is only
+  its mark, too small to tap).
 
 Standard library only, byte-stable, the same pieces and the same ``data-action`` / ``data-ui``
-marks as the landscape board (`ra_core.pictures.pieces.target`), so a front end needs nothing
+marks as the landscape board (`ra_core.pictures.clickable.target`), so a front end needs nothing
 new to take its clicks.
 """
 
@@ -29,23 +32,9 @@ from ..engine.actions import Bid, Done, Pass, UseGod
 from ..engine.records import Phase
 from ..engine.rules import EPOCHS
 from ..engine.tiles import Tile
-from .pieces import (
-    LOST,
-    VERMILLION,
-    Controls,
-    Svg,
-    bag_and_statue,
-    button_svg,
-    frame,
-    loss_badge,
-    move_words,
-    outline,
-    ring,
-    sun_svg,
-    target,
-    text_element,
-    tile_svg,
-)
+from .clickable import LOST, bag_and_statue, button_svg, frame, loss_badge, move_words, outline, ring, target
+from .controls import Controls
+from .pieces import VERMILLION, Svg, sun_svg, text_element, tile_svg
 from .theme import PANEL, PAPER, ROOT, STRONG, STYLE, UNUSED
 from .words import KEPT, SCORED_EACH_EPOCH, facts, player_name, seat_set, status_lines, tile_name
 
@@ -56,11 +45,11 @@ if TYPE_CHECKING:
 __all__ = ["WIDTH", "portrait_svg"]
 
 WIDTH = 400  #: the drawing's width in user units (shown 360-420 px wide)
-_SLOT = 48  # an auction slot, and the smallest piece you may click
-_STEP = (WIDTH - 4) / 8  # from one slot to the next
+_SLOT = 49  # an auction slot, and the smallest piece you may click (44 px on a 360 px screen)
+_STEP = (WIDTH - 4) / 8  # from one slot to the next (49.5)
 _LINES = 3  # the lines kept for the auction or discard in words
 _OTHER = 56  # the height of another player's block
-_MINE_TILE, _MINE_STEP = 40, 50  # your tiles: 40 units, framed 48
+_MINE_TILE, _MINE_STEP = 42, 52  # your tiles: 42 units, framed 50
 _MINE_ROWS = 2  # rows kept for your tiles (a third only when you hold more kinds than two rows take)
 _PER_ROW = int((WIDTH - 12) // _MINE_STEP)
 
@@ -273,6 +262,12 @@ def _mine(s: State, i: int, y: float, name: str, controls: Controls | None, rows
         text_element(8, y + 18, f"{name}  \u00b7  fame {p.fame}", 14, "bold"),
         text_element(WIDTH - 8, y + 18, _badges(s, i), 13, "bold", "end"),
     ]
+    if own is not None and own.picked:
+        out += _put_back(own, y + 30)
+        out += _buttons(own, WIDTH - 8, y + 30)
+        out += _my_tiles(p, y + 86, own)
+        out.append("</g>")
+        return out
     bids = {a.sun for a in own.actions if isinstance(a, Bid)} if own else set()
     suns = len(p.suns_up) + len(p.suns_down)
     step = min(52.0, 212 / max(1, suns))
@@ -289,6 +284,23 @@ def _mine(s: State, i: int, y: float, name: str, controls: Controls | None, rows
     out += _buttons(own, WIDTH - 8, y + 30)
     out += _my_tiles(p, y + 86, own)
     out.append("</g>")
+    return out
+
+
+def _put_back(own: Controls, y: float) -> list[str]:
+    """Return a piece per kind of tile picked to lose, in the row of your suns: a click puts one back.
+
+    Each is the tile with its "−n", framed 50 units (44 px on a 360 px screen), where the "−n" on
+    the pile itself would be a target too small for a thumb. The suns take no click while you lose
+    tiles, so they give up their row to the choice in progress.
+    """
+    out = []
+    for k, t in enumerate(sorted(set(own.picked))):
+        x = 12 + k * (_MINE_STEP + 2)
+        lost = own.picked.count(t)
+        piece = tile_svg(t, x, y + 2, _MINE_TILE) + loss_badge(x + 6, y + _MINE_TILE - 10, lost)
+        label = f"Keep one {tile_name(t)} after all ({lost} chosen to lose)"
+        out.append(target(piece, label, ui=f"unpick {t.label}", mark=frame(x, y + 2, _MINE_TILE, _MINE_TILE)))
     return out
 
 
@@ -358,7 +370,7 @@ def _my_pile(t: Tile, count: int, x: float, y: float, own: Controls | None) -> s
     pile += _count(left, x + size, y)
     keep = f"Keep one {name} after all ({lost} chosen to lose)"
     if lost:
-        pile += target(loss_badge(x + 6, y + size - 12, lost), keep, ui=f"unpick {t.label}")
+        pile += loss_badge(x + 6, y + size - 12, lost)  # a mark: the piece that puts one back is `_put_back`
     if own.can_pick(t):
         return target(pile, f"Lose one {name} (you have {left} left)", ui=f"pick {t.label}", mark=mark)
     return target(pile, keep, ui=f"unpick {t.label}", mark=mark) if lost else pile

@@ -27,27 +27,19 @@ if TYPE_CHECKING:
     from ..engine.records import Player
     from ..engine.scoring import EpochScore
     from ..engine.state import State
+from .clickable import LOST, bag_and_statue, button_svg, frame, loss_badge, move_words, outline, ring, target
+from .controls import Controls
 from .pieces import (
     KEY_ROW,
-    LOST,
     TILE_STYLES,
     VERMILLION,
-    Controls,
     Html,
     Svg,
     TileStyle,
-    bag_and_statue,
-    button_svg,
-    frame,
     key_svg,
     legend,
-    loss_badge,
-    move_words,
-    outline,
-    ring,
     sun_svg,
     svg_text,
-    target,
     text_element,
     tile_svg,
 )
@@ -292,7 +284,7 @@ def svg(
         names: a name per seat.
         width: the width in pixels to draw at (default: 760, natural size).
         controls: for a game table: the pieces that stand for the deciding player's legal
-            actions become buttons (see `Controls` and `pieces.target`), and the bag and the
+            actions become buttons (see `Controls` and `clickable.target`), and the bag and the
             Ra statue are drawn.
         told: the position's facts for these seats and names (`words.facts`), if the caller
             has them already; the picture's title is their first two.
@@ -343,8 +335,11 @@ def _svg(
     for i, p in enumerate(s.players):
         out += _player_panel(s, i, p, _TOP + i * _PANEL, player_name(i, me, names), controls)
     top = _TOP + _PANEL * len(s.players)
-    out.append(text_element(14, top + 14, "Key to the tiles on the board:" if key else "No tiles on the board yet.", 12,
-                            "bold"))  # fmt: skip
+    out.append(
+        text_element(
+            14, top + 14, "Key to the tiles on the board:" if key else "No tiles on the board yet.", 12, "bold"
+        )
+    )
     out.append(key)
     out.append("</svg>")
     return Svg("".join(out))
@@ -393,18 +388,22 @@ def picture(
     return picture_bundle(board, "\n".join([*caption, *lines]))
 
 
-def captioned(board: str, caption: Sequence[str], note: str = "") -> Svg:
+def captioned(board: str, caption: Sequence[str], note: str = "", banner: str = "") -> Svg:
     """Return the SVG picture `board` with the `caption` lines above it and a `note` in italics under it.
 
-    The lines are wrapped to the picture's width; with neither, the board is returned as it is.
+    A `banner` goes first, over everything, on a yellow strip (black words, 15:1, in either theme):
+    what a reader must know before reading the rest, such as that the picture is no live widget.
+    The lines are wrapped to the picture's width; with none of them, the board is returned as it is.
     """
-    if not caption and not note:
+    if not caption and not note and not banner:
         return Svg(board)
     width, height = (float(v) for v in board.split('viewBox="0 0 ', 1)[1].split('"', 1)[0].split())
     shown = float(board.split('width="', 1)[1].split('"', 1)[0])
     per_line = int(width / (0.58 * 15))
+    flag = textwrap.wrap(banner, int(width / (0.6 * 14))) if banner else []
+    strip = 20 * len(flag) + 12 if flag else 0
     rows = [row for line in caption for row in textwrap.wrap(line, per_line) or [""]]
-    top = 22 * len(rows) + (8 if rows else 0)
+    top = strip + 22 * len(rows) + (8 if rows else 0)
     total = top + height + (26 if note else 0)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="{ROOT}" width="{shown:.0f}" '
@@ -412,7 +411,13 @@ def captioned(board: str, caption: Sequence[str], note: str = "") -> Svg:
         f"{STYLE}",
         f'<rect class="{PAPER}" x="0" y="0" width="{width:.0f}" height="{total:.0f}" fill="#fdfaf3"/>',
     ]
-    out += [text_element(10, 20 + 22 * k, row, 15, "bold") for k, row in enumerate(rows)]
+    if flag:
+        out.append(
+            f'<rect class="ra-banner" x="2" y="2" width="{width - 4:.0f}" height="{strip - 4}" rx="4" '
+            'fill="#F0E442" stroke="#000" stroke-width="1.5" stroke-dasharray="6 3"/>'
+        )
+        out += [text_element(12, 21 + 20 * k, row, 14, "bold", cls="") for k, row in enumerate(flag)]
+    out += [text_element(10, strip + 20 + 22 * k, row, 15, "bold") for k, row in enumerate(rows)]
     head, rest = board.split(">", 1)  # the board's own <svg ...> tag: placed under the caption, at its natural size
     head = re.sub(r' width="[^"]*" height="[^"]*"', f' width="{width:.0f}" height="{height:.0f}"', head, count=1)
     out.append(head.replace("<svg ", f'<svg x="0" y="{top}" ', 1) + ">" + rest)

@@ -37,6 +37,7 @@ __all__ = [
     "owed_words",
     "player_name",
     "ra_track_words",
+    "scores_rows",
     "scores_text",
     "seat_set",
     "seats_words",
@@ -230,6 +231,38 @@ def scores_text(scores: Sequence[EpochScore], you: Collection[int] = (), names: 
             rows.append([str(e.epoch), who, *(signed(v) for v in (*b.points, b.net)), str(b.fame_after)])
     widths = [max(len(r[c]) for r in rows) for c in range(len(head))]
     return "\n".join("  ".join(cell.rjust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows)
+
+
+def scores_rows(
+    scores: Sequence[EpochScore], you: Collection[int] = (), names: Sequence[str] = ()
+) -> list[dict[str, object]]:
+    """Return the scores per epoch and player as rows narrow enough for a phone: who, net, fame, and the rest in words.
+
+    Each row is ``{"epoch", "who", "you", "net", "fame", "parts"}``: `who` is the player's name
+    as the board writes it ("P2 (you)"), `parts` the categories that scored, in words
+    ("pharaohs +5, suns -5"). Three columns and a line of words fit a 360 px screen, where
+    `scores_text`'s nine columns take 730 px.
+
+    >>> from ra_core.engine.records import Breakdown, EpochScore
+    >>> rows = scores_rows([EpochScore(1, (Breakdown(2, 5, 0, 0, 0, 0, -5, 10, 12),))], you={0})
+    >>> rows[0]["who"], rows[0]["net"], rows[0]["fame"], rows[0]["parts"]
+    ('P0 (you)', '+2', 12, 'gods +2, pharaohs +5, suns -5')
+    """
+    rows: list[dict[str, object]] = []
+    for e in scores:
+        for i, b in enumerate(e.players):
+            parts = [f"{w} {signed(v)}" for w, v in zip(CATEGORY_NAMES, b.points, strict=True) if v]
+            rows.append(
+                {
+                    "epoch": e.epoch,
+                    "who": player_name(i, you, names),
+                    "you": i in you,
+                    "net": signed(b.net),
+                    "fame": b.fame_after,
+                    "parts": ", ".join(parts) or "nothing scored",
+                }
+            )
+    return rows
 
 
 def status_lines(s: State, table: bool = False, you: Collection[int] = (), names: Sequence[str] = ()) -> list[str]:

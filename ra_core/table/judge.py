@@ -43,7 +43,7 @@ from ..engine.actions import Action, Reveal, UseGod, parse_action
 from ..engine.errors import InvalidActionError
 from ..engine.state import State
 from ..engine.tiles import Tile
-from ..pictures.pieces import Controls
+from ..pictures.controls import Controls
 from ..pictures.words import player_name, tile_name
 
 __all__ = ["Answer", "Click", "Selection", "controls", "judge", "read_click"]
@@ -198,12 +198,14 @@ def judge(
             if type(click.action) is Reveal:  # the tiles follow the game's seed: no click draws one
                 why = f"The bag draws the tiles (the game's seed decides which), not a click. Your choices: {legal}."
             else:
-                why = f"Not legal now: {_shown(click.move)}. Your choices: {legal}."
+                bid = click.move.startswith("bid ") and _sun(click.move[4:])
+                reason = _why_not_sun(state, int(click.move[4:]), names) if bid else ""
+                why = f"Not legal now: {_shown(click.move)}{f' ({reason})' if reason else ''}. Your choices: {legal}."
             return _refused(why, board)
         return Answer("played", str(chosen), chosen, Selection(), board)
     after = _step(board, selection, click.ui)
     if after is None:
-        return _refused(_refusal(board, click), board)
+        return _refused(_refusal(state, board, click, names), board)
     return Answer("step", click.ui, selection=after, board=board._replace(god=after.god, picked=after.picked))
 
 
@@ -238,8 +240,12 @@ def _not_yours(state: State, seats: Collection[int], names: Sequence[str]) -> st
     return "Not your turn: a tile is being drawn from the bag (the game's seed decides which)."
 
 
-def _refusal(board: Controls, click: Click) -> str:
-    """Return why a step (or a stray click) did nothing, and where to click instead."""
+def _refusal(state: State, board: Controls, click: Click, names: Sequence[str]) -> str:
+    """Return why a step (or a stray click) did nothing, and where to click instead.
+
+    A click on a sun that is no choice says why it is none (below the high bid, face down,
+    another player's, no auction running), not only what to do instead.
+    """
     where = board.hint()
     step, _, arg = click.ui.partition(" ")
     tile = _tile(arg)
@@ -249,7 +255,35 @@ def _refusal(board: Controls, click: Click) -> str:
         return f"{tile_name(tile).capitalize()} is not among the tiles you may lose now. {where}"
     if step or not click.label:
         return f"Nothing to do there now. {where}"
+    label = click.label.removeprefix("Bid ").lower()
+    number = label.removeprefix("center ").removeprefix("sun ").partition(",")[0]
+    if label.startswith(("sun ", "center sun ")) and _sun(number):
+        return f"{_shown(click.label)}: {_why_not_sun(state, int(number), names)}. {where}"
     return f"{_shown(click.label)}: nothing to do there now. {where}"
+
+
+def _sun(text: str) -> bool:
+    return text.isdigit() and len(text) <= 2
+
+
+def _why_not_sun(state: State, sun: int, names: Sequence[str]) -> str:
+    """Return why bidding `sun` is no choice now for the player who decides (the suns' numbers are unique)."""
+    if sun == state.center_sun:
+        return f"sun {sun} is the center sun: the auction's winner takes it, nobody bids it"
+    mover = state.to_move
+    holder = next((i for i, p in enumerate(state.players) if sun in p.suns_up or sun in p.suns_down), None)
+    if holder is None:
+        return f"there is no sun {sun} in this game"
+    if holder != mover:
+        return f"sun {sun} is {player_name(holder, (), names)}'s, not yours"
+    if sun in state.players[mover].suns_down:
+        return f"sun {sun} is face down: it came to you in an auction this epoch, and you bid it from the next epoch"
+    auction = state.auction
+    if auction is None:
+        return "a sun is bid only in an auction, and none is running: call Ra or draw a Ra tile to start one"
+    if auction.high_bid > sun:
+        return f"sun {sun} is below the high bid of {auction.high_bid}: a bid must beat it"
+    return f"sun {sun} is no bid of yours now"
 
 
 def _shown(text: str) -> str:

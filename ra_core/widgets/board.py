@@ -26,7 +26,7 @@ Answer(kind='played', text='ra')
 from __future__ import annotations
 
 from ..engine.tiles import Tile
-from ..pictures.pieces import Controls
+from ..pictures.controls import Controls
 from ..pictures.portrait import WIDTH as PORTRAIT_WIDTH
 from ..pictures.portrait import portrait_svg
 from ..pictures.svg import svg
@@ -109,8 +109,9 @@ class BoardClicks:
     def _work_out(self, scores_due: bool) -> tuple[Controls, bool]:
         """Return what you may click on the board as it stands (`ra_core.table.controls`: whose turn it is)."""
         c = self.controller
-        board = controls(c.state, c.you, self.selection, closed=self._closed(), scores_shown=scores_due,
-                         last=self.last_move())  # fmt: skip
+        board = controls(
+            c.state, c.you, self.selection, closed=self._closed(), scores_shown=scores_due, last=self.last_move()
+        )
         return board, scores_due
 
     def _shown(self) -> tuple[object, ...]:
@@ -182,8 +183,17 @@ class BoardClicks:
         """Judge a click read at the edge (`ra_core.table.read_click`), play it or refuse it, and say which."""
         c = self.controller
         board, due = self._judged()  # the board as drawn: whose turn it is, worked out once for it
-        verdict = judge(c.state, click, version=c.version, seats=c.you, names=c._bot_names(),
-                        selection=self.selection, closed=self._closed(), scores_shown=due, board=board)  # fmt: skip
+        verdict = judge(
+            c.state,
+            click,
+            version=c.version,
+            seats=c.you,
+            names=c._bot_names(),
+            selection=self.selection,
+            closed=self._closed(),
+            scores_shown=due,
+            board=board,
+        )
         if not verdict:
             c.message = verdict.text
             self._keep(verdict.board, due)

@@ -31,8 +31,8 @@ from ..engine.rules import Rules
 from ..engine.setup import new_game
 from ..engine.state import CHANCE, Phase, State
 from ..pictures import svg, words
+from ..pictures.controls import Controls
 from ..pictures.narrate import narrate
-from ..pictures.pieces import Controls
 from ..play import (
     RECORD_SCHEMA,
     GameRecord,

@@ -93,8 +93,10 @@ class ScoringView(View):
         self.grid = w.GridBox(cells, layout=w.Layout(grid_template_columns=columns, width="auto"))
         self.result = w.HTML()
         self.epoch.observe(self._guard(lambda _: self._show_epoch()), names="value")
-        note = w.HTML("<p>Each player's tiles at the end of the epoch chosen above (pharaohs, Niles and "
-                      "monuments are kept from epoch to epoch, so enter them again):</p>")  # fmt: skip
+        note = w.HTML(
+            "<p>Each player's tiles at the end of the epoch chosen above (pharaohs, Niles and "
+            "monuments are kept from epoch to epoch, so enter them again):</p>"
+        )
         self.widget = w.VBox([self.epoch, self.message, note, self.grid, self.result])
         self.refresh()
 
@@ -155,8 +157,9 @@ class DisasterView(View):
     def _build_counts(self) -> None:
         boxes = []
         for t in self.controller.targets():
-            box = w.BoundedIntText(value=self.controller.display[t], min=0, max=25, description=t.label,
-                                   layout=w.Layout(width="14em"))  # fmt: skip
+            box = w.BoundedIntText(
+                value=self.controller.display[t], min=0, max=25, description=t.label, layout=w.Layout(width="14em")
+            )
             box.observe(self._guard(lambda change, t=t: self.set_count(t, change["new"])), names="value")
             boxes.append(box)
         self.counts.children = [w.HBox(boxes, layout=_WRAP)]
@@ -182,6 +185,9 @@ class DisasterView(View):
         self.message.value = _message_html(self.controller.message)
         self.result.value = self.controller.html()
 
-    def picture(self) -> str:
-        """Return what the widget shows as HTML that needs no kernel: its result."""
-        return _saved(self.controller.html())
+    def board_picture(self) -> str:
+        """Return the explorer as a picture that needs no kernel: the tiles with their counts, under what must go.
+
+        An SVG (with its PNG), not HTML: an untrusted notebook cleans the tiles' SVG out of HTML.
+        """
+        return saved_board(self.controller.tiles_svg(width=560), self.controller.lines())

@@ -369,17 +369,20 @@ class DisasterExplorer:
             lines.append(f"Message: {self.message}")
         return "\n".join(lines)
 
-    def html(self) -> str:
-        """Return the outcome, the display as tiles, and the rules quoted (the view shows `message` above it)."""
+    def tiles_svg(self, width: int = 0) -> str:
+        """Return the tiles this disaster can take, with their counts, as one SVG picture at least `width` wide."""
         kinds = self.targets()
         tiles = "".join(
             svg.tile_svg(t, 4 + 46 * i, 4, 40)
             + svg.svg_text(24 + 46 * i, 60, f"\u00d7{self.display[t]}", 13, ink="currentColor")
             for i, t in enumerate(kinds)
         )
-        width = 46 * len(kinds) + 10
-        pic = (
+        width = max(width, 46 * len(kinds) + 10)
+        return (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="66" viewBox="0 0 {width} 66" '
             f'font-family="sans-serif" role="group" aria-label="the tiles this disaster can take">{tiles}</svg>'
         )
-        return pic + _ul(self.lines()) + "<h4>The rules</h4>" + _ul(DISASTER_RULES)
+
+    def html(self) -> str:
+        """Return the outcome, the display as tiles, and the rules quoted (the view shows `message` above it)."""
+        return self.tiles_svg() + _ul(self.lines()) + "<h4>The rules</h4>" + _ul(DISASTER_RULES)

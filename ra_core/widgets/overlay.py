@@ -12,7 +12,8 @@ from html import escape
 from ..engine.records import Phase
 from ..engine.scoring import winner
 from ..engine.state import State
-from ..pictures.pieces import button_svg, frame, target, text_element
+from ..pictures.clickable import button_svg, frame, target
+from ..pictures.pieces import text_element
 from ..pictures.words import CATEGORY_NAMES, player_name, signed
 
 __all__ = ["CARD", "ranking", "scores_overlay", "tie_break_words"]
@@ -121,14 +122,23 @@ def _ranking_rows(s: State, names: Sequence[str], you: Collection[int], x: float
     out, right = [], x
     for name, w in columns:
         right += w
-        out.append(text_element(right - 4 if name != "player" else right - w + 8, y, name, 12, "bold",
-                                "end" if name != "player" else "start"))  # fmt: skip
+        out.append(
+            text_element(
+                right - 4 if name != "player" else right - w + 8,
+                y,
+                name,
+                12,
+                "bold",
+                "end" if name != "player" else "start",
+            )
+        )
     for k, seat in enumerate(ranking(s), 1):
         y += 26
         who = player_name(seat, you, names)
         epochs = [f"{signed(e.players[seat].net)} \u2192 {e.players[seat].fame_after}" for e in s.scores]
-        label = f"{_place(k)}: {who}, " + ", ".join(f"epoch {e.epoch} {text}" for e, text in zip(s.scores, epochs,
-                                                                                              strict=True))  # fmt: skip
+        label = f"{_place(k)}: {who}, " + ", ".join(
+            f"epoch {e.epoch} {text}" for e, text in zip(s.scores, epochs, strict=True)
+        )
         label += f", fame {s.players[seat].fame}"
         out.append(f'<g role="row" aria-label="{escape(label)}">')
         out.append(text_element(x + 40, y, _place(k), 13, "bold", "end"))
@@ -150,9 +160,15 @@ def _category_rows(
     right = x
     for name, w_col in _COLUMNS:
         out.append(
-            text_element(right if name == "player" else right + w_col - 4, y, name, 12, "bold",
-                         "start" if name == "player" else "end")
-        )  # fmt: skip
+            text_element(
+                right if name == "player" else right + w_col - 4,
+                y,
+                name,
+                12,
+                "bold",
+                "start" if name == "player" else "end",
+            )
+        )
         right += w_col
     for i in range(len(s.players)):
         y += 26

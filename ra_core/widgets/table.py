@@ -28,7 +28,7 @@ class TableWidget(anywidget.AnyWidget):
     """The board, status, message and recent log lines; clicks go to `on_press`.
 
     Attributes:
-        board: the board's SVG, its controls marked (see `ra_core.pictures.pieces.target`).
+        board: the board's SVG, its controls marked (see `ra_core.pictures.clickable.target`).
         version: the position's version; the front end sends it back with each click.
         on_press: called with each click, as `ra_core.table.read_click` reads the message: the
             clicked piece's move (parsed) or step, the board's version it was made on, and what a

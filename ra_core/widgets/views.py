@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import re
 from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
@@ -40,8 +41,8 @@ def _message_html(text: str) -> str:
     return f'<div class="ra-message" role="alert" style="{style}">{escape(text)}</div>'
 
 
-#: The line under the saved picture of a widget: how to bring it to life.
-SAVED_NOTE = "A picture of the widget as saved: run the cell to use it."
+#: The line over the saved picture of a widget (under an HTML one): that it is a picture, and how to bring it to life.
+SAVED_NOTE = "A picture of the widget as saved, not the widget: run the cell to use it."
 
 
 def _saved(body: str) -> str:
@@ -50,8 +51,13 @@ def _saved(body: str) -> str:
 
 
 def saved_board(board: str, caption: Sequence[str]) -> str:
-    """Return the saved picture of a widget that shows a board: its SVG under `caption`, `SAVED_NOTE` under it."""
-    return str(captioned(board, caption, SAVED_NOTE))
+    """Return the saved picture of a widget that shows a board: `SAVED_NOTE` at its top, then `caption`, then the board.
+
+    The note comes first, on a strip of its own, and the board loses the blue frames of the pieces
+    to click: a picture must not look like a table waiting for a click.
+    """
+    still = re.sub(r'<(?:rect|circle) class="ra-mark"[^>]*/>', "", board)
+    return str(captioned(still, caption, banner=SAVED_NOTE))
 
 
 class View:
@@ -150,16 +156,26 @@ class TableView(View):
         self.scores = w.HTML()
         self.undo_button = w.Button(description="Undo", tooltip="Take back your last decision", icon="undo")
         self.new_button = w.Button(description="New game", tooltip="Start a new game (next seed)")
-        self.speed = w.ToggleButtons(options=[("Bots: at once", False), ("Bots: step by step", True)],
-                                     value=step_by_step)  # fmt: skip
-        self.pace = w.FloatSlider(value=delay, min=0.2, max=3.0, step=0.2, description="Seconds per bot step",
-                                  style={"description_width": "initial"}, continuous_update=False)  # fmt: skip
+        self.speed = w.ToggleButtons(
+            options=[("Bots: at once", False), ("Bots: step by step", True)], value=step_by_step
+        )
+        self.pace = w.FloatSlider(
+            value=delay,
+            min=0.2,
+            max=3.0,
+            step=0.2,
+            description="Seconds per bot step",
+            style={"description_width": "initial"},
+            continuous_update=False,
+        )
         self.pace.observe(self._guard(lambda change: setattr(self, "delay", float(change["new"]))), names="value")
         self.save_button = w.Button(description="Save", tooltip="Put the game record in the box below")
         self.load_button = w.Button(description="Load", tooltip="Load the game record from the box below")
         self.upload = w.FileUpload(accept=".json", multiple=False, description="Load file")
-        self.record_box = w.Textarea(placeholder="A saved game record (JSON) appears here; paste one to load it.",
-                                     layout=w.Layout(width="100%", height="6em"))  # fmt: skip
+        self.record_box = w.Textarea(
+            placeholder="A saved game record (JSON) appears here; paste one to load it.",
+            layout=w.Layout(width="100%", height="6em"),
+        )
         self.download = w.HTML()
         self.undo_button.on_click(self._guard(lambda _: self.undo()))
         self.new_button.on_click(self._guard(lambda _: self.new_game()))
@@ -186,7 +202,7 @@ class TableView(View):
 
     def board_picture(self) -> str:
         """Return the game table as a picture that needs no kernel: the status line over the board as drawn now."""
-        return saved_board(self.clicks.svg(), [self.clicks.status()])
+        return saved_board(self.clicks.svg(), [f"As saved: {self.clicks.status()}"])
 
     # -- actions ------------------------------------------------------------------------------
 

@@ -1,12 +1,17 @@
 """The classroom's Ra table on a phone: every choice on screen, big enough to tap, at every decision of whole games.
 
 One student plays whole games against the classroom's bots at tables of 3, 4 and 5 seats, in
-chromium emulating a 390 x 844 touch phone (and, the same test, a 1280 x 800 desktop). At each
-of his decisions the test finds every piece that stands for one of his choices (``data-action``,
-and the steps ``data-ui``: a god, a tile to lose) fully inside the viewport, at least 44 x 44 CSS
-px, with no horizontal scroll; the status on screen with them; the page's words say "Tap" on the
-touch screen. Then it taps one of them, as a student would, and the board's height stays put
-while auctions start and end. A tap on a piece that is no choice says why.
+chromium emulating touch phones of 360 x 740 and 390 x 844 (and, the same test, a 1280 x 800
+desktop). At each of his decisions the test finds every piece that stands for one of his choices
+(``data-action``, and the steps ``data-ui``: a god, a tile to lose, a tile picked put back) fully
+inside the viewport, at least 44 x 44 CSS px, none nested in another, with no horizontal scroll;
+the status on screen with them, and on a phone what happened since his last move (its heading and
+its newest line); the page's words say "Tap" on the touch screen. Then it taps one of them, as a
+student would: the board does not move while a god is in hand or tiles are picked, and its height
+stays put while auctions start and end. When an epoch is scored its scores come over the page,
+three columns that fit the screen with his row marked "(you)", and Continue (44 px or more)
+closes them; the scores so far fit the screen too. A tap on a piece that is no choice says why;
+the sealed-bid round's field and button are 44 px tall or more.
 
 Without chromium the tests fail under CI (``CI`` set) and are skipped elsewhere.
 """
@@ -23,18 +28,28 @@ from test_play_in_browser import CHROMIUM, FLAGS, _need_browser  # type: ignore[
 
 from ra_classroom import ControlRoom
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+}
+SMALL_PHONE: dict[str, Any] = {**PHONE, "viewport": {"width": 360, "height": 740}}
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+SCREENS: dict[str, dict[str, Any]] = {"phone360": SMALL_PHONE, "phone390": PHONE, "desktop": DESKTOP}
 SMALLEST = 44  # CSS px, WCAG 2.5.5
 
 #: What the page shows at a decision: each choice's box, the status's box, the page's scroll width.
 _MEASURE = """() => {
     const box = (n) => { const r = n.getBoundingClientRect(); return {l: r.left, t: r.top, r: r.right, b: r.bottom}; };
     const pieces = [...document.querySelectorAll('#ra-board [data-action], #ra-board [data-ui]')]
-        .filter((n) => !n.parentNode.closest('[data-action],[data-ui]'))
-        .map((n) => ({what: n.getAttribute('data-action') || n.getAttribute('data-ui'), ...box(n)}));
+        .map((n) => ({what: n.getAttribute('data-action') || n.getAttribute('data-ui'),
+                      nested: !!n.parentNode.closest('[data-action],[data-ui]'), ...box(n)}));
     const svg = document.querySelector('#ra-board svg');
+    const recent = document.querySelectorAll('#ra-recent li');
     return {pieces, status: box(document.getElementById('ra-status')), board: svg.getBoundingClientRect().height,
+            top: svg.getBoundingClientRect().top, since: box(document.getElementById('ra-since-title')),
+            newest: recent.length ? box(recent[recent.length - 1]) : null,
             scroll: document.scrollingElement.scrollWidth, width: window.innerWidth, height: window.innerHeight,
             ply: document.getElementById('ra-board').dataset.version,
             text: document.getElementById('ra-status').textContent};
@@ -80,16 +95,18 @@ def _decision(page: Any, before: str | None) -> dict[str, Any] | None:
     return None if m["text"].startswith("Game over") else m
 
 
-@pytest.mark.parametrize("screen", ["phone", "desktop"])
-@pytest.mark.parametrize("seats", [3, 4, 5])
+@pytest.mark.parametrize(
+    ("screen", "seats"),
+    [("phone360", 3), ("phone360", 4), ("phone360", 5), ("phone390", 3), ("phone390", 5), ("desktop", 4)],
+)
 def test_every_choice_is_on_screen_and_big_enough_to_tap(
     room: ControlRoom, browser: Any, seats: int, screen: str, request: pytest.FixtureRequest
 ) -> None:
     """A whole game at a table of `seats` (one student, the rest bots): at every decision, every choice fits."""
     from playwright.sync_api import expect
 
-    touch = screen == "phone"
-    context = browser.new_context(**(PHONE if touch else DESKTOP))
+    touch = screen != "desktop"
+    context = browser.new_context(**SCREENS[screen])
     page = context.new_page()
     page.set_default_timeout(20_000)
     try:
@@ -103,18 +120,19 @@ def test_every_choice_is_on_screen_and_big_enough_to_tap(
         room.open_round("ra", group_size=seats)
         expect(page.locator("#ra-board svg")).to_be_visible()
         rng = random.Random(seats)
-        decisions, heights, kinds, smallest = 0, set(), set(), (1e9, 1e9)
+        decisions, heights, kinds, smallest, epochs = 0, set(), set(), (1e9, 1e9), 0
         before = None
         while (m := _decision(page, before)) is not None:
+            epochs += _epoch_scores(page, touch)
+            m = page.evaluate(_MEASURE)
             decisions += 1
             assert m["scroll"] <= m["width"], f"the page scrolls sideways: {m['scroll']} > {m['width']}"
             assert _inside(m["status"], m), ("the status is off screen", m["status"])
+            if touch:  # what happened since your last move, on screen with your choices
+                assert _inside(m["since"], m), ("'Since your last move' is off screen", m["since"])
+                assert m["newest"] is None or 0 <= m["newest"]["b"] <= m["height"] + 0.5, ("the newest move", m)
             assert m["pieces"], m["text"]
-            for p in m["pieces"]:
-                w, h = p["r"] - p["l"], p["b"] - p["t"]
-                assert _inside(p, m), (p["what"], p, decisions)
-                assert w >= SMALLEST and h >= SMALLEST, (p["what"], round(w, 1), round(h, 1))
-                smallest = min(smallest, (w, h), key=lambda b: b[0] * b[1])
+            smallest = min(smallest, _check_pieces(m, decisions), key=lambda b: b[0] * b[1])
             assert ("Tap" in m["text"]) == touch and ("Click" in m["text"]) != touch, m["text"]
             heights.add(round(m["board"]))
             choice = _pick([p["what"] for p in m["pieces"]], rng)
@@ -125,17 +143,77 @@ def test_every_choice_is_on_screen_and_big_enough_to_tap(
             if choice in ("god", "pick") or choice.startswith(("pick ", "unpick ", "clear")):
                 before = None  # a step of a choice: the same decision goes on, on the board drawn again
                 page.wait_for_timeout(150)
+                after = page.evaluate(_MEASURE)
+                moved = after["top"] - m["top"]
+                assert abs(moved) < 0.5, f"the board moved {moved:.1f} px on the screen at {choice}"
+                _check_pieces(after, decisions)  # the piece that puts a tile back is as big as the others
         print(
-            f"{seats} seats, {screen}: {decisions} decisions, smallest piece {smallest[0]:.1f} x {smallest[1]:.1f} px"
+            f"{seats} seats, {screen}: {decisions} decisions ({', '.join(sorted(kinds))}), "
+            f"smallest piece {smallest[0]:.1f} x {smallest[1]:.1f} px"
         )
         assert decisions >= 10 and {"draw", "bid"} <= kinds, (decisions, kinds)
         assert len(heights) <= 2, f"the board's height moved: {sorted(heights)}"  # your tiles may need a third row
         expect(page.locator("#ra-status")).to_contain_text("Game over")
+        expect(page.locator("#ra-epoch")).to_be_visible()  # the last epoch's scores, as the game ends
+        epochs += _epoch_scores(page, touch)
+        assert epochs == 3, f"{epochs} epochs' scores came over the page, not 3"
+        _scores_fit(page)
     except Exception:
         page.screenshot(path=str(Path(__file__).parent / f"failure-{request.node.name}.png"), full_page=True)
         raise
     finally:
         context.close()
+
+
+def _check_pieces(m: dict[str, Any], decisions: int) -> tuple[float, float]:
+    """Check that every piece is on screen, 44 px or more each way, and none inside another; return the smallest."""
+    smallest = (1e9, 1e9)
+    for p in m["pieces"]:
+        w, h = p["r"] - p["l"], p["b"] - p["t"]
+        assert not p["nested"], (p["what"], "a piece inside another piece", round(w, 1), round(h, 1))
+        assert _inside(p, m), (p["what"], p, decisions)
+        assert w >= SMALLEST and h >= SMALLEST, (p["what"], round(w, 1), round(h, 1))
+        smallest = min(smallest, (w, h), key=lambda b: b[0] * b[1])
+    return smallest
+
+
+def _epoch_scores(page: Any, touch: bool) -> int:
+    """If an epoch's scores are over the page, check that they fit with "(you)", close them; return 1, else 0."""
+    from playwright.sync_api import expect
+
+    card = page.locator("#ra-epoch")
+    if not card.is_visible():
+        return 0
+    box = page.evaluate(
+        """() => {const t = document.querySelector('#ra-epoch table').getBoundingClientRect();
+                  const b = document.getElementById('ra-epoch-close').getBoundingClientRect();
+                  return {table: t.right, width: window.innerWidth, w: b.width, h: b.height, bottom: b.bottom,
+                          height: window.innerHeight, text: document.getElementById('ra-epoch').textContent};}"""
+    )
+    assert box["table"] <= box["width"] + 0.5, ("the epoch's scores run off the screen", box)
+    assert "(you)" in box["text"] and "net" in box["text"] and "fame" in box["text"], box["text"]
+    assert box["w"] >= SMALLEST and box["h"] >= SMALLEST and box["bottom"] <= box["height"], box
+    button = page.locator("#ra-epoch-close")
+    if touch:
+        button.tap()
+    else:
+        button.click()
+    expect(card).to_be_hidden()
+    return 1
+
+
+def _scores_fit(page: Any) -> None:
+    """The scores so far, opened at the end of the game: every column on screen, the student's rows marked."""
+    page.locator("#ra-scores summary").click()
+    fit = page.evaluate(
+        """() => {const s = document.querySelector('#ra-scores .scores');
+                  const tables = [...s.querySelectorAll('table')];
+                  return {right: Math.max(...tables.map((t) => t.getBoundingClientRect().right)),
+                          width: window.innerWidth, scroll: document.scrollingElement.scrollWidth,
+                          tables: tables.length, you: s.querySelectorAll('tr.you').length, text: s.textContent};}"""
+    )
+    assert fit["tables"] == 3 and fit["right"] <= fit["width"] + 0.5 and fit["scroll"] <= fit["width"], fit
+    assert fit["you"] >= 3 and "(you)" in fit["text"], fit["text"]
 
 
 def _pick(offered: list[str], rng: random.Random) -> str:
@@ -172,3 +250,39 @@ def test_a_tap_on_no_choice_says_why(room: ControlRoom, browser: Any) -> None:
     expect(page.locator("#ra-status")).to_contain_text("Your turn", timeout=30_000)
     page.locator('#ra-board [aria-label^="center sun"]').first.tap()
     expect(page.locator("#ra-message")).to_contain_text("Nothing to do there. Tap")
+
+
+@pytest.mark.parametrize("screen", ["phone360", "phone390"])
+def test_the_sealed_bid_controls_are_big_enough_to_tap(room: ControlRoom, browser: Any, screen: str) -> None:
+    """A sealed-bid round on a phone: the bid's field and its button are 44 px or more each way, on screen."""
+    from playwright.sync_api import expect
+
+    context, other = browser.new_context(**SCREENS[screen]), browser.new_context(**SCREENS[screen])
+    page = context.new_page()
+    try:
+        room.teacher.call("POST", "/api/rooms", {"code": "BIDS", "seed": "bids"})
+        room.room = "BIDS"
+        for student, name in ((page, "Cy"), (other.new_page(), "Di")):  # a group of two
+            student.goto(room.link)
+            student.locator("#name").fill(name)
+            student.get_by_role("button", name="Join", exact=True).click()
+            expect(student.locator("#wait")).to_be_visible()
+        room.open_round("first", group_size=2)
+        expect(page.locator("#bid-form")).to_be_visible()
+        boxes = page.evaluate(
+            """() => ['amount', 'bid-form'].map((id) => {
+                const n = id === 'amount' ? document.getElementById(id) : document.querySelector('#bid-form button');
+                const r = n.getBoundingClientRect();
+                return {id, w: r.width, h: r.height, r: r.right, b: r.bottom};
+            })"""
+        )
+        width, height = SCREENS[screen]["viewport"]["width"], SCREENS[screen]["viewport"]["height"]
+        for b in boxes:
+            assert b["w"] >= SMALLEST and b["h"] >= SMALLEST, b
+            assert b["r"] <= width and b["b"] <= height, b
+        page.locator("#amount").fill("3")
+        page.locator("#bid-form button").tap()
+        expect(page.locator("#bid-done")).to_contain_text("Your bid: 3.00")
+    finally:
+        context.close()
+        other.close()

@@ -21,6 +21,8 @@
   let seq = 0;
   let sel = { god: false, picked: [] };
   let deadline = null;
+  let turnShown = null; // the board's version at which the page last brought your turn into view
+  const epochsSeen = {}; // {table id: the epochs scored when the page last showed them}
   let stopped = false; // the seat left this page (removed, or open on another device): no reconnecting
 
   function seats() {
@@ -278,8 +280,68 @@
     const recent = $("ra-recent");
     recent.scrollTop = recent.scrollHeight; // the newest move in view
     list($("ra-facts").querySelector("ul"), t.facts);
-    $("ra-scores").hidden = !t.scores;
-    $("ra-scores").querySelector("pre").textContent = t.scores;
+    const scores = t.scores || [];
+    $("ra-scores").hidden = !scores.length;
+    scoresTables($("ra-scores").querySelector(".scores"), scores);
+    showEpoch(t, scores);
+    if (t.yours && t.ply !== turnShown) { // your turn has come: what happened since, the status and the board in view
+      turnShown = t.ply;
+      inView();
+    }
+  }
+
+  // On a phone the page scrolls, when your turn comes, so that what happened since your last move,
+  // the status and the board are on screen together (the page's title goes above the fold).
+  function inView() {
+    if (!window.matchMedia("(max-width: 599px)").matches) return;
+    const play = $("ra-play").getBoundingClientRect();
+    if (play.top < 0 || play.bottom > window.innerHeight) $("ra-play").scrollIntoView({ block: "start" });
+  }
+
+  // The scores as tables of three columns (who, net, fame), the categories in words under each row,
+  // one table per epoch: they fit a 360 px screen. Your rows are in bold.
+  function scoresTables(node, rows) {
+    node.replaceChildren();
+    const epochs = [...new Set(rows.map((r) => r.epoch))];
+    for (const epoch of epochs) {
+      const table = document.createElement("table");
+      const caption = table.createCaption();
+      caption.textContent = `Epoch ${epoch}`;
+      const head = table.createTHead().insertRow();
+      for (const word of ["player", "net", "fame"]) {
+        const th = document.createElement("th");
+        th.scope = "col";
+        th.textContent = word;
+        head.appendChild(th);
+      }
+      const body = table.createTBody();
+      for (const r of rows.filter((x) => x.epoch === epoch)) {
+        const row = body.insertRow();
+        row.className = r.you ? "who you" : "who";
+        for (const cell of [r.who, r.net, String(r.fame)]) row.insertCell().textContent = cell;
+        const parts = body.insertRow();
+        if (r.you) parts.className = "you";
+        const td = parts.insertCell();
+        td.colSpan = 3;
+        td.className = "parts";
+        td.textContent = r.parts;
+      }
+      node.appendChild(table);
+    }
+  }
+
+  // An epoch's scores over the page as soon as it is scored (as the notebook's table shows them over
+  // its board), until Continue; a page opened later does not show the epochs scored before.
+  function showEpoch(t, rows) {
+    const epochs = rows.length ? Math.max(...rows.map((r) => r.epoch)) : 0;
+    const key = `${t.id}`;
+    if (!(key in epochsSeen)) epochsSeen[key] = epochs;
+    if (epochs <= epochsSeen[key]) return;
+    epochsSeen[key] = epochs;
+    $("ra-epoch-title").textContent = t.over ? `Epoch ${epochs} is scored: the game is over` : `Epoch ${epochs} is scored`;
+    scoresTables($("ra-epoch").querySelector(".scores"), rows.filter((r) => r.epoch === epochs));
+    $("ra-epoch").hidden = false;
+    $("ra-epoch-close").focus();
   }
 
   function click(node) {
@@ -336,6 +398,10 @@
       $("leave").hidden = true;
       $("who").textContent = "";
       $("name").value = "";
+    });
+    $("ra-epoch-close").addEventListener("click", () => {
+      $("ra-epoch").hidden = true;
+      inView();
     });
     $("ra-board").addEventListener("click", boardClick);
     $("ra-board").addEventListener("keydown", boardKey);
