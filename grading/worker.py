@@ -27,11 +27,13 @@ import contextlib
 import io
 import json
 import os
+import sys
 from typing import Any
 
 
 def main() -> None:
-    """Serve the judge's requests until it closes the pipe."""
+    """Serve the judge's requests until it closes the pipe (the folder of the judge's package first on the path)."""
+    sys.path[:0] = sys.argv[1:2]
     requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
     quiet = os.open(os.devnull, os.O_RDWR)
