@@ -46,6 +46,7 @@ from ra_course.exercises.checking import (
     verdict,
 )
 from ra_course.exercises.replay import Recorder
+from ra_course.exercises.verdicts import forbidden_call, not_defined, not_plain, raised, returns_nothing, timed_out
 from ra_course.exercises.wire import decode, encode
 
 from .answers import ANSWERS
@@ -222,29 +223,22 @@ class Remote(Delegated):
             rng.replayed(int(count), int(other), bool(reset))
         tripped = reply.get("tripped")
         if tripped and type(tripped) is list and type(tripped[0]) is str:
-            raise Wrong(
-                f"`{name}` calls `{tripped[0][:80]}` of the package, which computes what this task asks you to "
-                "work out yourself; the sheet says which package functions you may use"
-            )
+            raise Wrong(forbidden_call(name, tripped[0]))
         return self._value(name, reply)
 
     def _value(self, name: str, reply: dict[str, Any]) -> Any:
         if reply.get("missing"):
-            raise NotAttempted(f"`{self.name}` is not defined; define it in its cell above")
+            raise NotAttempted(not_defined(self.name))
         if reply.get("stub"):
             raise NotAttempted()
         if "timeout" in reply:
-            raise Wrong(
-                f"`{name}` did not return within {reply['timeout']!s:.10} seconds: is there a loop that never ends?"
-            )
+            seconds = reply["timeout"]
+            raise Wrong(timed_out(name, seconds if type(seconds) in (int, float) else CALL_SECONDS))
         if "raised" in reply:
             kind, message, where = (str(reply.get(k, ""))[:200] for k in ("raised", "message", "where"))
-            raise Wrong(f"`{name}` raised {kind}: {message}{where}")
+            raise Wrong(raised(name, kind, message, where))
         if "unreadable" in reply:
-            raise Wrong(
-                f"`{name}` returned an object of type {str(reply['unreadable'])[:60]!r}; an answer is built of int, "
-                "float, Fraction, str, tuples, lists and dicts, or the engine's actions"
-            )
+            raise Wrong(not_plain(f"`{name}`", str(reply["unreadable"])))
         if "value" not in reply:
             raise Wrong(f"the process that runs `{name}` could not call it: {str(reply.get('failed', ''))[:200]}")
         try:
@@ -252,7 +246,7 @@ class Remote(Delegated):
         except (ValueError, RecursionError) as e:
             raise Wrong(f"`{name}` returned an answer that could not be read: {e}") from None
         if value is None or value is Ellipsis:
-            raise NotAttempted(f"`{name}` returns {value!r}; write its body and return the answer")
+            raise NotAttempted(returns_nothing(name, value))
         return value
 
 

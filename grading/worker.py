@@ -118,7 +118,7 @@ class Worker:
     def call(self, name: str, args: list[Any]) -> dict[str, Any]:
         """Call the student's function `name` on `args`; return the answer or what went wrong."""
         from ra_core.engine.timer import DecisionTimeout, time_limit_for
-        from ra_course.exercises.checking import Wrong, _where, plain
+        from ra_course.exercises.checking import Wrong, plain, where
         from ra_course.exercises.guards import student_code, take_tripped
         from ra_course.exercises.replay import Recorder
         from ra_course.exercises.wire import encode
@@ -137,7 +137,7 @@ class Worker:
         except DecisionTimeout:
             reply = {"timeout": self.seconds}
         except BaseException as e:  # the student's code failed (SystemExit too): say where
-            reply = {"raised": type(e).__name__, "message": _text(e)[:200], "where": _where(e)}
+            reply = {"raised": type(e).__name__, "message": _text(e)[:200], "where": where(e)}
         else:
             if result is None or result is Ellipsis:
                 reply = {"value": encode(result)}
