@@ -27,7 +27,7 @@ from nbconvert.preprocessors import Preprocessor
 from nbformat import NotebookNode
 from traitlets import Bool, Float, Integer
 
-from .judge import Options, judge_cells
+from .judge import NOTEBOOK_SECONDS, Options, judge_cells
 from .sandbox import Limits, problem
 
 __all__ = ["Judge", "autograde_steps", "refusal"]
@@ -43,6 +43,9 @@ class Judge(Preprocessor):
 
     enabled = Bool(True).tag(config=True)  # nbconvert's preprocessors are off unless enabled
     timeout = Float(300.0, help="Seconds one cell of the student's may run.").tag(config=True)
+    notebook_timeout = Float(
+        NOTEBOOK_SECONDS, help="Seconds one notebook may take in all (its cells, the checks, restarts)."
+    ).tag(config=True)
     memory = Integer(Limits.memory, help="Bytes of memory the student's code may use.").tag(config=True)
     cpu = Integer(Limits.cpu, help="Seconds of CPU time each process of the student's may use.").tag(config=True)
     unsafe_without_sandbox = Bool(
@@ -64,6 +67,7 @@ class Judge(Preprocessor):
         notebook = info.get("notebook") or resources.get("unique_key", "")
         options = Options(
             cell_seconds=self.timeout,
+            notebook_seconds=self.notebook_timeout,
             unsafe=bool(why),
             hidden=tuple(_secrets(resources)),
             limits=Limits(memory=self.memory, cpu=self.cpu),

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 __all__ = [
     "NOT_ATTEMPTED",
     "WITHOUT_JUDGE",
+    "budget_spent",
+    "failed_on_hidden",
     "CheckFailed",
     "NotAttempted",
     "NotAttemptedYet",
@@ -112,6 +114,22 @@ def returns_nothing(name: str, value: Any) -> str:
 def not_defined(name: str) -> str:
     """Say that the student's `name` is not defined in his notebook."""
     return f"`{name}` is not defined; define it in its cell above"
+
+
+def budget_spent(seconds: float) -> str:
+    """Say that the notebook's time budget in the teacher's judge was spent before this point."""
+    return (
+        f"the notebook used up the {seconds:g} seconds it may run in the teacher's judge (its cells, the checks' "
+        "calls, and the cells run again after a restart) before this point"
+    )
+
+
+def failed_on_hidden(name: str) -> str:
+    """Say that the student's `name` failed on a hidden case, without a word of its own (that might carry the case)."""
+    return (
+        f"`{name}` failed on a hidden case (an exception, or an answer of no plain type); what it said is not "
+        "shown, as the hidden cases stay with the teacher: run the visible checks on other inputs of your own"
+    )
 
 
 def unreadable(error: Exception) -> str:
