@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from grading import judge, sandbox
+from grading import cases, sandbox
 from grading.judge import Options, Session, judge_task
 from ra_course.exercises.checking import Sheet, Task, call, on_hidden_cases
 
@@ -59,7 +59,7 @@ def _session(**options: Any) -> Session:
 def test_hidden_inputs_kept_by_the_students_code_never_reach_a_later_cell_or_the_verdict(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setitem(judge.CASES, "demo", {"1": [[SECRET]]})
+    monkeypatch.setitem(cases.CASES, "demo", {"1": [[SECRET]]})
     session = _session()
     try:
         session.run_cell(KEEPER)
