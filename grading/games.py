@@ -24,10 +24,26 @@ from ra_core.engine.errors import IllegalActionError, InvalidActionError
 from ra_core.engine.setup import new_game
 from ra_core.engine.state import CHANCE, TERMINAL, State
 from ra_core.play import Policy, bot_stream, chance_stream, decide, sample_chance
-from ra_course.exercises.checking import Wrong
+from ra_course.exercises.checking import NotAttempted, Wrong
 from ra_course.exercises.wire import encode
 
-__all__ = ["Asker", "Game", "play_in_step"]
+__all__ = ["Asker", "BotFailed", "BotNotWritten", "Game", "play_in_step"]
+
+
+class BotFailed(Wrong):
+    """A sandboxed bot failed in a game: the message says how, `bot` is the one that failed (never found by text)."""
+
+    def __init__(self, message: str, bot: Asker) -> None:
+        super().__init__(message)
+        self.bot = bot
+
+
+class BotNotWritten(NotAttempted):
+    """A sandboxed bot is still the stub: `bot` is the one (as `BotFailed` names it by where, not by text)."""
+
+    def __init__(self, message: str, bot: Asker) -> None:
+        super().__init__(message)
+        self.bot = bot
 
 
 class Asker(Protocol):
@@ -163,10 +179,12 @@ def _receive(flight: Flight, asked: int, time_limit: float, deadline: float | No
         try:
             actions = asker.receive_moves(number, len(pending), max(seconds, 0.0))
         except Wrong as e:
-            raise Wrong(f"{e} (in the game with seed {pending[0][0].seed!r})") from None
+            raise BotFailed(f"{e} (in the game with seed {pending[0][0].seed!r})", asker) from None
+        except NotAttempted as e:
+            raise BotNotWritten(str(e), asker) from None
         for (game, seat), action in zip(pending, actions, strict=True):
             try:
                 game.decided(seat, action)
             except Wrong as e:
-                raise Wrong(f"{asker.label} {e}") from None
+                raise BotFailed(f"{asker.label} {e}", asker) from None
     flight.clear()

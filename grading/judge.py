@@ -46,6 +46,16 @@ from ra_course.exercises.checking import (
     verdict,
 )
 from ra_course.exercises.replay import Recorder
+from ra_course.exercises.verdicts import (
+    budget_spent,
+    failed_on_hidden,
+    forbidden_call,
+    not_defined,
+    not_plain,
+    raised,
+    returns_nothing,
+    timed_out,
+)
 from ra_course.exercises.wire import decode, encode
 
 from .answers import ANSWERS
@@ -65,6 +75,8 @@ NOTEBOOKS = {
 }
 #: seconds the judge waits for a reply beyond the time the sandbox gives the student's function
 MARGIN = 10.0
+#: the seconds a whole notebook may take in the sandbox by default (sheet 4, the slowest: about 60 s)
+NOTEBOOK_SECONDS = 1200.0
 #: the most numbers a simulation may draw in one call (sheet 1's Task 5 draws 120,000)
 MAX_DRAWS = 20_000_000
 
@@ -82,12 +94,15 @@ class Options:
 
     Attributes:
         cell_seconds: the seconds one cell of the student's may run.
+        notebook_seconds: the seconds the whole notebook may take in the sandbox: its cells, the checks'
+            calls, and the cells run again after a restart. What is left when it is spent fails.
         unsafe: run the student's code without a sandbox (the teacher asked for it plainly).
         hidden: files and folders the sandbox must never show (the course folder, the gradebook).
         limits: memory, CPU time and the rest of the sandbox's limits.
     """
 
     cell_seconds: float = 300.0
+    notebook_seconds: float = NOTEBOOK_SECONDS
     unsafe: bool = False
     hidden: tuple[Path, ...] = ()
     limits: Limits = dataclasses.field(default_factory=Limits)
@@ -97,28 +112,41 @@ class Session:
     """A submission's code in a sandbox: its cells run in order, its functions called on the judge's inputs.
 
     The sandbox is started on first use with the sheet's forbidden package functions made tripwires, and
-    started again (the cells that ran so far run again first) after it died or was killed.
+    started again (the cells that ran so far run again first) after it died or was killed, and after it
+    was given hidden inputs (`exposed`): what the student's code kept of them dies with that process and
+    its scratch folder, so that nothing of them reaches a later cell's output or message. Everything
+    it does, restarts included, comes out of the notebook's time budget (`Options.notebook_seconds`).
     """
 
     def __init__(self, forbidden: Iterable[str], options: Options, lasting: bool = True) -> None:
         self.forbidden, self.options, self.lasting = list(forbidden), options, lasting
         self.cells: list[str] = []
         self.box: Sandbox | None = None
+        self.exposed = False
+        self.deadline = time.monotonic() + options.notebook_seconds
+
+    def _left(self, seconds: float) -> float:
+        """Return `seconds`, or less where the notebook's time budget ends sooner; raise `SandboxError` if it has."""
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise SandboxError("budget")
+        return min(seconds, left)
 
     def _sandbox(self) -> Sandbox:
-        if self.box is None or not self.box.alive:
+        if self.box is None or not self.box.alive or self.exposed:
             self.close()
+            self.exposed = False
             self.box = Sandbox(self.options.limits, unsafe=self.options.unsafe, hidden=self.options.hidden)
             start = {"op": "start", "forbidden": self.forbidden, "lasting": self.lasting, "seconds": CALL_SECONDS}
-            self.box.request(start, 120)
+            self.box.request(start, self._left(120))
             for source in self.cells:
-                self.box.request({"op": "cell", "source": source}, self.options.cell_seconds)
+                self.box.request({"op": "cell", "source": source}, self._left(self.options.cell_seconds))
         return self.box
 
     def run_cell(self, source: str) -> dict[str, Any]:
         """Run one code cell of the student's; return its printed text and error (a reply of the worker)."""
         try:
-            reply = self._sandbox().request({"op": "cell", "source": source}, self.options.cell_seconds)
+            reply = self._sandbox().request({"op": "cell", "source": source}, self._left(self.options.cell_seconds))
         except SandboxError as e:  # this cell is not run again: it would stop every later check too
             return {"stdout": "", "error": {"ename": "CellStopped", "evalue": _stopped(str(e), self.options)}}
         self.cells.append(source)
@@ -126,7 +154,7 @@ class Session:
 
     def request(self, message: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send `message` to the sandbox and return its reply; raise `SandboxError` if none comes."""
-        return self._sandbox().request(message, timeout)
+        return self._sandbox().request(message, self._left(timeout))
 
     def send(self, message: dict[str, Any]) -> int:
         """Send `message` to the sandbox without waiting; return its number for `receive`."""
@@ -136,7 +164,7 @@ class Session:
         """Return the sandbox's reply to the request `number`; raise `SandboxError` if none comes."""
         if self.box is None:
             raise SandboxError("the process ended")
-        return self.box.receive(number, timeout)
+        return self.box.receive(number, self._left(timeout))
 
     def close(self) -> None:
         """End the sandbox and everything it started."""
@@ -146,6 +174,8 @@ class Session:
 
 
 def _stopped(why: str, options: Options) -> str:
+    if why == "budget":
+        return budget_spent(options.notebook_seconds)
     if why == "timeout":
         return f"the cell ran longer than {options.cell_seconds:g} seconds and was stopped"
     return f"the cell stopped the process that runs it: {why}"
@@ -156,10 +186,14 @@ class Remote(Delegated):
 
     It also plays the student's bot: one game at a time (`policy`), or many in step (`play`). Every
     request must be answered before `deadline` (a `time.monotonic` time: the check cell's time).
+    With `hidden` (the hidden tests' inputs), the session is `exposed` from the first request, and
+    nothing the student's code says comes back (an exception's text, its line, a type's name).
     """
 
-    def __init__(self, session: Session, name: str, deadline: float | None = None, label: str = "") -> None:
-        self.session, self.name, self.deadline = session, name, deadline
+    def __init__(
+        self, session: Session, name: str, deadline: float | None = None, label: str = "", hidden: bool = False
+    ) -> None:
+        self.session, self.name, self.deadline, self.hidden = session, name, deadline, hidden
         self.label = label or f"`{name}`"  # the bot, in a message about a game
 
     def answer(self, name: str, args: tuple[Any, ...]) -> Any:
@@ -192,9 +226,12 @@ class Remote(Delegated):
 
     def _send(self, name: str, message: dict[str, Any]) -> int:
         try:
-            return self.session.send(message)
+            number = self.session.send(message)
         except SandboxError as e:
-            raise Wrong(f"`{name}` stopped the Python process that runs it: {e}") from None
+            raise self._failure(name, e, 0.0) from None
+        if self.hidden:
+            self.session.exposed = True
+        return number
 
     def _receive(self, name: str, number: int, timeout: float) -> dict[str, Any]:
         if self.deadline is not None:
@@ -202,11 +239,17 @@ class Remote(Delegated):
         try:
             return self.session.receive(number, max(timeout, 0.0))
         except SandboxError as e:
-            if str(e) == "timeout" and self.deadline is not None and time.monotonic() >= self.deadline:
-                raise Wrong(f"the check of `{name}` took longer than this cell may run") from None
-            if str(e) == "timeout":
-                raise Wrong(f"`{name}` did not return within {timeout - MARGIN:g} seconds") from None
-            raise Wrong(f"`{name}` stopped the Python process that runs it: {e}") from None
+            raise self._failure(name, e, timeout) from None
+
+    def _failure(self, name: str, error: SandboxError, timeout: float) -> Wrong:
+        """Return what to say when the sandbox gave no reply: the notebook's budget, the cell's time, or its end."""
+        if str(error) == "budget" or time.monotonic() >= self.session.deadline:
+            return Wrong(budget_spent(self.session.options.notebook_seconds))
+        if str(error) == "timeout" and self.deadline is not None and time.monotonic() >= self.deadline:
+            return Wrong(f"the check of `{name}` took longer than this cell may run")
+        if str(error) == "timeout":
+            return Wrong(f"`{name}` did not return within {timeout - MARGIN:g} seconds")
+        return Wrong(f"`{name}` stopped the Python process that runs it: {error}")
 
     def result(self, name: str, reply: dict[str, Any], recorders: list[Recorder]) -> Any:
         """Return the answer in `reply`, or raise what it says went wrong; note each generator's draws."""
@@ -222,37 +265,34 @@ class Remote(Delegated):
             rng.replayed(int(count), int(other), bool(reset))
         tripped = reply.get("tripped")
         if tripped and type(tripped) is list and type(tripped[0]) is str:
-            raise Wrong(
-                f"`{name}` calls `{tripped[0][:80]}` of the package, which computes what this task asks you to "
-                "work out yourself; the sheet says which package functions you may use"
-            )
+            raise Wrong(forbidden_call(name, tripped[0]))
         return self._value(name, reply)
 
     def _value(self, name: str, reply: dict[str, Any]) -> Any:
         if reply.get("missing"):
-            raise NotAttempted(f"`{self.name}` is not defined; define it in its cell above")
+            raise NotAttempted(not_defined(self.name))
         if reply.get("stub"):
             raise NotAttempted()
         if "timeout" in reply:
-            raise Wrong(
-                f"`{name}` did not return within {reply['timeout']!s:.10} seconds: is there a loop that never ends?"
-            )
+            seconds = reply["timeout"]
+            raise Wrong(timed_out(name, seconds if type(seconds) in (int, float) else CALL_SECONDS))
+        if self.hidden and ("raised" in reply or "unreadable" in reply or "value" not in reply):
+            raise Wrong(failed_on_hidden(name))
         if "raised" in reply:
             kind, message, where = (str(reply.get(k, ""))[:200] for k in ("raised", "message", "where"))
-            raise Wrong(f"`{name}` raised {kind}: {message}{where}")
+            raise Wrong(raised(name, kind, message, where))
         if "unreadable" in reply:
-            raise Wrong(
-                f"`{name}` returned an object of type {str(reply['unreadable'])[:60]!r}; an answer is built of int, "
-                "float, Fraction, str, tuples, lists and dicts, or the engine's actions"
-            )
+            raise Wrong(not_plain(f"`{name}`", str(reply["unreadable"])))
         if "value" not in reply:
             raise Wrong(f"the process that runs `{name}` could not call it: {str(reply.get('failed', ''))[:200]}")
         try:
             value = decode(reply["value"])
         except (ValueError, RecursionError) as e:
-            raise Wrong(f"`{name}` returned an answer that could not be read: {e}") from None
+            raise Wrong(
+                failed_on_hidden(name) if self.hidden else f"`{name}` returned an answer that could not be read: {e}"
+            ) from None
         if value is None or value is Ellipsis:
-            raise NotAttempted(f"`{name}` returns {value!r}; write its body and return the answer")
+            raise NotAttempted(returns_nothing(name, value))
         return value
 
 
@@ -304,14 +344,16 @@ def judge_task(task: Task, sheet_name: str, session: Session, seconds: float = 3
 
     Both within `seconds`, the time nbgrader gives the check cell that runs them.
     """
-    remote = Remote(session, task.answer, deadline=time.monotonic() + seconds)
+    deadline = time.monotonic() + seconds
+    remote = Remote(session, task.answer, deadline=deadline)
     visible = verdict(task, lambda: task.judge(remote))
     if not visible.passed or task.hidden is None:
         return TaskResult(visible, None)
     hidden_judge = task.hidden
     cases = CASES[sheet_name][task.key]
     data = Hidden(sheet_name, task.key, cases=cases, answers=ANSWERS.get(sheet_name, {}).get(task.key, ()))
-    return TaskResult(visible, verdict(task, lambda: hidden_judge(remote, data)))
+    secret = Remote(session, task.answer, deadline=deadline, hidden=True)
+    return TaskResult(visible, verdict(task, lambda: hidden_judge(secret, data)))
 
 
 def judge_cells(cells: list[dict[str, Any]], notebook: str, options: Options) -> list[list[dict[str, Any]]]:

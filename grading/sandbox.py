@@ -141,6 +141,16 @@ def readable_paths() -> list[Path]:
     return out
 
 
+def _packages() -> str:
+    """Return the folder that holds the judge's ``ra_course``: the worker imports the package from there too.
+
+    (Its Python runs isolated, ``-I``: an editable install's path file may name another copy of the package.)
+    """
+    import ra_course
+
+    return str(Path(ra_course.__file__).resolve().parent.parent)
+
+
 def _system() -> list[str]:
     """Return bubblewrap's arguments for the system's programs and libraries: /usr, and /bin, /lib... beside it."""
     args = ["--ro-bind", "/usr", "/usr"]
@@ -227,9 +237,9 @@ class Sandbox:
         worker = Path(self._scratch.name) / "worker.py"  # a copy: the sandbox shows this one file of grading/
         worker.write_text(WORKER.read_text(encoding="utf-8"), encoding="utf-8")
         if unsafe:
-            argv = [sys.executable, "-I", str(worker)]
+            argv = [sys.executable, "-I", str(worker), _packages()]
         else:
-            argv = command([INSIDE], hidden=hidden, files={INSIDE: worker}, scratch=self.limits.scratch)
+            argv = command([INSIDE, _packages()], hidden=hidden, files={INSIDE: worker}, scratch=self.limits.scratch)
         self._log = open(Path(self._scratch.name) / "stderr", "w+b")  # noqa: SIM115 (closed in close())
         as_root = os.geteuid() == 0
         self._process = subprocess.Popen(

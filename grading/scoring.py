@@ -10,7 +10,7 @@ judge's points, and the feedback shows the judge's messages. No Jupyter kernel r
 
 The course's ``nbgrader_config.py`` (made by ``tools/make_course.py``) puts it in:
 ``c.Autograde.autograde_preprocessors = autograde_steps()``. Where no sandbox can be made,
-autograde refuses to grade and says why, unless the teacher passes
+autograde refuses to grade and says why in one sentence (no traceback), unless the teacher passes
 ``--Judge.unsafe_without_sandbox=True``: the student's code then runs as the teacher.
 """
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +27,10 @@ from nbconvert.preprocessors import Preprocessor
 from nbformat import NotebookNode
 from traitlets import Bool, Float, Integer
 
-from .judge import Options, judge_cells
+from .judge import NOTEBOOK_SECONDS, Options, judge_cells
 from .sandbox import Limits, problem
 
-__all__ = ["Judge", "autograde_steps"]
+__all__ = ["Judge", "autograde_steps", "refusal"]
 
 
 @functools.cache
@@ -42,6 +43,9 @@ class Judge(Preprocessor):
 
     enabled = Bool(True).tag(config=True)  # nbconvert's preprocessors are off unless enabled
     timeout = Float(300.0, help="Seconds one cell of the student's may run.").tag(config=True)
+    notebook_timeout = Float(
+        NOTEBOOK_SECONDS, help="Seconds one notebook may take in all (its cells, the checks, restarts)."
+    ).tag(config=True)
     memory = Integer(Limits.memory, help="Bytes of memory the student's code may use.").tag(config=True)
     cpu = Integer(Limits.cpu, help="Seconds of CPU time each process of the student's may use.").tag(config=True)
     unsafe_without_sandbox = Bool(
@@ -54,16 +58,16 @@ class Judge(Preprocessor):
         """Run the submission in a sandbox and give every code cell the outputs the judge decided."""
         why = _no_sandbox()
         if why and not self.unsafe_without_sandbox:
-            raise RuntimeError(
-                f"autograde refuses to run students' code without a sandbox: {why}. Install it, or, only for "
-                "code you trust, pass --Judge.unsafe_without_sandbox=True (the code then runs as you, with your files)"
-            )
+            self.log.error("%s", refusal(why))
+            _undo(resources)
+            raise SystemExit(1)  # one sentence, no traceback: nbgrader logs one for any Exception of a step
         if why:
             self.log.warning("GRADING WITHOUT A SANDBOX: the students' code runs as you, with your files (%s)", why)
         info = resources.get("nbgrader", {})
         notebook = info.get("notebook") or resources.get("unique_key", "")
         options = Options(
             cell_seconds=self.timeout,
+            notebook_seconds=self.notebook_timeout,
             unsafe=bool(why),
             hidden=tuple(_secrets(resources)),
             limits=Limits(memory=self.memory, cpu=self.cpu),
@@ -74,6 +78,27 @@ class Judge(Preprocessor):
                 cell.outputs = [nbformat.from_dict(o) for o in outputs]  # type: ignore[no-untyped-call]
                 cell.execution_count = None
         return nb, resources
+
+
+def refusal(why: str) -> str:
+    """Return the one sentence autograde says when it refuses to grade without a sandbox (`why`: what is missing)."""
+    return (
+        f"autograde refuses to run students' code without a sandbox: {why}; install it, or, only for code you trust, "
+        "pass --Judge.unsafe_without_sandbox=True (the code then runs as you, with your files)."
+    )
+
+
+def _undo(resources: dict[str, Any]) -> None:
+    """Remove the submission's folder that autograde began in ``autograded/``, so that the next run grades it.
+
+    (nbgrader skips a submission whose folder there exists; it removes it itself only for an error it catches.)
+    """
+    info, where = resources.get("nbgrader", {}), resources.get("metadata", {}).get("path")
+    if not where:
+        return
+    folder = Path(where)
+    if folder.parent.parent.name == "autograded" and folder.parts[-2:] == (info.get("student"), info.get("assignment")):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _secrets(resources: dict[str, Any]) -> list[Path]:

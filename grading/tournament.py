@@ -34,7 +34,7 @@ from ra_course.exercises import sheet
 from ra_course.exercises.checking import NotAttempted, Wrong
 
 from .audit import notebooks
-from .games import Game, play_in_step
+from .games import BotFailed, BotNotWritten, Game, play_in_step
 from .judge import Options, Remote, Session, student_sources
 
 __all__ = ["Entrant", "main", "play_tournament"]
@@ -140,8 +140,8 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 result = play_tournament(field, args.players, args.games, args.seed, args.time_limit)
                 break
-            except (Wrong, NotAttempted) as e:
-                failing = next((x for x in entrants if x.name in str(e)), None)
+            except (BotFailed, BotNotWritten) as e:  # the entrant whose sandbox failed, whatever the message says
+                failing = next((x for x in entrants if x.bot is e.bot), None)
                 if failing is None:
                     raise
                 print(f"left out: {failing.name}: {e}", file=sys.stderr)

@@ -27,11 +27,13 @@ import contextlib
 import io
 import json
 import os
+import sys
 from typing import Any
 
 
 def main() -> None:
-    """Serve the judge's requests until it closes the pipe."""
+    """Serve the judge's requests until it closes the pipe (the folder of the judge's package first on the path)."""
+    sys.path[:0] = sys.argv[1:2]
     requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
     quiet = os.open(os.devnull, os.O_RDWR)
@@ -116,7 +118,7 @@ class Worker:
     def call(self, name: str, args: list[Any]) -> dict[str, Any]:
         """Call the student's function `name` on `args`; return the answer or what went wrong."""
         from ra_core.engine.timer import DecisionTimeout, time_limit_for
-        from ra_course.exercises.checking import Wrong, _where, plain
+        from ra_course.exercises.checking import Wrong, plain, where
         from ra_course.exercises.guards import student_code, take_tripped
         from ra_course.exercises.replay import Recorder
         from ra_course.exercises.wire import encode
@@ -135,7 +137,7 @@ class Worker:
         except DecisionTimeout:
             reply = {"timeout": self.seconds}
         except BaseException as e:  # the student's code failed (SystemExit too): say where
-            reply = {"raised": type(e).__name__, "message": _text(e)[:200], "where": _where(e)}
+            reply = {"raised": type(e).__name__, "message": _text(e)[:200], "where": where(e)}
         else:
             if result is None or result is Ellipsis:
                 reply = {"value": encode(result)}

@@ -25,7 +25,7 @@ from grading.keys import reference, visible_answers
 from ra_core import Bid, Pass, State, Tile
 from ra_core.analysis.chance import draw_or_call
 from ra_core.bots import HeuristicBot, random_bot
-from ra_course.exercises import SHEETS, auctions, bag, bidder, checking, guards, ra_auction, sheet, start
+from ra_course.exercises import SHEETS, auctions, bag, bidder, calls, checking, guards, ra_auction, sheet, start
 from ra_course.exercises.checking import NOT_ATTEMPTED, Checker, CheckFailed, NotAttemptedYet, answer_hash, canonical
 
 ROOT = Path(__file__).parent.parent
@@ -642,7 +642,7 @@ def test_the_source_notebook_is_not_changed() -> None:
 
 
 def test_a_function_that_never_returns_is_stopped_with_a_message(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(checking, "CALL_SECONDS", 0.2)
+    monkeypatch.setattr(calls, "CALL_SECONDS", 0.2)
 
     def forever(x: int) -> int:
         while True:
@@ -671,3 +671,26 @@ def test_the_line_shown_is_the_students_own_not_a_librarys() -> None:
     with pytest.raises(checking.Wrong) as info:
         checking.call(student, "student", "{")
     assert "json.loads(text)" in str(info.value) and "decoder" not in str(info.value)
+
+
+def test_graded_without_the_judge_every_check_gives_0_points_and_names_the_line_to_add(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A teacher drops the sheets into a plain nbgrader course: autograde runs them in a kernel (nbgrader sets
+    NBGRADER_EXECUTION=autograde there), where one line rebinding the check would earn every point. Every
+    check then fails (0 points) with one sentence naming the configuration line, so the first honest
+    submission shows the teacher; outside autograde (the student's own run, nbgrader validate) it passes."""
+
+    def judge(f: Any) -> str:
+        return "fine." if checking.call(f, "double", 21) == 42 else ""
+
+    demo = checking.Sheet("demo", "A demonstration", (checking.Task("1", "Doubling", 2, "double", judge, ("a", "b")),))
+    check = Checker(demo)
+    assert check("1", lambda x: 2 * x) is None
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    with pytest.raises(CheckFailed) as failed:
+        check("1", lambda x: 2 * x)
+    (sentence,) = str(failed.value).splitlines()
+    assert "0 points" in sentence and "c.Autograde.autograde_preprocessors = autograde_steps()" in sentence
+    monkeypatch.setenv("NBGRADER_EXECUTION", "validate")
+    assert check("1", lambda x: 2 * x) is None

@@ -62,11 +62,23 @@ def test_the_judge_takes_the_place_of_the_kernel() -> None:
     assert names.index("Judge") < names.index("SaveAutoGrades")
 
 
-def test_without_a_sandbox_autograde_refuses_and_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_a_sandbox_autograde_refuses_in_one_sentence_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """bubblewrap is missing: autograde stops at once with one sentence (an Exception of a step would make nbgrader
+    log a traceback per submission), and removes the folder it began, so that the next run grades the submission."""
     monkeypatch.setattr(scoring, "_no_sandbox", lambda: "bubblewrap (`bwrap`) is not installed")
-    with pytest.raises(RuntimeError, match="refuses to run students' code without a sandbox") as info:
-        Judge().preprocess(_submission({}), {"nbgrader": {"notebook": SHEET5}})
-    assert "bwrap" in str(info.value) and "--Judge.unsafe_without_sandbox=True" in str(info.value)
+    began = tmp_path / "autograded" / "alice" / "sheet5"
+    began.mkdir(parents=True)
+    resources = {"nbgrader": {"notebook": SHEET5, "student": "alice", "assignment": "sheet5"}}
+    step = Judge()
+    step.log.propagate = True
+    with caplog.at_level(logging.ERROR), pytest.raises(SystemExit):
+        step.preprocess(_submission({}), {**resources, "metadata": {"path": str(began)}})
+    (line,) = [r.getMessage() for r in caplog.records]
+    assert "refuses to run students' code without a sandbox" in line and "\n" not in line
+    assert "bwrap" in line and "--Judge.unsafe_without_sandbox=True" in line
+    assert not began.exists() and began.parent.exists()
 
 
 def test_the_teacher_may_grade_without_a_sandbox_when_he_says_so(

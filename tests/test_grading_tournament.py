@@ -74,3 +74,27 @@ def test_each_bot_plays_from_its_own_sandbox(
     table = out.split("\n", 1)[1]
     assert all(name in table for name in ("alice", "bob", "eve", "heuristic")), out
     assert "12 games, 3 players, seed 0: alice / bob / eve / heuristic" in out
+
+
+MALLORY = 'def my_bot(state, rng):\n    raise RuntimeError("alice")  # names another student in its text'
+
+
+def test_a_failing_bot_is_found_by_where_it_failed_never_by_the_text_of_its_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mallory's bot raises RuntimeError("alice") and al's (a name inside "alice") plays an illegal bid: both
+    fail in the tournament itself (the trial games are skipped here); both are left out, alice's honest bot plays."""
+    why = sandbox.problem()
+    if why:
+        pytest.fail(why) if os.environ.get("CI") else pytest.skip(why)
+    _hand_in(tmp_path, "alice", None)
+    _hand_in(tmp_path, "mallory", MALLORY)
+    _hand_in(tmp_path, "al", "def my_bot(state, rng):\n    return Bid(99)")
+    monkeypatch.setattr(tournament, "_failed", lambda *args: None)
+    monkeypatch.chdir(tmp_path)
+    assert tournament.main(["sheet4", "random", "--games", "6", "--players", "2"]) == 0
+    out, err = capsys.readouterr()
+    left_out = dict(line.removeprefix("left out: ").split(": ", 1) for line in err.splitlines())
+    assert set(left_out) == {"mallory", "al"}, err
+    assert "RuntimeError" in left_out["mallory"] and "bid 99" in left_out["al"]
+    assert "6 games, 2 players, seed 0: alice / random" in out
