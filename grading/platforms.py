@@ -18,11 +18,18 @@ student as they know him, not after his id (exercises/TEACHING.md has each platf
 import students.csv``). A file that matches no student, or more than one, is skipped with a
 warning that names it, never graded as a new student; of two files of one student for one
 sheet, the later copy (``-1``, ``(1)``) is collected and the other skipped, with a warning.
+
+A skipped file must not turn into a silent 0: the collector writes the files it could not place
+to ``downloaded/<sheet>/skipped.json``, and `MarkedCsvExport` (``nbgrader export``, which ``make
+course`` sets as ``c.ExportApp.plugin_class``) adds a column ``note`` to ``grades.csv`` that, for a
+student with nothing collected, says so and names the skipped files of that sheet.
 """
 
 from __future__ import annotations
 
+import csv
 import dataclasses
+import json
 import os
 import re
 import unicodedata
@@ -30,11 +37,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from nbgrader.plugins import FileNameCollectorPlugin  # type: ignore[import-untyped]
+from nbgrader.plugins import CsvExportPlugin, FileNameCollectorPlugin  # type: ignore[import-untyped]
 
 from .judge import NOTEBOOKS
 
-__all__ = ["Found", "RosterCollector", "Student", "identify"]
+__all__ = ["SKIPPED", "Found", "MarkedCsvExport", "RosterCollector", "Student", "identify", "notes"]
+
+#: the files of a sheet's download that matched no one student, in ``downloaded/<sheet>/``
+SKIPPED = "skipped.json"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,6 +140,8 @@ class RosterCollector(FileNameCollectorPlugin):  # type: ignore[misc]
                 for path, who in found.items()
             }  # fmt: skip
             self._cache = cached
+            unplaced = {p.relative_to(root).as_posix(): why for p, why in found.items() if isinstance(why, str)}
+            (root.parent / SKIPPED).write_text(json.dumps(unplaced, indent=1), encoding="utf-8")
         return cached
 
     def _roster(self) -> list[Student]:
@@ -149,3 +161,43 @@ def _extracted_root(path: Path, name: str) -> Path:
         if parent.name == name:
             return parent
     return path.parent
+
+
+def notes(rows: list[dict[str, str]], skipped: dict[str, dict[str, str]]) -> list[dict[str, str]]:
+    """Return `rows` of grades.csv, each with a ``note``: for nothing collected, that, and the sheet's skipped files.
+
+    `skipped`: by assignment, the files of its download that matched no one student, and why.
+    """
+    marked = []
+    for row in rows:
+        note = ""
+        if not row.get("timestamp"):
+            files = skipped.get(row["assignment"], {})
+            note = "nothing handed in" if not files else (
+                f"nothing collected, and {len(files)} file(s) of the download skipped "
+                f"(downloaded/{row['assignment']}/{SKIPPED}): " + "; ".join(sorted(files))
+            )  # fmt: skip
+        marked.append({**row, "note": note})
+    return marked
+
+
+class MarkedCsvExport(CsvExportPlugin):  # type: ignore[misc]
+    """nbgrader's grades.csv, with a column ``note`` where a student has no submission (see the module)."""
+
+    def export(self, gradebook: Any) -> None:
+        """Write grades.csv as nbgrader does, then add the notes."""
+        super().export(gradebook)
+        path = Path(self.to or "grades.csv")
+        with path.open(encoding="utf-8", newline="") as handle:
+            reader = csv.DictReader(handle)
+            rows, fields = list(reader), [*(reader.fieldnames or []), "note"]
+        root = Path(self.parent.coursedir.root) / "downloaded"  # zip_collect's default downloaded_directory
+        skipped = {
+            folder.name: json.loads((folder / SKIPPED).read_text(encoding="utf-8"))
+            for folder in (sorted(root.iterdir()) if root.is_dir() else [])
+            if (folder / SKIPPED).is_file()
+        }
+        with path.open("w", encoding="utf-8", newline="") as handle:
+            writer = csv.DictWriter(handle, fields, lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(notes(rows, skipped))

@@ -46,8 +46,13 @@ KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "nbgrader": (
         "nbgrader's own commands on the exercise sheets",
-        ("tests/test_exercises_nbgrader.py", "tests/test_course_recipe.py"),
-    ),  # fmt: skip
+        (
+            "tests/test_exercises_nbgrader.py",
+            "tests/test_course_recipe.py",
+            "tests/test_exchange_students.py",
+            "tests/test_check_course.py",
+        ),
+    ),
     "answers": (
         "every public callable tried on the sheets' hidden cases (a search of minutes)",
         ("tests/test_no_public_answers.py",),

@@ -15,12 +15,13 @@ in bash, as a teacher and three students would:
 
 The exchange names a submission after the account that submits it; one machine account plays the
 three students here, each process told its user name by a ``sitecustomize`` module (nbgrader asks
-``pwd.getpwuid(os.getuid())``). The doc's student lines name the exchange of a teacher called
-``teacher`` (``/home/teacher/ra-course``): they run with this test's course folder in its place,
-and must be the very lines ``make course`` printed. Then the points must be what each student
-handed in, every feedback file free of hidden tests, and every autograde's checksum warnings the
-five the page explains. Skipped without nbgrader or without the clone's ``.venv`` (``make test``
-has both; under CI a missing one fails).
+``pwd.getpwuid(os.getuid())``), and the teacher's collect told not to check the folders' owners
+(tests/test_exchange_students.py runs the exchange with real accounts and hostile students). The
+doc's student lines name the exchange of a teacher called ``teacher`` (``/home/teacher/ra-course``):
+they run with this test's course folder in its place, and must be the very lines ``make course``
+printed. Then the points must be what each student handed in, every feedback file free of hidden
+tests, and every autograde's checksum warnings the five the page explains. Skipped without nbgrader
+or without the clone's ``.venv`` (``make test`` has both; under CI a missing one fails).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ POINTS = 4.0  # per task
 CHECKSUM = re.compile(r"Attribute 'checksum' for cell (\S+) has changed")
 MARKS = {"### BEGIN SOLUTION", "### END SOLUTION"}
 VERBS = ("fetch_assignment", "submit", "fetch_feedback")
+ONE_ACCOUNT = "c = get_config()\nc.ExchangeCollect.check_owner = False\n"
 
 # Each process of a student answers to the student's user name (the exchange asks the OS who submits).
 SITECUSTOMIZE = """\
@@ -156,6 +158,11 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
     for name in ("JUPYTER_CONFIG_DIR", "VIRTUAL_ENV", "COURSE"):  # COURSE would move `make course`
         env.pop(name, None)
     result = Run(teacher, course, {})
+    # One account plays the three students, so every submission's folder is that account's: the
+    # course's collect, which takes a folder only from the account its name gives, is told so in the
+    # teacher's own settings (~/.jupyter). tests/test_exchange_students.py plays them with real accounts.
+    (teacher / ".jupyter").mkdir()
+    (teacher / ".jupyter" / "nbgrader_config.py").write_text(ONE_ACCOUNT, encoding="utf-8")
 
     def teach(name: str, cwd: Path = course) -> None:
         started = time.monotonic()
@@ -251,7 +258,7 @@ def test_the_course_folder_is_outside_the_clone_and_closed_to_students(run: Run)
     assert ROOT not in course.parents
     mode = {p.name: stat.S_IMODE(p.stat().st_mode) for p in course.iterdir()}
     assert stat.S_IMODE(course.stat().st_mode) == 0o711
-    assert mode["exchange"] == 0o777
+    assert mode["exchange"] == 0o1777  # writable by all, as nbgrader wants it, and sticky
     for name in ("source", "release", "submitted", "autograded", "feedback", "downloaded"):
         assert mode[name] == 0o700, name
     for name in ("gradebook.db", "nbgrader_config.py", ".nbgrader.log"):
@@ -271,6 +278,7 @@ def test_points_through_the_exchange_are_what_each_student_handed_in(run: Run) -
     assert scores == {s: {t: POINTS if t in done else 0.0 for t in "12345"} for s, done in ANSWERS.items()}
     grades = (run.course / "grades.csv").read_text(encoding="utf-8")
     assert all(student in grades for student in ANSWERS)
+    assert grades.split("\n")[0].endswith(",note"), "grades.csv marks a student with nothing collected"
 
 
 def test_points_through_a_platform_zip_are_what_each_student_handed_in(run: Run) -> None:

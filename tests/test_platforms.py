@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("nbgrader", reason="nbgrader is not installed (pip install -e '.[grading]')")
 
-from grading.platforms import Found, Student, identify  # noqa: E402
+from grading.platforms import Found, Student, identify, notes  # noqa: E402
 
 ROSTER = [
     Student("alice", "Alice", "Archer", "alice@example.org"),
@@ -54,3 +54,21 @@ def test_files_of_nobody_are_named_with_the_reason() -> None:
     assert "no sheet" in str(identify("alice_notes.ipynb", ROSTER, [SHEET]))
     assert "more than one" in str(identify(f"Bob Baker_1_{SHEET}.ipynb", [*ROSTER, Student("bob2", "Bob", "Baker")]))
     assert "roster is empty" in str(identify(f"alice_{SHEET}.ipynb", [], [SHEET]))
+
+
+def test_a_student_with_nothing_collected_is_marked_with_the_files_skipped() -> None:
+    """grades.csv says why a 0 is a 0: nothing handed in, or files of the sheet's download that matched no one."""
+    rows = [
+        {"assignment": "sheet2", "student_id": "alice", "timestamp": "2026-01-01 10:00:00", "score": "8.0"},
+        {"assignment": "sheet2", "student_id": "bob", "timestamp": "", "score": "0.0"},
+        {"assignment": "sheet1", "student_id": "bob", "timestamp": "", "score": "0.0"},
+    ]
+    skipped = {"sheet2": {f"Robert Baker_7_{SHEET}.ipynb": "no student of the roster is called by a part of its name"}}
+    marked = notes(rows, skipped)
+    assert [row["note"] for row in marked] == [
+        "",
+        f"nothing collected, and 1 file(s) of the download skipped (downloaded/sheet2/skipped.json): "
+        f"Robert Baker_7_{SHEET}.ipynb",
+        "nothing handed in",
+    ]
+    assert [{k: v for k, v in row.items() if k != "note"} for row in marked] == rows

@@ -14,14 +14,16 @@ in it (exercises/TEACHING.md, "A course with nbgrader", has the whole recipe). I
   download, for ``zip_collect`` (``grading/platforms.py``);
 * ``source/sheet1`` .. ``source/sheet5``: the source sheets (solutions and hidden tests);
 * ``exchange/``: where released sheets wait for students and their submissions for the teacher
-  (nbgrader's file exchange: one account per student on this machine);
+  (nbgrader's file exchange: one account per student on this machine), its folders made with
+  the modes of ``grading.exchange.MODES``, and collected and fed back by ``grading/exchange.py``;
 * ``gradebook.db``, an empty gradebook (nbgrader's database);
 * ``grading``, a link to the clone's ``grading/`` folder, so that the teacher's commands beside
   nbgrader's run in the course folder too (``python -m grading.audit sheet1``).
 
 On a machine shared with students, only the exchange may be open to them: the course folder is
 made passable but not listable (``rwx--x--x``), the exchange writable by all (as nbgrader wants
-it), and everything else (sources, submissions, gradebook, log) readable by the teacher alone.
+it) but sticky (nobody removes or renames another's entry), its inbound and feedback folders not
+listable, and everything else (sources, submissions, gradebook, log) readable by the teacher alone.
 The tool prints the commands the students type, with the exchange's path filled in.
 """
 
@@ -47,7 +49,8 @@ from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
 from nbgrader.preprocessors import ClearHiddenTests, GetGrades
 
 sys.path.insert(0, {repository!r})  # the clone: its grading/ folder (never installed)
-from grading.platforms import RosterCollector  # noqa: E402
+from grading.exchange import FeedbackRelease, VettedCollect  # noqa: E402
+from grading.platforms import MarkedCsvExport, RosterCollector  # noqa: E402
 from grading.scoring import autograde_steps  # noqa: E402
 
 c = get_config()  # noqa: F821 (nbgrader defines it)
@@ -57,6 +60,11 @@ c.CourseDirectory.root = {root!r}
 
 # nbgrader's file exchange, inside the course folder: its default (/srv/nbgrader/exchange) needs root.
 c.Exchange.root = {exchange!r}
+# Every student may write into the exchange: collect takes, of each student's own latest folder, only
+# the regular files he owns (no link followed, no folder named for another student counts), and
+# release_feedback publishes only the feedback of the sheet's notebooks (grading/exchange.py).
+c.ExchangeFactory.collect = VettedCollect
+c.ExchangeFactory.release_feedback = FeedbackRelease
 
 # Seconds a cell may run: when nbgrader runs a sheet (validate), and in the judge's sandbox (autograde).
 # Sheet 4 plays 450 games in one check and 300 more in its hidden test, 10-20 s on an idle machine.
@@ -79,6 +87,9 @@ c.Autograde.autograde_preprocessors = autograde_steps()
 # and names that start with the id ("alice_02_ras_auction.ipynb") are matched to the roster by id or
 # full name; a file that matches nobody is skipped with a warning (grading/platforms.py).
 c.ZipCollectApp.collector_plugin = RosterCollector
+# grades.csv with a column "note": for a student with nothing collected, that, and the sheet's files
+# zip_collect could not place (downloaded/<sheet>/skipped.json): never a silent 0.
+c.ExportApp.plugin_class = MarkedCsvExport
 '''
 
 
@@ -108,11 +119,14 @@ def make_course(course: Path, course_id: str = COURSE_ID) -> None:
         raise SystemExit(f"{course} is inside the repository: choose a folder outside it, e.g. ~/{course_id}")
     if course.exists() and any(course.iterdir()):
         raise SystemExit(f"{course} exists and is not empty: choose a new folder (or remove this one)")
+    sys.path.insert(0, str(ROOT))  # the clone's grading/ folder (never installed): run from tools/
+    from grading.exchange import prepare
+
     course.mkdir(parents=True, exist_ok=True)
     os.chmod(course, 0o711)  # students may pass through to the exchange, but not list the folder
     for name in PRIVATE:
         _mkdir(course / name, 0o700)
-    _mkdir(course / "exchange", 0o777)  # the mode nbgrader's release_assignment gives (and checks)
+    prepare(course / "exchange", course_id)  # sticky where students write, unlisted where names are secret
     for assignment, path in sheets().items():
         _mkdir(course / "source" / assignment, 0o700)
         shutil.copy(path, course / "source" / assignment / path.name)
@@ -140,13 +154,6 @@ def make_course(course: Path, course_id: str = COURSE_ID) -> None:
     os.chmod(course / "gradebook.db", 0o600)  # it stores the grade cells, hidden tests included
 
 
-def readable_by_others(path: Path) -> bool:
-    """Return whether another user of this machine can read `path`: every folder above it passable, it readable."""
-    if not path.exists() or not path.stat().st_mode & 0o004:
-        return False
-    return all(parent.stat().st_mode & 0o001 for parent in path.resolve().parents)
-
-
 def _private_file(path: Path) -> None:
     path.touch()
     os.chmod(path, 0o600)
@@ -163,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     names = ", ".join(f"{name} ({path.name})" for name, path in sheets().items())
     print(f"made the nbgrader course {args.id!r} in {course}: {names}")
     print(f"next: cd {course}, then follow exercises/TEACHING.md, 'A course with nbgrader'")
+    from grading.check_course import readable_by_others
+
     secret = [p for p in (ROOT / "grading", ROOT / "exercises" / "source") if readable_by_others(p)]
     if secret:
         print(
