@@ -62,6 +62,7 @@ COVERED = [
     "notebooks/13_ra_as_a_dynamic_game.ipynb",
     "notebooks/14_your_class_as_an_experiment.ipynb",
     "notebooks/15_affiliated_values_and_linkage.ipynb",
+    "notebooks/16_multi_unit_auctions.ipynb",
     "notebooks/classroom/control_room.ipynb",
     # The sheets as authored, solutions run: their task parameters (games, pass marks) are backed by
     # the solved checks' outputs. The student versions (exercises/release) are made from these; there
