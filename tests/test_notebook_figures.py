@@ -73,6 +73,7 @@ COVERED = [
     "exercises/source/03_expected_value_in_the_bag.ipynb",
     "exercises/source/04_write_a_bidder.ipynb",
     "exercises/source/05_reserve_prices_and_the_optimal_auction.ipynb",
+    "exercises/source/06_multi_unit_auctions.ipynb",
 ]
 
 _DASH = r"(?:-|–|—|,\s*|\s+to\s+|\s+and\s+|,\s+and\s+)"
