@@ -16,6 +16,7 @@ source sheets' solutions into ``grading/answers.py``.
 * bidder (sheet 4): the seed of the games and positions.
 * reserve (sheet 5): laws as the coefficients of a polynomial F on [0, 1] (regular: the virtual
   value increases and changes sign), values, ``[n, r, a]`` cases, ``[n, r, seed]`` and ``[n, seed]``.
+* multiunit (sheet 6): below the dict.
 """
 
 from __future__ import annotations
@@ -123,3 +124,12 @@ CASES: dict[str, dict[str, Any]] = {
     },
 }
 CASES["ra_auction"]["5"] = CASES["ra_auction"]["4"]  # the best bid in the same endgames
+# multiunit (sheet 6): Task 1 [bids, k]; Task 2 [n, k, seed]; Task 3 [n, k, values]; Task 4 [seed, bidders, units]
+# of `multiunit.profile`; Task 5 [v, second bids, seed]. The judge computes every answer from these inputs.
+CASES["multiunit"] = {
+    "1": [[[0.62, 0.15, 0.88, 0.41, 0.73, 0.29], 3], [[0.5, 0.95], 2], [[0.07, 0.64, 0.36], 1]],
+    "2": [[6, 2, 6211], [8, 5, 6212]],
+    "3": [[5, 2, ["1/5", "7/10", "19/20"]], [7, 4, ["2/5", "4/5"]], [3, 1, ["1/2"]]],
+    "4": [[611, 4, 2], [612, 3, 4], [613, 5, 3]],
+    "5": [[0.9, [0.0, 0.45, 0.9], 6511], [0.35, [0.0, 0.2, 0.35], 6512]],
+}

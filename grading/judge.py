@@ -72,6 +72,7 @@ NOTEBOOKS = {
     "03_expected_value_in_the_bag": "bag",
     "04_write_a_bidder": "bidder",
     "05_reserve_prices_and_the_optimal_auction": "reserve",
+    "06_multi_unit_auctions": "multiunit",
 }
 #: seconds the judge waits for a reply beyond the time the sandbox gives the student's function
 MARGIN = 10.0

@@ -44,6 +44,7 @@ NOTEBOOKS = {
     "bag": "03_expected_value_in_the_bag.ipynb",
     "bidder": "04_write_a_bidder.ipynb",
     "reserve": "05_reserve_prices_and_the_optimal_auction.ipynb",
+    "multiunit": "06_multi_unit_auctions.ipynb",
 }
 ANSWERS_FILE = ROOT / "grading" / "answers.py"
 HASHES_FILE = ROOT / "ra_course" / "exercises" / "hashes.py"

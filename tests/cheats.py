@@ -45,7 +45,7 @@ from ra_course.exercises import SHEETS, reserve, sheet
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = {p.stem: p for p in sorted((ROOT / "exercises" / "source").glob("*.ipynb"))}
-S1, S2, S3, S4, S5 = sorted(SOURCES)
+S1, S2, S3, S4, S5, S6 = sorted(SOURCES)
 BY_SHEET = dict(zip(SOURCES, SHEETS, strict=True))
 #: the argument of the process `walls` leaves behind, to look for after grading
 LEFT_BEHIND = "4242.25"

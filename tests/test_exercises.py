@@ -31,7 +31,7 @@ from ra_course.exercises.checking import NOT_ATTEMPTED, Checker, CheckFailed, No
 ROOT = Path(__file__).parent.parent
 SOURCES = sorted((ROOT / "exercises" / "source").glob("*.ipynb"))
 RELEASES = sorted((ROOT / "exercises" / "release").glob("*.ipynb"))
-NOTEBOOK_SHEET = {"01": "auctions", "02": "ra_auction", "03": "bag", "04": "bidder", "05": "reserve"}
+NOTEBOOK_SHEET = {"01": "auctions", "02": "ra_auction", "03": "bag", "04": "bidder", "05": "reserve", "06": "multiunit"}
 
 
 def _load_make_student() -> Any:

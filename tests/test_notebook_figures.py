@@ -61,6 +61,9 @@ COVERED = [
     "notebooks/12_all_pay_and_common_values.ipynb",
     "notebooks/13_ra_as_a_dynamic_game.ipynb",
     "notebooks/14_your_class_as_an_experiment.ipynb",
+    "notebooks/15_affiliated_values_and_linkage.ipynb",
+    "notebooks/16_multi_unit_auctions.ipynb",
+    "notebooks/17_sequential_auctions_and_ra_price_path.ipynb",
     "notebooks/classroom/control_room.ipynb",
     # The sheets as authored, solutions run: their task parameters (games, pass marks) are backed by
     # the solved checks' outputs. The student versions (exercises/release) are made from these; there
@@ -70,6 +73,7 @@ COVERED = [
     "exercises/source/03_expected_value_in_the_bag.ipynb",
     "exercises/source/04_write_a_bidder.ipynb",
     "exercises/source/05_reserve_prices_and_the_optimal_auction.ipynb",
+    "exercises/source/06_multi_unit_auctions.ipynb",
 ]
 
 _DASH = r"(?:-|–|—|,\s*|\s+to\s+|\s+and\s+|,\s+and\s+)"

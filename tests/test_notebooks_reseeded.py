@@ -37,6 +37,9 @@ RESEEDED = [
     "notebooks/11_when_revenue_ranking_breaks.ipynb",
     "notebooks/12_all_pay_and_common_values.ipynb",
     "notebooks/13_ra_as_a_dynamic_game.ipynb",
+    "notebooks/15_affiliated_values_and_linkage.ipynb",
+    "notebooks/16_multi_unit_auctions.ipynb",
+    "notebooks/17_sequential_auctions_and_ra_price_path.ipynb",
 ]
 SHIFTS = (1000, 2000)  # two other sets of seeds per notebook
 # nbformat carries no annotations; these names give its two calls a type.

@@ -16,8 +16,8 @@ The package holds no reference solution and no expected answer beyond hashes of 
 examples' answers: the hidden tests' cases and answers live in the teacher's ``grading/``
 folder, which is never installed.
 
-The sheets (`SHEETS`) are `auctions`, `ra_auction`, `bag`, `bidder` and `reserve`; `ra_course.exercises.checking`
-explains how a check passes, fails with a hint, or says "not attempted yet". The standard
+The sheets (`SHEETS`) are `auctions`, `ra_auction`, `bag`, `bidder`, `reserve` and `multiunit`;
+`ra_course.exercises.checking` explains how a check passes, fails with a hint, or says "not attempted yet". The standard
 library is all they need, like the rest of `ra_core`.
 """
 
@@ -44,7 +44,8 @@ __all__ = [
 ]
 
 #: sheet name -> module defining its `SHEET`, in the order of the exercise notebooks
-SHEETS = {"auctions": "auctions", "ra_auction": "ra_auction", "bag": "bag", "bidder": "bidder", "reserve": "reserve"}
+SHEETS = {"auctions": "auctions", "ra_auction": "ra_auction", "bag": "bag", "bidder": "bidder", "reserve": "reserve",
+          "multiunit": "multiunit"}  # fmt: skip
 #: what the checks of this notebook session remember, per sheet: failures per task, last results
 SESSION: dict[str, dict[str, Any]] = {}
 guard_cells()  # in a notebook: no cell of the student's can keep a graded cell from running as written

@@ -1,0 +1,101 @@
+"""Exercise sheet 6, multi-unit auctions: its checks, in this process, on the source's solutions and on wrong answers.
+
+Whole submissions of sheet 6 (the solution, a blank sheet) are autograded by nbgrader with the other
+sheets in `tests/test_exercises_autograde.py`.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from ra_course import multiunit as theory
+from ra_course.exercises import multiunit
+from ra_course.exercises.checking import Checker, CheckFailed
+
+from .student_files import without_grading
+
+
+@pytest.fixture(scope="module")
+def solution() -> dict[str, Any]:
+    """Return the source sheet's code cells run in order (its solutions), the check cells left out."""
+    from grading import keys
+
+    return keys.reference("multiunit")
+
+
+def _fails(key: str, answer: Any, hidden: bool = False) -> str:
+    with pytest.raises(CheckFailed) as info:
+        Checker(multiunit.SHEET)(key, answer, hidden)
+    return str(info.value)
+
+
+def test_the_solutions_pass_every_check_visible_and_hidden(solution: dict[str, Any]) -> None:
+    check = Checker(multiunit.SHEET)
+    with without_grading():
+        for task in multiunit.SHEET.tasks:
+            check(task.key, solution[task.answer])
+            check(task.key, solution[task.answer], hidden=True)
+
+
+def test_the_judges_definitions_agree_with_notebook_16s_theory() -> None:
+    """The judge's externality is `ra_course.multiunit`'s displaced bids, and E[Y_k | Y_k < v] its bid."""
+    for seed, bidders, units in [*multiunit.PROFILES, (620, 5, 4), (621, 6, 2)]:
+        bids = multiunit.profile(seed, bidders, units)
+        paid = theory.vickrey_payments(bids, units)
+        assert multiunit._vickrey(lambda b, u, paid=paid: tuple(paid), [(seed, bidders, units)])
+    for n, k, values in multiunit.POINTS:
+        for v in values:
+            exact = float(multiunit._conditional_mean(Fraction(v), n, k))
+            assert exact == pytest.approx(theory.pay_as_bid_bid(float(Fraction(v)), n, k), abs=1e-12)
+
+
+def test_wrong_answers_fail_with_a_reason_and_no_direction(solution: dict[str, Any]) -> None:
+    lowest_winner = _fails("1", lambda bids, k: sorted(bids, reverse=True)[k - 1])
+    assert "the lowest winning bid" in lowest_winner
+    assert "which is not the uniform price" in _fails("1", lambda bids, k: max(bids))
+    one_unit = _fails("3", lambda v, n, k: (n - 1) / n * v)
+    assert "the bid of a single unit" in one_unit
+    assert "not the equilibrium bid" in _fails("3", lambda v, n, k: solution["pay_as_bid"](v, n, k) + 1e-4)
+    first_prices = _fails("4", lambda bids, units: tuple(sum(b) for b in bids))
+    assert "is not what his units cost the others" in first_prices
+    assert "one payment per bidder" in _fails("4", lambda bids, units: 0.5)
+    for message in (lowest_winner, one_unit, first_prices):
+        assert not any(word in message for word in ("too high", "too low", "higher", "lower"))
+
+
+def test_simulations_must_be_the_auctions_drawn(solution: dict[str, Any]) -> None:
+    simulate, gains = solution["simulate_uniform_price"], solution["second_unit_gains"]
+
+    def formula(n: int, k: int, auctions: int, rng: random.Random) -> float:  # as many draws, the expectation
+        for _ in range(n * auctions):
+            rng.random()
+        return k * (n - k) / (n + 1)
+
+    assert "which is not the mean revenue of the 500 auctions it drew" in _fails("2", formula)
+    assert "the mean price of one unit" in _fails("2", lambda n, k, a, rng: simulate(n, k, a, rng) / k)
+
+    def fresh_per_bid(v: float, bids: tuple[float, ...], auctions: int, rng: random.Random) -> list[float]:
+        return [gains(v, (b,), auctions, rng)[0] for b in bids]  # new small bidders for every bid
+
+    assert "drew 2,000 numbers" in _fails("5", fresh_per_bid)
+    assert "one mean gain per second bid" in _fails("5", lambda v, bids, a, rng: gains(v, bids, a, rng)[:1])
+
+
+def test_the_package_functions_that_answer_a_task_are_forbidden() -> None:
+    message = _fails("4", lambda bids, units: tuple(theory.vickrey_payments(bids, units)))
+    assert "calls `ra_course.multiunit.vickrey_payments` of the pa" in message
+    assert "calls `ra_course.multiunit.pay_as_bid_bid`" in _fails("3", lambda v, n, k: theory.pay_as_bid_bid(v, n, k))
+
+
+def test_the_visible_and_hidden_cases_differ() -> None:
+    from grading.cases import CASES
+
+    hidden = CASES["multiunit"]
+    assert not {tuple(c[0]) for c in hidden["1"]} & {b for b, _ in multiunit.BIDS}
+    assert not {tuple(c) for c in hidden["4"]} & set(multiunit.PROFILES)
+    assert all(len(set(b for own in multiunit.profile(*c) for b in own)) == sum(map(len, multiunit.profile(*c)))
+               for c in [*hidden["4"], *multiunit.PROFILES])  # fmt: skip
