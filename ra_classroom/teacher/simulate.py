@@ -39,6 +39,8 @@ class Behaviour:
         rho: first price: he bids the share (n-1)/(n-1+rho) of his value above the law's bottom,
             the equilibrium of bidders with utility money**rho (constant relative risk aversion,
             notebook 11's rho: 1 is risk-neutral; below 1 risk-averse, so above the risk-neutral line).
+            First price only: in all-pay he bids the risk-neutral equilibrium (money**rho is not
+            defined for the loser's loss), as `describe` says.
         rho_spread: each student has his own rho, drawn once, uniform in [rho - rho_spread,
             rho + rho_spread] (0: every student has `rho`).
         jitter: first-price and all-pay bids are multiplied by 1 + jitter * u, u uniform on [-1, 1]
@@ -97,14 +99,18 @@ class Behaviour:
             if self.errors == "uniform"
             else f"times 1 + {self.jitter:g} z, z standard normal"
         )
+        top, bottom = self.rho + self.rho_spread, self.rho - self.rho_spread
+        attitude = "risk-averse, " if top < 1 else "risk-loving, " if bottom > 1 else ""
+        attitude = "risk-neutral, " if top == bottom == 1 else attitude
         learning = ""
         if self.learn:
             who = "" if self.learners >= 1 else f" for {self.learners:.0%} of the students"
             learning = f", s growing by {self.learn:g} after each such round{who}"
         return (
-            f"simulated students: first price, the equilibrium bid of CRRA bidders ({rho}); second price, in each "
-            f"round a bid above the value with probability {self.overbid:g} (by up to 20 %), else the value; all-pay, "
-            f"the risk-neutral equilibrium bid; first-price and all-pay bids {noise}; common value (first price), "
+            f"simulated students: first price, {attitude}the equilibrium bid of CRRA bidders ({rho}); second "
+            f"price, in each round a bid above the value with probability {self.overbid:g} (by up to 20 %), else the "
+            f"value; all-pay, risk-neutral (utility x^ρ has no value for a loser's loss), the risk-neutral equilibrium "
+            f"bid; first-price and all-pay bids {noise}; common value (first price), "
             f"the signal minus noise × s × u, u uniform on [0, 1], s = {self.shade:g}{learning}"
         )
 

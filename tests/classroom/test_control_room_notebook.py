@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import nbformat
+import pandas as pd
 import pytest
 from nbclient import NotebookClient
 
@@ -35,3 +36,7 @@ def test_the_control_room_runs_as_a_rehearsal_with_a_small_class(students: int, 
     assert f"one group of {students}" in everything  # the note on the short groups
     assert f"{students} students here" in everything and "bots play" in everything
     assert "The results are saved in results/" in everything and (tmp_path / "results").is_dir()
+    [payments] = (tmp_path / "results").glob("*-payments.csv")  # each student paid for one round drawn for him
+    paid = pd.read_csv(payments)
+    assert sorted(paid["name"]) == [f"sim{k + 1:02d}" for k in range(students)] and (paid["payment"] >= 0).all()
+    assert "Nothing to show" not in everything  # every round kind of the plan was played
