@@ -166,7 +166,14 @@ class TableGame:
         return since_last_move(self.states, actions, seat, names=names, most=count)
 
     def view(
-        self, seat: int, names: Sequence[str], bots: Collection[int], *, live: bool, sel: Selection
+        self,
+        seat: int,
+        names: Sequence[str],
+        bots: Collection[int],
+        *,
+        live: bool,
+        sel: Selection,
+        paused: bool = False,
     ) -> dict[str, Any]:
         """Return what `seat`'s page shows: the board with its controls, the status, the last moves, the facts.
 
@@ -176,10 +183,12 @@ class TableGame:
             bots: the seats that bots play now (none of them takes a click).
             live: whether moves are accepted (the round is open).
             sel: the seat's choice in progress.
+            paused: whether the teacher paused the round: no piece is framed as a choice meanwhile.
         """
         s = self.state
         seats = () if seat in bots else (seat,)
-        board = controls(s, seats, sel, closed="" if live else "closed", last=self.last_by_other(seat))
+        closed = "closed" if not live else "paused" if paused else ""
+        board = controls(s, seats, sel, closed=closed, last=self.last_by_other(seat))
         mine = bool(board.actions)
         if s.is_terminal():
             w = s.winner()
@@ -187,6 +196,8 @@ class TableGame:
             status = f"Game over. {who} with {max(p.fame for p in s.players)} fame."
         elif not live:
             status = "The teacher has closed the round: the game stops here."
+        elif paused:
+            status = "The teacher has paused the round: wait until it goes on."
         elif mine:
             status = "Your turn. " + board.hint()
         else:
