@@ -210,7 +210,14 @@ class TableGame:
         return self._facts[1], self._facts[2]
 
     def view(
-        self, seat: int, names: Sequence[str], bots: Collection[int], *, live: bool, sel: Selection
+        self,
+        seat: int,
+        names: Sequence[str],
+        bots: Collection[int],
+        *,
+        live: bool,
+        sel: Selection,
+        paused: bool = False,
     ) -> dict[str, Any]:
         """Return what `seat`'s page shows: the board with its controls, the status, the last moves, the facts.
 
@@ -224,19 +231,21 @@ class TableGame:
             bots: the seats that bots play now (none of them takes a click).
             live: whether moves are accepted (the round is open).
             sel: the seat's choice in progress.
+            paused: whether the teacher paused the round: no piece is framed as a choice meanwhile.
         """
-        key = (self.ply, seat, tuple(names), frozenset(bots), live, sel)
+        key = (self.ply, seat, tuple(names), frozenset(bots), live, paused, sel)
         shown = self._shown.get(key)
         if shown is None:
-            shown = self._shown[key] = self._draw(seat, names, bots, live=live, sel=sel)
+            shown = self._shown[key] = self._draw(seat, names, bots, live=live, paused=paused, sel=sel)
         return dict(shown)
 
     def _draw(
-        self, seat: int, names: Sequence[str], bots: Collection[int], *, live: bool, sel: Selection
+        self, seat: int, names: Sequence[str], bots: Collection[int], *, live: bool, paused: bool, sel: Selection
     ) -> dict[str, Any]:
         s = self.state
         seats = () if seat in bots else (seat,)
-        board = controls(s, seats, sel, closed="" if live else "closed", last=self.last_by_other(seat))
+        closed = "closed" if not live else "paused" if paused else ""
+        board = controls(s, seats, sel, closed=closed, last=self.last_by_other(seat))
         mine = bool(board.actions)
         if s.is_terminal():
             w = s.winner()
@@ -244,6 +253,8 @@ class TableGame:
             status = f"Game over. {who} with {max(p.fame for p in s.players)} fame."
         elif not live:
             status = "The teacher has closed the round: the game stops here."
+        elif paused:
+            status = "The teacher has paused the round: wait until it goes on."
         elif mine:
             status = "Your turn. " + board.hint()
         else:

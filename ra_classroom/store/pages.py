@@ -152,13 +152,21 @@ def _tables_part(
     for sid in members:
         out[sid]["screen"] = "sitout"
     for table_id, sids in at.items():
-        for sid, part in _table_parts(conn, cache, table_id, sids, live=r.status == "open").items():
+        parts = _table_parts(conn, cache, table_id, sids, live=r.status == "open", paused=r.paused_at is not None)
+        for sid, part in parts.items():
             out[sid]["table"] = part
             out[sid]["screen"] = "ra"
 
 
 def _table_parts(
-    conn: Connection, cache: TableCache, table_id: int, sids: list[int], *, live: bool, sel: Selection | None = None
+    conn: Connection,
+    cache: TableCache,
+    table_id: int,
+    sids: list[int],
+    *,
+    live: bool,
+    sel: Selection | None = None,
+    paused: bool = False,
 ) -> dict[int, dict[str, Any]]:
     """Return the table part of the page of each student in `sids`, all seated at table `table_id`."""
     seating = seat_names(conn, table_id)
@@ -166,7 +174,7 @@ def _table_parts(
     with cache.game(conn, table_id) as game:
         for sid in sids:
             seat = seating.seat_of[sid]
-            part = game.view(seat, seating.shown, seating.bots, live=live, sel=sel or Selection())
+            part = game.view(seat, seating.shown, seating.bots, live=live, sel=sel or Selection(), paused=paused)
             part.update(
                 id=table_id,
                 table_no=seating.table_no + 1,
