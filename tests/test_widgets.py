@@ -407,7 +407,10 @@ def test_a_whole_game_by_clicking_the_board_only() -> None:
         ({"ui": "god"}, "You have no god to use now."),
         ({"ui": "pick art"}, "Art is not among the tiles you may lose now."),
         ({"ui": "unpick gold"}, "Nothing to do there now."),
-        ({"action": "bid 13"}, "Not legal now: bid 13 (a sun is bid only in an auction, and none is running: call Ra or draw"),
+        (
+            {"action": "bid 13"},
+            "Not legal now: bid 13 (a sun is bid only in an auction, and none is running: call Ra or draw",
+        ),
         ({"action": "draw", "version": 99}, "earlier board"),
         ({"action": ["draw"]}, "Nothing to do there now."),
         ({"action": "draw", "version": "0"}, "earlier board"),

@@ -20,9 +20,14 @@ run the play notebook, so it works with no internet at all:
   starts (``loadPyodideOptions.packages``); ``%pip install ra-core`` also finds ``ra_core`` in the
   site's package index, ``pypi/``.
 
-What only the Pyodide CDN serves (numpy, matplotlib and every other package built for
-WebAssembly) stays in the lock file with its CDN address: it loads lazily, the first time a
-notebook imports it, and only then needs the internet. The play widget needs none of it.
+What only Pyodide's own distribution holds (numpy, matplotlib and every other package built for
+WebAssembly: neither npm nor PyPI carries them) comes from a folder of that distribution, when the
+build is given one (``RA_PYODIDE_PACKAGES``, or ``.cache/lite/pyodide-packages-VERSION/``: the
+``pyodide/`` folder of the release ``pyodide-VERSION.tar.bz2``): the plots' packages, `PLOTS` and
+everything they depend on in the lock, are copied into the site, each checked against the lock's
+sha256, so that plots too need no network. Without that folder they stay in the lock file with
+their CDN address, and load lazily, the first time a notebook imports them, where the internet
+is (the build says so). The play widget needs none of it.
 
 The build itself downloads, once, into ``.cache/lite/``: the npm package (with npm) and the wheels
 (with pip, from PyPI). To preload one more pure-Python package, add its name to ``PRELOAD``:
@@ -33,6 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -63,6 +69,11 @@ PRELOAD = (*KERNEL, "ra-core", "ipywidgets", "anywidget")
 # The core files of the npm package `pyodide` that a browser loads (no lock: the site writes its own).
 CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 PURE = "-none-any.whl"
+#: The WebAssembly packages the notebooks' plots import, bundled with their dependencies when a
+#: folder of Pyodide's distribution is given (see the module docstring).
+PLOTS = ("matplotlib",)
+#: Where the build looks for that folder when ``RA_PYODIDE_PACKAGES`` is not set.
+PACKAGES = CACHE / f"pyodide-packages-{kernel.PYODIDE_VERSION}"
 #: the JupyterLab extensions the site carries (all others installed here are left out): the kernel,
 #: and the front ends of ipywidgets and anywidget (the game table)
 STUDENT_EXTENSIONS = (kernel.PYODIDE_KERNEL_NPM_NAME, "@jupyter-widgets/jupyterlab-manager", "anywidget")
@@ -100,9 +111,15 @@ grading runs the same checks and more, on cases you do not see.
 
 ## What needs the internet
 
-Nothing but plots: the engine, the game table and the sheets run from this site alone. A cell that
-plots loads matplotlib and numpy from the Pyodide CDN the first time it runs.
+{internet}
 """
+#: What the landing page says needs the internet, with the plots' packages on the CDN or in the site.
+INTERNET = {
+    False: "Nothing but plots: the engine, the game table and the sheets run from this site alone. A cell that\n"
+    "plots loads matplotlib and numpy from the Pyodide CDN the first time it runs.",
+    True: "Nothing: the engine, the game table, the sheets and the plots (matplotlib and numpy are in the site)\n"
+    "run from this site alone.",
+}
 
 
 @dataclass
@@ -271,18 +288,67 @@ def _choose(
     return Wheel(name, str(parse_wheel_filename(path.name)[1]), path, [str(r) for r in needs], imports)
 
 
-def write_pyodide(into: Path, core: Path, wheels: dict[str, Wheel]) -> None:
-    """Copy Pyodide's core files and the wheels into `into`, with a lock file naming them.
+def closure(packages: dict[str, dict[str, object]], names: tuple[str, ...]) -> list[str]:
+    """Return `names` and every package they depend on in Pyodide's lock (its ``depends``), sorted."""
+    found: set[str] = set()
+    todo = [canonicalize_name(n) for n in names]
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        if name not in packages:
+            raise SystemExit(f"{name} is not in Pyodide's lock file")
+        found.add(name)
+        todo += [canonicalize_name(str(d)) for d in packages[name].get("depends", [])]  # type: ignore[attr-defined]
+    return sorted(found)
 
-    Every other package of Pyodide's lock keeps its place on the Pyodide CDN (an absolute
-    address), so it still loads, lazily, where the internet is.
+
+def bundle_packages(
+    into: Path, packages: dict[str, dict[str, object]], folder: Path, names: tuple[str, ...]
+) -> list[str]:
+    """Copy the files of `names` and their dependencies from `folder` (Pyodide's distribution) into `into`.
+
+    Each file is checked against the lock's sha256: a file that differs stops the build. The
+    lock's entries keep their file names, which the site then serves itself. Return the names.
+    """
+    bundled = closure(packages, names)
+    for name in bundled:
+        entry = packages[name]
+        source = folder / str(entry["file_name"])
+        if not source.is_file():
+            raise SystemExit(f"{source} is missing: {folder} is not Pyodide {kernel.PYODIDE_VERSION}'s distribution")
+        if hashlib.sha256(source.read_bytes()).hexdigest() != entry["sha256"]:
+            raise SystemExit(f"{source} is not the file Pyodide's lock names (its sha256 differs)")
+        shutil.copy(source, into / source.name)
+    return bundled
+
+
+def packages_folder() -> Path | None:
+    """Return the folder of Pyodide's distribution to bundle the plots' packages from, or None."""
+    given = os.environ.get("RA_PYODIDE_PACKAGES")
+    if given:
+        if not Path(given).is_dir():
+            raise SystemExit(f"RA_PYODIDE_PACKAGES={given} is no folder")
+        return Path(given)
+    return PACKAGES if PACKAGES.is_dir() else None
+
+
+def write_pyodide(into: Path, core: Path, wheels: dict[str, Wheel], packages: Path | None = None) -> list[str]:
+    """Copy Pyodide's core files and the wheels into `into`, with a lock file naming them; return what is bundled.
+
+    With `packages` (a folder of Pyodide's distribution), the plots' packages (`PLOTS`) and their
+    dependencies are copied in too (`bundle_packages`). Every other package of Pyodide's lock keeps
+    its place on the Pyodide CDN (an absolute address), so it still loads, lazily, where the
+    internet is.
     """
     into.mkdir(parents=True)
     for name in CORE_FILES:
         shutil.copy(core / name, into / name)
     lock = json.loads((core / "pyodide-lock.json").read_text(encoding="utf-8"))
-    for entry in lock["packages"].values():
-        entry["file_name"] = f"{kernel.PYODIDE_CDN_URL}/{entry['file_name']}"
+    local = bundle_packages(into, lock["packages"], packages, PLOTS) if packages is not None else []
+    for name, entry in lock["packages"].items():
+        if name not in local:
+            entry["file_name"] = f"{kernel.PYODIDE_CDN_URL}/{entry['file_name']}"
     for wheel in wheels.values():
         shutil.copy(wheel.path, into / wheel.path.name)
         old = lock["packages"].get(wheel.name, {})
@@ -299,6 +365,7 @@ def write_pyodide(into: Path, core: Path, wheels: dict[str, Wheel]) -> None:
             "unvendored_tests": False,
         }
     (into / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True), encoding="utf-8")
+    return [*sorted(wheels), *local]
 
 
 def kernel_wheels() -> list[Path]:
@@ -342,10 +409,11 @@ def student_extensions() -> list[Path]:
     return [found[name] for name in STUDENT_EXTENSIONS]
 
 
-def write_contents(into: Path) -> dict[Path, Path]:
+def write_contents(into: Path, plots: bool = False) -> dict[Path, Path]:
     """Write the site's files into `into`: the student bundle's files and the landing page; return the former.
 
-    The notebooks are marked trusted (`trusted_copy`).
+    The notebooks are marked trusted (`trusted_copy`). With `plots`, the landing page says that
+    plots need no internet either (their packages are in the site).
     """
     files = student_files()
     for place, source in files.items():
@@ -355,7 +423,7 @@ def write_contents(into: Path) -> dict[Path, Path]:
             (into / place).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(source, into / place)
     landing = into / LANDING
-    landing.write_text(SITE_README.format(contents=contents_list(files)), encoding="utf-8")
+    landing.write_text(SITE_README.format(contents=contents_list(files), internet=INTERNET[plots]), encoding="utf-8")
     return files
 
 
@@ -386,7 +454,13 @@ def main(out: Path = OUT) -> None:
     core = pyodide_core()
     lock = json.loads((core / "pyodide-lock.json").read_text(encoding="utf-8"))
     wheels = resolve(PRELOAD, lock["packages"], _markers(lock), [ra_wheel, *kernel_wheels()])
-    write_pyodide(work / "static" / kernel.PYODIDE, core, wheels)
+    plots = packages_folder()
+    write_pyodide(work / "static" / kernel.PYODIDE, core, wheels, plots)
+    if plots is None:
+        print(
+            f"note: matplotlib and numpy stay on the Pyodide CDN (plots need the internet); to bundle them, put "
+            f"the pyodide/ folder of pyodide-{kernel.PYODIDE_VERSION}.tar.bz2 in {PACKAGES} or set RA_PYODIDE_PACKAGES"
+        )
 
     settings = {
         kernel.PYODIDE_URL: f"./static/{kernel.PYODIDE}/{kernel.PYODIDE_MJS}",
@@ -400,7 +474,7 @@ def main(out: Path = OUT) -> None:
         },
     }
     (work / "jupyter-lite.json").write_text(json.dumps(config, indent=1), encoding="utf-8")
-    files = write_contents(work / "contents")
+    files = write_contents(work / "contents", plots=plots is not None)
     build_config = {
         "LiteBuildConfig": {
             "ignore_sys_prefix": ["federated_extensions"],  # only the extensions named here

@@ -232,7 +232,8 @@ def _display_tile(t: Tile, count: int, x: float, y: float, controls: Controls | 
     """Return a pile of a player's tiles; with controls, the god to use and the tiles to lose take clicks.
 
     A pile you may click is framed (`frame`). Tiles chosen to lose carry a ``−1`` label on the
-    tile (`loss_badge`: a click on it takes the choice back) and the count under the tile says
+    tile (`loss_badge`: a click on it takes the choice back; a piece of its own, beside the pile's,
+    never inside it) and the count under the tile says
     how many stay (``×1`` too); a pile chosen to lose entirely is faded.
     """
     if controls is None:
@@ -255,11 +256,13 @@ def _display_tile(t: Tile, count: int, x: float, y: float, controls: Controls | 
     else:
         pile = f'<g opacity="{LOST}">{tile_svg(t, x, y, 34)}</g>'
     keep = f"Keep one {name} after all ({lost} chosen to lose)"
-    if lost:
-        pile += target(loss_badge(x, y, lost), keep, ui=f"unpick {t.label}")
-    if controls.can_pick(t):
-        return target(pile, f"Lose one {name} (you have {count - lost} left)", ui=f"pick {t.label}", mark=mark)
-    return target(pile, keep, ui=f"unpick {t.label}", mark=mark) if lost else pile
+    if not controls.can_pick(t):  # a click on the pile takes one back: its "−n" is only a mark
+        return target(pile + loss_badge(x, y, lost), keep, ui=f"unpick {t.label}", mark=mark) if lost else pile
+    piece = target(pile, f"Lose one {name} (you have {count - lost} left)", ui=f"pick {t.label}", mark=mark)
+    if lost:  # the "−n" takes one back: a piece of its own after the pile (never inside it), 26 units square
+        hit = f'<rect x="{x + 13:.1f}" y="{y - 8.5:.1f}" width="26" height="26" fill="transparent"/>'
+        piece += target(hit + loss_badge(x, y, lost), keep, ui=f"unpick {t.label}")
+    return piece
 
 
 def svg(

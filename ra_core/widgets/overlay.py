@@ -140,7 +140,7 @@ def _ranking_rows(s: State, names: Sequence[str], you: Collection[int], x: float
             f"epoch {e.epoch} {text}" for e, text in zip(s.scores, epochs, strict=True)
         )
         label += f", fame {s.players[seat].fame}"
-        out.append(f'<g role="row" aria-label="{escape(label)}">')
+        out.append(f'<g role="group" aria-label="{escape(label)}">')  # a row of a drawn table
         out.append(text_element(x + 40, y, _place(k), 13, "bold", "end"))
         out.append(text_element(x + 52, y, who, 13, "bold"))
         right = x + 44 + 170
@@ -178,7 +178,7 @@ def _category_rows(
         who = player_name(i, you, names)
         values = [signed(v) for v in points] + [signed(net), str(parts[-1].fame_after)]
         label = f"{who}: " + ", ".join(f"{n} {v}" for (n, _), v in zip(_COLUMNS[1:], values, strict=True))
-        out.append(f'<g role="row" aria-label="{escape(label)}">')
+        out.append(f'<g role="group" aria-label="{escape(label)}">')  # a row of a drawn table
         out.append(text_element(x, y, who, 13, "bold"))
         right = x + _COLUMNS[0][1]
         for (name, w_col), v in zip(_COLUMNS[1:], values, strict=True):

@@ -9,7 +9,9 @@ Two notebooks are opened in JupyterLab, in its dark theme and then its light one
   3:1 or more against what is behind it, and no other piece does; every text on the page's
   outputs has a contrast of 3:1 or more against what is painted behind it (WCAG's ratio);
 * the committed play notebooks, opened without running a cell: each saved table is a picture
-  of the board (with its frames), never "Error displaying widget".
+  of the board, never "Error displaying widget" (notebook 05's disaster explorer included: its
+  tiles are in its picture);
+* the game tables pass an axe-core audit (WCAG 2.2 A and AA rules), in both themes.
 
 Without chromium or playwright the tests are skipped (they fail under CI), as the play tests are.
 """
@@ -17,8 +19,10 @@ Without chromium or playwright the tests are skipped (they fail under CI), as th
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import tarfile
 from pathlib import Path
 from typing import Any
 
@@ -158,8 +162,73 @@ def test_pieces_are_framed_without_hover_and_every_text_reads_in_both_themes(wor
             assert not below, (("light" if light else "dark"), below)
 
 
+#: axe-core, the accessibility engine: fetched once with npm (``npm pack``) into the cache, at this version.
+AXE_VERSION = "4.14.1"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+def axe_source() -> str:
+    """Return axe-core's script (``axe.min.js``), fetched once into ``.cache/axe``; skip (fail in CI) without npm."""
+    folder: Path = ROOT / ".cache" / "axe" / AXE_VERSION
+    script = folder / "package" / "axe.min.js"
+    if not script.is_file():
+        npm = shutil.which("npm")
+        if npm is None:
+            why = "the axe audit needs npm once, to fetch axe-core"
+            if os.environ.get("CI"):
+                pytest.fail(why)
+            pytest.skip(why)
+        folder.mkdir(parents=True, exist_ok=True)
+        packed: str = subprocess.run(
+            [str(npm), "pack", f"axe-core@{AXE_VERSION}", "--pack-destination", str(folder), "--loglevel=error"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.split()[-1]
+        with tarfile.open(folder / packed) as tar:
+            tar.extract("package/axe.min.js", folder, filter="data")
+    return script.read_text(encoding="utf-8")
+
+
+def _axe(pg: Any, source: str) -> list[dict[str, Any]]:
+    """Return axe's WCAG 2.2 A/AA violations in the game tables of the page (rule, impact, nodes)."""
+    if not pg.evaluate("() => typeof window.axe === 'object'"):
+        pg.evaluate(source)
+    found: list[dict[str, Any]] = pg.evaluate(
+        """async (tags) => {
+            const result = await window.axe.run({include: [['.ra-table']]}, {runOnly: {type: 'tag', values: tags}});
+            return result.violations.map((v) => ({rule: v.id, impact: v.impact, help: v.help,
+                nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ': ' + n.failureSummary)}));
+        }""",
+        AXE_TAGS,
+    )
+    return found
+
+
+def test_the_game_table_passes_an_axe_audit_in_both_themes(workdir: Path, page: Any) -> None:  # noqa: F811
+    """The five tables of `CELLS` (a bid, a disaster's losses half chosen, a god chosen, an epoch's scores, the
+    end), in JupyterLab Dark then Light: axe-core finds no violation of WCAG 2.2's A and AA rules in them."""
+    source = axe_source()
+    (workdir / "board.ipynb").write_text(json.dumps(_notebook(CELLS[:6])))
+    _settings(workdir, "JupyterLab Dark")
+    port = _free_port()
+    with _serve(lab_command(port, workdir), f"http://127.0.0.1:{port}/api/status", workdir):
+        open_in_lab(page, port, "board.ipynb")
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.wait_for_function("() => document.querySelectorAll('.ra-table-board svg').length === 5", timeout=120_000)
+        for light in (False, True):
+            if light:
+                _switch(page, light=True)
+            tables = page.evaluate("() => document.querySelectorAll('.ra-table').length")
+            violations = _axe(page, source)
+            print(
+                f"axe-core {AXE_VERSION}, {'light' if light else 'dark'}: {tables} tables, {len(violations)} violations"
+            )
+            assert tables == 5 and not violations, json.dumps(violations, indent=1)
+
+
 #: The pictures each committed notebook saves: boards (a position, a table, a stepper, an explorer) and plots.
-SAVED_PICTURES = {"01_start_here.ipynb": 1, "03_auctions.ipynb": 2, "07_play_a_game.ipynb": 3}
+SAVED_PICTURES = {"01_start_here.ipynb": 1, "03_auctions.ipynb": 2, "05_disasters.ipynb": 2, "07_play_a_game.ipynb": 3}
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,12 @@ unresolvable, so nothing can come from the internet. The test runs the play note
 the Pyodide kernel (the runtime, the kernel's wheels, ipywidgets and ``ra_core`` all come from
 the site), compares every printed output with the same cells run here in CPython, clicks through
 several moves and checks the board against the engine after each. The notebook's last cell plots
-with matplotlib, a WebAssembly package that only the Pyodide CDN serves: its ``import matplotlib``
-asks the CDN for the wheels of matplotlib and its dependencies (the lazy part of the site), which
-fails here with ``No module named 'matplotlib'``; no other request leaves the machine.
+with matplotlib, a WebAssembly package of Pyodide's own distribution. A site built with that
+distribution at hand (``RA_PYODIDE_PACKAGES``, see tools/build_lite.py) carries matplotlib and its
+dependencies, checked by hash, and the plot is drawn with no request leaving the machine at all.
+Built without it, matplotlib stays on the Pyodide CDN: the plot's ``import matplotlib`` asks the
+CDN for the wheels (the lazy part of the site), which fails here with ``No module named
+'matplotlib'``, and no other request leaves the machine.
 
 The site is a student's: it opens on its landing page (``README.md``: what is where, how to hand a
 sheet in, that the work lives in the browser's storage), keeps the notebooks and the sheets in
@@ -140,11 +143,29 @@ def test_the_site_carries_the_runtime_and_the_wheels(site: Path) -> None:
         assert wheel.name.endswith("-none-any.whl"), name
         assert hashlib.sha256(wheel.read_bytes()).hexdigest() == lock[name]["sha256"], name
     cdn = f"{kernel.PYODIDE_CDN_URL}/"
-    assert all(lock[name]["file_name"].startswith(cdn) for name in set(lock) - closure)
-    assert set(lock) - closure >= LAZY
+    plots = _bundled(lock)  # matplotlib and what it needs, when the site carries them
+    for name in plots:
+        wheel = site / PYODIDE / lock[name]["file_name"]
+        assert hashlib.sha256(wheel.read_bytes()).hexdigest() == lock[name]["sha256"], name
+    assert all(lock[name]["file_name"].startswith(cdn) for name in set(lock) - closure - plots)
+    assert all(not lock[name]["file_name"].startswith("http") for name in plots)
+    assert set(lock) - closure >= LAZY and (not plots or plots >= LAZY)
 
     index = json.loads((site / "pypi" / "all.json").read_text(encoding="utf-8"))
     assert "ra-core" in index  # `%pip install ra-core` finds it in the site's own index too
+
+
+def _bundled(lock: dict[str, Any]) -> set[str]:
+    """Return matplotlib and what it needs if the site carries them (none if built without Pyodide's distribution)."""
+    if lock["matplotlib"]["file_name"].startswith("http"):
+        return set()
+    found, todo = set(), ["matplotlib"]
+    while todo:
+        name = todo.pop()
+        if name not in found:
+            found.add(name)
+            todo += lock[name]["depends"]
+    return found
 
 
 def _listing(site: Path, folder: str = "") -> dict[str, str]:
@@ -252,11 +273,15 @@ def test_the_play_notebook_runs_in_the_site_offline(
         page.wait_for_function(DONE, timeout=180_000, polling=500)  # every cell ran, or one failed
         print(f"notebook run in {time.monotonic() - started:.1f} s")
 
+        plots = bool(_bundled(_lock(site)))
         cells = page.evaluate(CELLS)
         sources = ["".join(c["source"]) for c in json.loads(NOTEBOOK.read_text())["cells"] if c["cell_type"] == "code"]
         assert len(cells) == len(sources)
         for source, cell, expected in zip(sources, cells, _in_cpython(sources), strict=True):
             errors = [o for o in cell["outputs"] if o["output_type"] == "error"]
+            if expected is None and plots:  # the plot, drawn from the site's own matplotlib
+                assert errors == [] and any("image/png" in o.get("data", {}) for o in cell["outputs"]), source
+                continue
             if expected is None:  # the plot: matplotlib is not in the site, and nothing loads it here
                 assert [e["evalue"] for e in errors] == ["No module named 'matplotlib'"], source
                 continue
@@ -273,14 +298,19 @@ def test_the_play_notebook_runs_in_the_site_offline(
         assert facts["status"] == "ok", facts
         version, where = facts["printed"].splitlines()[0].split()
         assert version == kernel.PYODIDE_VERSION and where.startswith("/lib/python3.")
-        assert facts["printed"].splitlines()[1] == "[]"  # no WebAssembly package loaded
+        loaded = str(sorted(LAZY)) if plots else "[]"
+        assert facts["printed"].splitlines()[1] == loaded  # WebAssembly packages: only the site's, for the plot
 
-        # Only the plot cell reached out: its import asked the Pyodide CDN for the lazy wheels (refused here).
+        # Only the plot cell could reach out: its import asked the Pyodide CDN for the lazy wheels (refused
+        # here), unless the site carries them, when nothing at all left the machine.
         local = (origin, f"blob:{origin}")  # blob: the widget front end's module, made in the page
         outside = [url for url in asked if not url.startswith(local)]
         lock = _lock(site)
         lazy = {entry["file_name"] for entry in lock.values() if entry["file_name"].startswith("https://")}
-        assert lock["matplotlib"]["file_name"] in outside and set(outside) <= lazy, outside
+        if plots:
+            assert outside == [], outside
+        else:
+            assert lock["matplotlib"]["file_name"] in outside and set(outside) <= lazy, outside
 
         before_moves = len(asked)
         page.get_by_role("button", name="Draw a tile", exact=True).wait_for(timeout=30_000)
