@@ -46,6 +46,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from .overlay import overlays
+
 __all__ = ["Limits", "Sandbox", "SandboxError", "command", "problem"]
 
 WORKER = Path(__file__).with_name("worker.py")
@@ -191,13 +193,16 @@ def command(
     python: bool = True,
     hidden: Iterable[Path] = (),
     files: dict[str, Path] | None = None,
+    shown: dict[str, Path] | None = None,
     scratch: int = 256 * 2**20,
 ) -> list[str]:
     """Return the command that runs `program` (this Python's arguments if `python`) in a sandbox.
 
     `hidden`: files and folders that must stay unreadable even where they lie inside a folder the
     sandbox shows (the course folder, ``grading/``, the gradebook): an empty folder or file is put
-    over each. `files`: single files shown read-only inside, by the path they have there.
+    over each. `files`: single files shown read-only inside, by the path they have there. `shown`: files
+    shown in place of files of a folder the sandbox shows (`grading.overlay`: the package's modules
+    with the sheet's forbidden functions rewritten as tripwires).
     """
     bwrap = _bwrap() or "bwrap"
     as_root = os.geteuid() == 0
@@ -208,6 +213,8 @@ def command(
     # The scratch folder first: what is shown next may lie below /tmp (a clone, and its .venv, in /tmp).
     args += ["--perms", "1777", "--size", str(scratch), "--tmpfs", "/tmp"]
     args += _folders(readable_paths() if python else [], [Path(p).resolve() for p in hidden])
+    for inside, outside in (shown or {}).items():
+        args += ["--ro-bind", str(outside), inside]
     for inside, outside in (files or {}).items():
         args += [x for parent in reversed(Path(inside).parents[:-1]) for x in ("--perms", "0755", "--dir", str(parent))]
         args += ["--ro-bind", str(outside), inside]
@@ -230,7 +237,14 @@ class Sandbox:
     process of the teacher's (the same limits and replies, no walls).
     """
 
-    def __init__(self, limits: Limits | None = None, *, unsafe: bool = False, hidden: Iterable[Path] = ()) -> None:
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        *,
+        unsafe: bool = False,
+        hidden: Iterable[Path] = (),
+        forbidden: Iterable[str] = (),
+    ) -> None:
         self.limits = limits or Limits()
         self.unsafe = unsafe
         self._scratch = tempfile.TemporaryDirectory(prefix="ra-sandbox-")
@@ -239,7 +253,10 @@ class Sandbox:
         if unsafe:
             argv = [sys.executable, "-I", str(worker), _packages()]
         else:
-            argv = command([INSIDE, _packages()], hidden=hidden, files={INSIDE: worker}, scratch=self.limits.scratch)
+            shown = overlays(forbidden, Path(self._scratch.name))
+            argv = command(
+                [INSIDE, _packages()], hidden=hidden, files={INSIDE: worker}, shown=shown, scratch=self.limits.scratch
+            )
         self._log = open(Path(self._scratch.name) / "stderr", "w+b")  # noqa: SIM115 (closed in close())
         as_root = os.geteuid() == 0
         self._process = subprocess.Popen(

@@ -172,3 +172,40 @@ def test_a_forbidden_package_function_is_a_tripwire_from_the_start(box: Sandbox)
                       "copy = types.FunctionType(odds.p_next_ra.__code__, odds.__dict__)\ncopy(None)")  # fmt: skip
         assert "ForbiddenCall" in printed, printed
     assert "ForbiddenCall" not in run(box, "from ra_core.analysis import odds\nodds.p_next_ra")
+
+
+ROUTES = {
+    "run again": "import runpy\nf = runpy.run_module('ra_core.analysis.odds')['p_next_ra']",
+    "reloaded": "import importlib, ra_core.analysis.odds as m\nf = importlib.reload(m).p_next_ra",
+    "read and run": "import inspect, ra_core.analysis.odds as m\n"
+    "ns = {'__name__': 'ra_core.analysis.x', '__package__': 'ra_core.analysis'}\n"
+    "exec(compile(open(m.__file__).read(), 'x', 'exec'), ns)\nf = ns['p_next_ra']",
+    "loaded from its bytecode": "import importlib.util, marshal, ra_core.analysis.odds as m, pathlib\n"
+    "ns = {'__name__': 'x'}\npyc = pathlib.Path(importlib.util.cache_from_source(m.__file__))\n"
+    "exec(marshal.loads(pyc.read_bytes()[16:]), ns)\nf = ns['p_next_ra']",
+    "the engine's own": "from ra_core.engine import turns\nf = lambda s: turns.chance_outcomes(s)",
+}
+
+
+@pytest.mark.parametrize("route", list(ROUTES))
+def test_no_route_in_the_sandbox_reaches_a_working_copy_of_a_forbidden_function(route: str) -> None:
+    """Sheet 3's red team ran the odds module again (runpy) and got fresh, working functions; reloading it,
+    reading its source or its cached bytecode would do the same, and the engine's own chance_outcomes was
+    not forbidden at all. In the sandbox each module of a forbidden function is shown rewritten, those
+    functions tripwires; its bytecode is shown empty."""
+    import importlib.util
+    import py_compile
+
+    import ra_core.analysis.odds
+    from ra_course.exercises import sheet
+
+    source = ra_core.analysis.odds.__file__
+    py_compile.compile(source, cfile=importlib.util.cache_from_source(source), doraise=True)  # there to be loaded
+    forbidden = sheet("bag").forbidden
+    assert "ra_core.engine.turns.chance_outcomes" in forbidden
+    with Sandbox(forbidden=forbidden) as forbidding:
+        forbidding.request({**START, "forbidden": list(forbidden)}, 120)
+        setup = "from ra_core import new_game\nstate = new_game(3, seed=1)\n"
+        printed = run(forbidding, setup + ROUTES[route] + "\nprint('WO' + 'RKS', f(state))")
+    assert "WORKS" not in printed, printed
+    assert ("EOFError" if route == "loaded from its bytecode" else "ForbiddenCall") in printed, printed
