@@ -46,6 +46,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from .cgroup import Cgroup
 from .overlay import overlays
 
 __all__ = ["Limits", "Sandbox", "SandboxError", "command", "problem"]
@@ -65,15 +66,17 @@ class SandboxError(Exception):
 
 @dataclasses.dataclass(frozen=True)
 class Limits:
-    """What one sandboxed process may use.
+    """What one sandbox may use.
 
     Attributes:
-        memory: bytes of address space (``RLIMIT_AS``).
+        memory: bytes of memory of the whole sandbox, all its processes together, where a control group can
+            be made (`grading.cgroup`); and bytes of address space of each of its processes (``RLIMIT_AS``).
         cpu: seconds of CPU time of each of its processes (``RLIMIT_CPU``).
         file_size: bytes of the largest file it may write (``RLIMIT_FSIZE``), in its scratch folder.
         scratch: bytes of its scratch folder (a tmpfs).
         files: open files at once (``RLIMIT_NOFILE``).
-        processes: processes of the user ``nobody`` at once (``RLIMIT_NPROC``), when it runs as that user.
+        processes: processes and threads of the whole sandbox at once, where a control group can be made; and
+            of the user ``nobody`` at once (``RLIMIT_NPROC``), when it runs as that user.
     """
 
     memory: int = 4 * 2**30
@@ -259,6 +262,14 @@ class Sandbox:
             )
         self._log = open(Path(self._scratch.name) / "stderr", "w+b")  # noqa: SIM115 (closed in close())
         as_root = os.geteuid() == 0
+        #: the sandbox's control group, where one can be made: its memory and processes limited all together
+        self.cgroup = None if unsafe else Cgroup.make(self.limits.memory, self.limits.processes)
+
+        def prepare() -> None:
+            if self.cgroup is not None:
+                self.cgroup.join()
+            self.limits.apply(as_root and not unsafe)
+
         self._process = subprocess.Popen(
             argv,
             stdin=subprocess.PIPE,
@@ -268,7 +279,7 @@ class Sandbox:
             env=None
             if not unsafe
             else {"HOME": self._scratch.name, "PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8"},
-            preexec_fn=lambda: self.limits.apply(as_root and not unsafe),
+            preexec_fn=prepare,
             start_new_session=True,
         )
         self._buffer = b""
@@ -378,6 +389,8 @@ class Sandbox:
             with contextlib.suppress(ProcessLookupError):  # bubblewrap's session: its namespace dies with it
                 os.killpg(self._process.pid, signal.SIGKILL)
         self._process.wait()
+        if self.cgroup is not None:
+            self.cgroup.close()
         for stream in (self._process.stdin, self._process.stdout):
             if stream is not None:
                 stream.close()

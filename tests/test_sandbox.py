@@ -209,3 +209,36 @@ def test_no_route_in_the_sandbox_reaches_a_working_copy_of_a_forbidden_function(
         printed = run(forbidding, setup + ROUTES[route] + "\nprint('WO' + 'RKS', f(state))")
     assert "WORKS" not in printed, printed
     assert ("EOFError" if route == "loaded from its bytecode" else "ForbiddenCall") in printed, printed
+
+
+HOG = """\
+import os, time
+children = []
+for _ in range(3):  # three processes of 400 MB each: 1.2 GB in all, each under the 1 GB a process may take
+    pid = os.fork()
+    if pid == 0:
+        block = bytearray(400 * 2**20)
+        for i in range(0, len(block), 4096):
+            block[i] = 1
+        time.sleep(3)
+        os._exit(0)
+    children.append(pid)
+ended = [os.waitpid(pid, 0)[1] for pid in children]
+print("all lived" if all(status == 0 for status in ended) else "killed")
+"""
+
+
+def test_the_whole_sandbox_is_held_to_its_memory_where_a_control_group_can_be_made() -> None:
+    """4 GB per process times 512 processes was the limit: many processes each under the per-process limit
+    added up without end. In a control group of its own the sandbox's processes share one limit."""
+    limits = Limits(memory=2**30)
+    with Sandbox(limits) as limited:
+        if limited.cgroup is None:
+            pytest.skip("no control group can be made here: the per-process limits stand alone")
+        limited.request(START, 120)
+        inside = {int(p) for f in limited.cgroup.folders for p in (f / "cgroup.procs").read_text().split()}
+        assert inside, "the sandbox's processes are in its group"
+        printed = run(limited, HOG)
+        folders = list(limited.cgroup.folders)
+    assert "all lived" not in printed, printed
+    assert not any(f.exists() for f in folders), "the group is removed with the sandbox"
