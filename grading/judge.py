@@ -281,7 +281,7 @@ class Remote(Delegated):
         if str(error) == "timeout" and self.deadline is not None and time.monotonic() >= self.deadline:
             return Wrong(f"the check of `{name}` took longer than this cell may run")
         if str(error) == "timeout":
-            return Wrong(f"`{name}` did not return within {timeout - MARGIN:g} seconds")
+            return Wrong(timed_out(name, timeout - MARGIN))
         return Wrong(f"`{name}` stopped the Python process that runs it: {error}")
 
     def result(self, name: str, reply: dict[str, Any], recorders: list[Recorder]) -> Any:
