@@ -27,7 +27,7 @@ ROOT = Path("/sys/fs/cgroup")
 def _own() -> dict[str, Path]:
     """Return the judge's own control groups: controller ("" for cgroup v2) -> its folder."""
     found: dict[str, Path] = {}
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, ValueError):
         for line in Path("/proc/self/cgroup").read_text().splitlines():
             _, controllers, path = line.split(":", 2)
             for controller in controllers.split(",") if controllers else [""]:
