@@ -8,7 +8,9 @@ Grades do not depend on it: the teacher's judge decides them outside the student
 scan is for a human to read what a student tried: code that changes Python itself (audit hooks,
 the import system, ``ctypes``, built-ins), IPython's hooks around a cell, tracers, threads, frames,
 the teacher's files read from disk, shell commands and other processes, objects that claim to
-equal anything. No honest answer to these sheets needs any of that, so it lists every use, by
+equal anything, modules run again (``runpy``), and functions pasted from the package: a copy of a
+function of ``ra_core``, renamed, re-commented or with its variables renamed (`pasted`). No honest
+answer to these sheets needs any of that, so it lists every use, by
 notebook, cell and line: a finding is a question to ask, not a verdict.
 
 It reads every code cell that is not the teacher's own text (a cell of the released sheet, as it
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import copy
 import json
 import re
 import sys
@@ -46,6 +49,7 @@ MODULES = {
     "os": "files and the environment",
     "pathlib": "files",
     "subprocess": "other processes",
+    "runpy": "a module run again (fresh copies of the package's functions)",
 }
 #: attributes whose use is a finding wherever they appear
 ATTRIBUTES = {
@@ -195,14 +199,82 @@ def findings(source: str, imported: set[str] | None = None) -> list[tuple[int, s
     return sorted(set(out))
 
 
+class _Shape(ast.NodeTransformer):
+    """Rewrite a function so that only what it does is left: no docstring, names numbered as they first appear."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+
+    def _name(self, name: str) -> str:
+        return self.names.setdefault(name, f"v{len(self.names)}")
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return ast.copy_location(ast.Name(self._name(node.id), node.ctx), node)
+
+    def visit_arg(self, node: ast.arg) -> ast.AST:
+        return ast.copy_location(ast.arg(self._name(node.arg)), node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        self.generic_visit(node)
+        return node
+
+
+def shape(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    """Return what identifies a function's code whatever its names, docstring, comments and layout: a pasted copy's."""
+    twin = copy.deepcopy(function)
+    if ast.get_docstring(twin) is not None:
+        twin.body = twin.body[1:] or [ast.Pass()]
+    twin.name, twin.decorator_list, twin.returns = "f", [], None
+    for node in ast.walk(twin):
+        if isinstance(node, ast.arg):
+            node.annotation = None
+    return ast.dump(_Shape().visit(twin), annotate_fields=False)
+
+
+#: the least statements a function must have for a copy of it to be named (a one-liner is anybody's)
+MIN_STATEMENTS = 3
+
+
+def _statements(function: ast.AST) -> int:
+    return sum(isinstance(node, ast.stmt) for node in ast.walk(function)) - 1
+
+
+def package_shapes() -> dict[str, str]:
+    """Return the shape of every function of the package (``ra_core``) of some length, by shape: its dotted name."""
+    import ra_core
+
+    root = Path(ra_core.__file__).resolve().parent
+    shapes: dict[str, str] = {}
+    for path in sorted(root.rglob("*.py")):
+        module = ".".join(path.relative_to(root.parent).with_suffix("").parts).removesuffix(".__init__")
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _statements(node) >= MIN_STATEMENTS:
+                shapes.setdefault(shape(node), f"{module}.{node.name}")
+    return shapes
+
+
+def pasted(source: str, shapes: dict[str, str]) -> list[tuple[int, str]]:
+    """Return (line, what) for each function of `source` that is a copy of a package function (renamed or not)."""
+    tree = _parse(source)
+    out = []
+    for node in ast.walk(tree) if tree else ():
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _statements(node) >= MIN_STATEMENTS:
+            found = shapes.get(shape(node))
+            if found:
+                out.append((node.lineno, f"defines {node.name}, a copy of the package's {found}"))
+    return out
+
+
 def audit(notebooks: list[Path]) -> list[str]:
     """Return one line per finding in the student's cells of `notebooks`."""
     out = []
+    shapes = package_shapes()
     for notebook in notebooks:
         cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
         everywhere = set().union(*(imported_names("".join(c["source"])) for c in cells if c["cell_type"] == "code"))
         for cell, source in _student_cells(notebook):
-            for line, what in findings(source, everywhere):
+            for line, what in sorted(findings(source, everywhere) + pasted(source, shapes)):
                 out.append(f"{notebook}: cell {cell}, line {line}: {what}")
     return out
 

@@ -10,7 +10,10 @@ games from the actions the judge tells it (`grading.worker`: ``moves``), and its
 actions that the judge applies, so that an illegal one fails there.
 
 The games are those of the engine's one game loop, `ra_core.play.steps`: the same deal, tiles,
-random streams and time limit per decision, so the same results for the same bots.
+the package bots' random streams and time limit per decision, so the same results for the same
+package bots. A sandboxed bot gets a fresh generator for each decision (`grading.seeds.decision_rng`,
+a secret-keyed hash of the game, the seat and the move), never a stream from which the game's seed
+could be worked back; the checks of single positions give it one the same way (`grading.judge.Remote`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from ra_core.engine.state import CHANCE, TERMINAL, State
 from ra_core.play import Policy, bot_stream, chance_stream, decide, sample_chance
 from ra_course.exercises.checking import NotAttempted, Wrong
 from ra_course.exercises.wire import encode
+
+from .seeds import decision_rng
 
 __all__ = ["Asker", "BotFailed", "BotNotWritten", "Game", "play_in_step"]
 
@@ -100,9 +105,10 @@ class Game:
         """Return what the sandbox of `seat` needs to decide now: the game's start, or the actions since."""
         unseen = self.unseen[seat]
         self.unseen[seat] = []
+        rng = encode(decision_rng(self.seed, seat, self.move))  # fresh each decision: no stream to trace the seed by
         if unseen is None:
-            return {"game": f"{self.id}-{seat}", "start": encode(self.state), "rng": encode(self.streams[seat])}
-        return {"game": f"{self.id}-{seat}", "actions": unseen}
+            return {"game": f"{self.id}-{seat}", "start": encode(self.state), "rng": rng}
+        return {"game": f"{self.id}-{seat}", "actions": unseen, "rng": rng}
 
     def decided(self, seat: int, action: Any) -> None:
         """Apply the sandbox's decision for `seat`; raise `Wrong` if it is not legal."""

@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import random
 import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from ra_core.analysis.tournament import TIME_LIMIT
+from ra_core.engine.state import State
 from ra_course.exercises import checking, sheet
 from ra_course.exercises.checking import (
     CALL_SECONDS,
@@ -62,6 +64,7 @@ from .answers import ANSWERS
 from .cases import CASES
 from .games import Game, play_in_step
 from .sandbox import Limits, Sandbox, SandboxError
+from .seeds import SeedBook, decision_rng, fresh_cases
 
 __all__ = ["NOTEBOOKS", "Options", "Remote", "Session", "TaskResult", "judge_cells", "sheet_of", "student_sources"]
 
@@ -78,6 +81,8 @@ NOTEBOOKS = {
 MARGIN = 10.0
 #: the seconds a whole notebook may take in the sandbox by default (sheet 4, the slowest: about 60 s)
 NOTEBOOK_SECONDS = 1200.0
+#: numbers the single-position checks of a bot give their games (as a game of `grading.games` has its own)
+_CHECKS = itertools.count()
 #: the most numbers a simulation may draw in one call (sheet 1's Task 5 draws 120,000)
 MAX_DRAWS = 20_000_000
 
@@ -100,6 +105,8 @@ class Options:
         unsafe: run the student's code without a sandbox (the teacher asked for it plainly).
         hidden: files and folders the sandbox must never show (the course folder, the gradebook).
         limits: memory, CPU time and the rest of the sandbox's limits.
+        seeds: where the hidden tests' seeds drawn when grading are kept (`grading.seeds`).
+        submission: whose submission this is (student and assignment), the key of its seeds.
     """
 
     cell_seconds: float = 300.0
@@ -107,6 +114,8 @@ class Options:
     unsafe: bool = False
     hidden: tuple[Path, ...] = ()
     limits: Limits = dataclasses.field(default_factory=Limits)
+    seeds: SeedBook = dataclasses.field(default_factory=SeedBook)
+    submission: str = "a submission"
 
 
 class Session:
@@ -133,11 +142,20 @@ class Session:
             raise SandboxError("budget")
         return min(seconds, left)
 
-    def _sandbox(self) -> Sandbox:
-        if self.box is None or not self.box.alive or self.exposed:
+    def _sandbox(self, hidden: bool = False) -> Sandbox:
+        """Return the running sandbox, or a new one: if none runs, it died, or it had hidden inputs and this is not.
+
+        `hidden`: the request to come holds hidden inputs too.
+        """
+        if self.box is None or not self.box.alive or (self.exposed and not hidden):
             self.close()
             self.exposed = False
-            self.box = Sandbox(self.options.limits, unsafe=self.options.unsafe, hidden=self.options.hidden)
+            self.box = Sandbox(
+                self.options.limits,
+                unsafe=self.options.unsafe,
+                hidden=self.options.hidden,
+                forbidden=self.forbidden if self.lasting else (),  # a sheet's tools need them: tripwires in calls only
+            )
             start = {"op": "start", "forbidden": self.forbidden, "lasting": self.lasting, "seconds": CALL_SECONDS}
             self.box.request(start, self._left(120))
             for source in self.cells:
@@ -157,9 +175,14 @@ class Session:
         """Send `message` to the sandbox and return its reply; raise `SandboxError` if none comes."""
         return self._sandbox().request(message, self._left(timeout))
 
-    def send(self, message: dict[str, Any]) -> int:
-        """Send `message` to the sandbox without waiting; return its number for `receive`."""
-        return self._sandbox().send(message)
+    def send(self, message: dict[str, Any], hidden: bool = False) -> int:
+        """Send `message` to the sandbox without waiting; return its number for `receive`.
+
+        `hidden`: it holds hidden inputs; the sandbox is then `exposed`, and replaced before a request without.
+        """
+        number = self._sandbox(hidden).send(message)
+        self.exposed = self.exposed or hidden
+        return number
 
     def receive(self, number: int, timeout: float) -> dict[str, Any]:
         """Return the sandbox's reply to the request `number`; raise `SandboxError` if none comes."""
@@ -199,10 +222,23 @@ class Remote(Delegated):
 
     def answer(self, name: str, args: tuple[Any, ...]) -> Any:
         """Return the student's ``name(*args)`` from the sandbox, as plain data; raise `NotAttempted` or `Wrong`."""
+        if len(args) == 2 and type(args[0]) is State and isinstance(args[1], random.Random):
+            return self._decision(name, args[0])
         recorders = [a for a in args if type(a) is Recorder]
         message = {"op": "call", "name": self.name, "args": [encode(a) for a in args]}
         number = self._send(name, message)
         return self.result(name, self._receive(name, number, CALL_SECONDS + MARGIN), recorders)
+
+    def _decision(self, name: str, state: State) -> Any:
+        """Return the bot's decision in `state` asked as a game asks it: a game's start, a fresh generator."""
+        move = {"game": f"check-{next(_CHECKS)}", "start": encode(state), "rng": encode(decision_rng("check", state))}
+        number = self._send(
+            name, {"op": "moves", "name": self.name, "moves": [move], "seconds": TIME_LIMIT, "fresh": True}
+        )
+        replies = self._receive(name, number, TIME_LIMIT + MARGIN).get("replies")
+        if type(replies) is not list or len(replies) != 1 or type(replies[0]) is not dict:
+            raise Wrong(f"the process that runs `{self.name}` did not give its decision")
+        return self.result(name, replies[0], [])
 
     def policy(self, name: str) -> Player:
         """Return the student's bot as the player of one game, deciding in the sandbox."""
@@ -227,12 +263,9 @@ class Remote(Delegated):
 
     def _send(self, name: str, message: dict[str, Any]) -> int:
         try:
-            number = self.session.send(message)
+            return self.session.send(message, hidden=self.hidden)
         except SandboxError as e:
             raise self._failure(name, e, 0.0) from None
-        if self.hidden:
-            self.session.exposed = True
-        return number
 
     def _receive(self, name: str, number: int, timeout: float) -> dict[str, Any]:
         if self.deadline is not None:
@@ -249,7 +282,7 @@ class Remote(Delegated):
         if str(error) == "timeout" and self.deadline is not None and time.monotonic() >= self.deadline:
             return Wrong(f"the check of `{name}` took longer than this cell may run")
         if str(error) == "timeout":
-            return Wrong(f"`{name}` did not return within {timeout - MARGIN:g} seconds")
+            return Wrong(timed_out(name, timeout - MARGIN))
         return Wrong(f"`{name}` stopped the Python process that runs it: {error}")
 
     def result(self, name: str, reply: dict[str, Any], recorders: list[Recorder]) -> Any:
@@ -311,7 +344,8 @@ class _RemotePlayer(Player):
     def _decide(self, state: Any, rng: Any) -> Any:
         move: dict[str, Any] = {"game": self.game, "actions": self.pending}
         if not self.started:
-            move = {"game": self.game, "start": encode(state), "rng": encode(rng)}
+            move = {"game": self.game, "start": encode(state)}
+        move["rng"] = encode(decision_rng(self.game, state))  # a fresh generator each decision, as in `grading.games`
         self.started, self.pending = True, []
         number = self.remote.send_moves([move], TIME_LIMIT, fresh=False)
         (action,) = self.remote.receive_moves(number, 1, TIME_LIMIT + MARGIN)
@@ -351,7 +385,8 @@ def judge_task(task: Task, sheet_name: str, session: Session, seconds: float = 3
     if not visible.passed or task.hidden is None:
         return TaskResult(visible, None)
     hidden_judge = task.hidden
-    cases = CASES[sheet_name][task.key]
+    options = session.options
+    cases = fresh_cases(sheet_name, task.key, CASES[sheet_name][task.key], options.seeds, options.submission)
     data = Hidden(sheet_name, task.key, cases=cases, answers=ANSWERS.get(sheet_name, {}).get(task.key, ()))
     secret = Remote(session, task.answer, deadline=deadline, hidden=True)
     return TaskResult(visible, verdict(task, lambda: hidden_judge(secret, data)))

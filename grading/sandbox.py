@@ -46,6 +46,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from .cgroup import Cgroup
+from .overlay import overlays
+
 __all__ = ["Limits", "Sandbox", "SandboxError", "command", "problem"]
 
 WORKER = Path(__file__).with_name("worker.py")
@@ -63,15 +66,17 @@ class SandboxError(Exception):
 
 @dataclasses.dataclass(frozen=True)
 class Limits:
-    """What one sandboxed process may use.
+    """What one sandbox may use.
 
     Attributes:
-        memory: bytes of address space (``RLIMIT_AS``).
+        memory: bytes of memory of the whole sandbox, all its processes together, where a control group can
+            be made (`grading.cgroup`); and bytes of address space of each of its processes (``RLIMIT_AS``).
         cpu: seconds of CPU time of each of its processes (``RLIMIT_CPU``).
         file_size: bytes of the largest file it may write (``RLIMIT_FSIZE``), in its scratch folder.
         scratch: bytes of its scratch folder (a tmpfs).
         files: open files at once (``RLIMIT_NOFILE``).
-        processes: processes of the user ``nobody`` at once (``RLIMIT_NPROC``), when it runs as that user.
+        processes: processes and threads of the whole sandbox at once, where a control group can be made; and
+            of the user ``nobody`` at once (``RLIMIT_NPROC``), when it runs as that user.
     """
 
     memory: int = 4 * 2**30
@@ -191,13 +196,16 @@ def command(
     python: bool = True,
     hidden: Iterable[Path] = (),
     files: dict[str, Path] | None = None,
+    shown: dict[str, Path] | None = None,
     scratch: int = 256 * 2**20,
 ) -> list[str]:
     """Return the command that runs `program` (this Python's arguments if `python`) in a sandbox.
 
     `hidden`: files and folders that must stay unreadable even where they lie inside a folder the
     sandbox shows (the course folder, ``grading/``, the gradebook): an empty folder or file is put
-    over each. `files`: single files shown read-only inside, by the path they have there.
+    over each. `files`: single files shown read-only inside, by the path they have there. `shown`: files
+    shown in place of files of a folder the sandbox shows (`grading.overlay`: the package's modules
+    with the sheet's forbidden functions rewritten as tripwires).
     """
     bwrap = _bwrap() or "bwrap"
     as_root = os.geteuid() == 0
@@ -208,6 +216,8 @@ def command(
     # The scratch folder first: what is shown next may lie below /tmp (a clone, and its .venv, in /tmp).
     args += ["--perms", "1777", "--size", str(scratch), "--tmpfs", "/tmp"]
     args += _folders(readable_paths() if python else [], [Path(p).resolve() for p in hidden])
+    for inside, outside in (shown or {}).items():
+        args += ["--ro-bind", str(outside), inside]
     for inside, outside in (files or {}).items():
         args += [x for parent in reversed(Path(inside).parents[:-1]) for x in ("--perms", "0755", "--dir", str(parent))]
         args += ["--ro-bind", str(outside), inside]
@@ -230,7 +240,14 @@ class Sandbox:
     process of the teacher's (the same limits and replies, no walls).
     """
 
-    def __init__(self, limits: Limits | None = None, *, unsafe: bool = False, hidden: Iterable[Path] = ()) -> None:
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        *,
+        unsafe: bool = False,
+        hidden: Iterable[Path] = (),
+        forbidden: Iterable[str] = (),
+    ) -> None:
         self.limits = limits or Limits()
         self.unsafe = unsafe
         self._scratch = tempfile.TemporaryDirectory(prefix="ra-sandbox-")
@@ -239,9 +256,20 @@ class Sandbox:
         if unsafe:
             argv = [sys.executable, "-I", str(worker), _packages()]
         else:
-            argv = command([INSIDE, _packages()], hidden=hidden, files={INSIDE: worker}, scratch=self.limits.scratch)
+            shown = overlays(forbidden, Path(self._scratch.name))
+            argv = command(
+                [INSIDE, _packages()], hidden=hidden, files={INSIDE: worker}, shown=shown, scratch=self.limits.scratch
+            )
         self._log = open(Path(self._scratch.name) / "stderr", "w+b")  # noqa: SIM115 (closed in close())
         as_root = os.geteuid() == 0
+        #: the sandbox's control group, where one can be made: its memory and processes limited all together
+        self.cgroup = None if unsafe else Cgroup.make(self.limits.memory, self.limits.processes)
+
+        def prepare() -> None:
+            if self.cgroup is not None:
+                self.cgroup.join()
+            self.limits.apply(as_root and not unsafe)
+
         self._process = subprocess.Popen(
             argv,
             stdin=subprocess.PIPE,
@@ -251,7 +279,7 @@ class Sandbox:
             env=None
             if not unsafe
             else {"HOME": self._scratch.name, "PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8"},
-            preexec_fn=lambda: self.limits.apply(as_root and not unsafe),
+            preexec_fn=prepare,
             start_new_session=True,
         )
         self._buffer = b""
@@ -361,6 +389,8 @@ class Sandbox:
             with contextlib.suppress(ProcessLookupError):  # bubblewrap's session: its namespace dies with it
                 os.killpg(self._process.pid, signal.SIGKILL)
         self._process.wait()
+        if self.cgroup is not None:
+            self.cgroup.close()
         for stream in (self._process.stdin, self._process.stdout):
             if stream is not None:
                 stream.close()

@@ -25,10 +25,11 @@ from typing import Any
 import nbformat
 from nbconvert.preprocessors import Preprocessor
 from nbformat import NotebookNode
-from traitlets import Bool, Float, Integer
+from traitlets import Bool, Float, Integer, Unicode
 
 from .judge import NOTEBOOK_SECONDS, Options, judge_cells
 from .sandbox import Limits, problem
+from .seeds import SeedBook
 
 __all__ = ["Judge", "autograde_steps", "refusal"]
 
@@ -48,6 +49,11 @@ class Judge(Preprocessor):
     ).tag(config=True)
     memory = Integer(Limits.memory, help="Bytes of memory the student's code may use.").tag(config=True)
     cpu = Integer(Limits.cpu, help="Seconds of CPU time each process of the student's may use.").tag(config=True)
+    seeds_file = Unicode(
+        "hidden_seeds.json",
+        help="The file, in the course folder (which no sandbox shows), that keeps the seeds drawn for the hidden "
+        "tests when grading, so that grading a submission again plays the same games.",
+    ).tag(config=True)
     unsafe_without_sandbox = Bool(
         False,
         help="Grade without a sandbox where none can be made: the student's code then runs as you, with your "
@@ -71,6 +77,8 @@ class Judge(Preprocessor):
             unsafe=bool(why),
             hidden=tuple(_secrets(resources)),
             limits=Limits(memory=self.memory, cpu=self.cpu),
+            seeds=SeedBook(Path.cwd() / self.seeds_file),
+            submission=f"{info.get('student', '')}/{info.get('assignment', '')}",
         )
         cells = [dict(cell) for cell in nb.cells]
         for cell, outputs in zip(nb.cells, judge_cells(cells, notebook, options), strict=True):

@@ -164,6 +164,8 @@ class Worker:
                 if "start" in move:
                     self.games[move["game"]] = [decode(move["start"], True), decode(move["rng"], True)]
                 game = self.games[move["game"]]
+                if "rng" in move:  # the judge's generator for this decision
+                    game[1] = decode(move["rng"], True)
                 for action in move.get("actions", ()):
                     game[0] = game[0].apply(parse_action(action))
                 replies.append(self.call(request["name"], game))

@@ -10,13 +10,22 @@ time without end by many such cells (and restarts replay them).
 from __future__ import annotations
 
 import os
+import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from grading import cases, sandbox
+from grading import cases, judge, sandbox
+from grading.games import Game
 from grading.judge import Options, Session, judge_task
+from grading.seeds import SeedBook, fresh_cases
+from ra_core.bots import random_bot
+from ra_core.engine.actions import Draw
+from ra_core.engine.setup import new_game
+from ra_core.play import bot_stream
 from ra_course.exercises.checking import Sheet, Task, call, on_hidden_cases
+from ra_course.exercises.wire import decode, encode
 
 SECRET = "teacher-endgame-7713"
 
@@ -85,3 +94,85 @@ def test_a_notebook_is_held_to_its_time_budget_restarts_included() -> None:
         session.close()
     assert second["error"] is not None or third["error"] is not None
     assert "used up the 3 seconds" in third["error"]["evalue"]
+
+
+# -- a judge nothing can predict ----------------------------------------------------------------
+
+
+def test_hidden_seeds_are_drawn_from_the_os_when_grading_and_kept_for_regrading(tmp_path: Path) -> None:
+    """The hidden tournaments' seeds were in grading/cases.py, small enough to try every one below 3,000: now
+    each submission's hidden simulations and games take seeds drawn when it is graded, kept in the course's
+    record (no sandbox shows the course folder), the same when it is graded again."""
+    record = tmp_path / "hidden_seeds.json"
+    book = SeedBook(record)
+    bidder = fresh_cases("bidder", "5", cases.CASES["bidder"]["5"], book, "alice/sheet4")
+    auctions = fresh_cases("auctions", "2", cases.CASES["auctions"]["2"], book, "alice/sheet1")
+    assert bidder["seed"] != cases.CASES["bidder"]["5"]["seed"] and bidder["seed"] >= 2**32
+    assert [c[:-1] for c in auctions] == [c[:-1] for c in cases.CASES["auctions"]["2"]]
+    assert all(c[-1] >= 2**32 for c in auctions)
+    again = SeedBook(record)  # a regrading, in a new process
+    assert fresh_cases("bidder", "5", cases.CASES["bidder"]["5"], again, "alice/sheet4") == bidder
+    assert fresh_cases("bidder", "5", cases.CASES["bidder"]["5"], again, "bob/sheet4") != bidder
+    assert fresh_cases("bag", "1", cases.CASES["bag"]["1"], again, "alice/sheet3") == cases.CASES["bag"]["1"]
+
+
+class _Recording:
+    """A session that records what the judge would send a sandbox, and answers each decision with Draw()."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.exposed = False
+        self.deadline = float("inf")
+
+    def send(self, message: dict[str, Any], hidden: bool = False) -> int:
+        self.sent.append(message)
+        return len(self.sent)
+
+    def receive(self, number: int, timeout: float) -> dict[str, Any]:
+        moves = self.sent[number - 1]["moves"]
+        return {"replies": [{"value": encode(Draw()), "draws": [], "tripped": []} for _ in moves]}
+
+
+def test_a_bot_gets_no_stream_of_the_games_seed_and_cannot_tell_a_check_from_a_game() -> None:
+    """Sheet 4's red team: the seat's stream, sent with a game's first decision, named the game's seed; the checks
+    called the bot with random.Random(k). Now every decision, in a game or in a check, comes the same way
+    (a game's start and a generator of its own, a secret-keyed hash) and no generator is the seat's stream."""
+    session = _Recording()
+    remote = judge.Remote(session, "my_bot")  # type: ignore[arg-type]
+    state = new_game(3, seed=7)
+    assert remote.answer("my_bot", (state, random.Random(0))) == Draw()
+    game = Game(7, [remote, random_bot, random_bot], 1.0)
+    seat = game.advance()
+    assert seat == 0
+    first = game.request(0)
+    (check,) = session.sent[0]["moves"]
+    assert session.sent[0]["op"] == "moves" and set(check) == set(first) == {"game", "start", "rng"}
+    seen = [decode(check["rng"], True).random(), decode(first["rng"], True).random()]
+    assert random.Random(0).random() not in seen and bot_stream(7, 0).random() not in seen
+    game.decided(0, game.state.legal_actions()[0])
+    while game.advance() != 0:  # the seat's next decision: a new generator, not the stream's next number
+        game.decided(seat, game.state.legal_actions()[0])
+    later = game.request(0)
+    assert set(later) == {"game", "actions", "rng"} and decode(later["rng"], True).random() not in seen
+
+
+def test_the_scan_names_a_pasted_copy_of_a_package_function_and_a_module_run_again() -> None:
+    """Sheet 3's red team pasted the engine's chance_outcomes (renamed, its variables renamed, no docstring) and
+    ran the odds module again with runpy: `python -m grading.audit` said "nothing found". Now it names both."""
+    import inspect
+
+    from grading import audit
+    from ra_core.engine import turns
+
+    copy = inspect.getsource(turns.chance_outcomes).replace("def chance_outcomes(s", "def odds_of(position")
+    copy = copy.replace("(s)", "(position)").replace("s.", "position.")
+    found = audit.pasted(copy, audit.package_shapes())
+    assert [what for _, what in found] == [
+        "defines odds_of, a copy of the package's ra_core.engine.turns.chance_outcomes"
+    ]
+    own = "def odds_of(state):\n    bag = state.bag\n    total = sum(bag.values())\n"
+    own += "    return {t: n / total for t, n in bag.items()}\n"
+    assert audit.pasted(own, audit.package_shapes()) == []
+    assert any(
+        "runpy" in what for _, what in audit.findings("import runpy\nf = runpy.run_module('ra_core.analysis.odds')")
+    )

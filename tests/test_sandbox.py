@@ -172,3 +172,73 @@ def test_a_forbidden_package_function_is_a_tripwire_from_the_start(box: Sandbox)
                       "copy = types.FunctionType(odds.p_next_ra.__code__, odds.__dict__)\ncopy(None)")  # fmt: skip
         assert "ForbiddenCall" in printed, printed
     assert "ForbiddenCall" not in run(box, "from ra_core.analysis import odds\nodds.p_next_ra")
+
+
+ROUTES = {
+    "run again": "import runpy\nf = runpy.run_module('ra_core.analysis.odds')['p_next_ra']",
+    "reloaded": "import importlib, ra_core.analysis.odds as m\nf = importlib.reload(m).p_next_ra",
+    "read and run": "import inspect, ra_core.analysis.odds as m\n"
+    "ns = {'__name__': 'ra_core.analysis.x', '__package__': 'ra_core.analysis'}\n"
+    "exec(compile(open(m.__file__).read(), 'x', 'exec'), ns)\nf = ns['p_next_ra']",
+    "loaded from its bytecode": "import importlib.util, marshal, ra_core.analysis.odds as m, pathlib\n"
+    "ns = {'__name__': 'x'}\npyc = pathlib.Path(importlib.util.cache_from_source(m.__file__))\n"
+    "exec(marshal.loads(pyc.read_bytes()[16:]), ns)\nf = ns['p_next_ra']",
+    "the engine's own": "from ra_core.engine import turns\nf = lambda s: turns.chance_outcomes(s)",
+}
+
+
+@pytest.mark.parametrize("route", list(ROUTES))
+def test_no_route_in_the_sandbox_reaches_a_working_copy_of_a_forbidden_function(route: str) -> None:
+    """Sheet 3's red team ran the odds module again (runpy) and got fresh, working functions; reloading it,
+    reading its source or its cached bytecode would do the same, and the engine's own chance_outcomes was
+    not forbidden at all. In the sandbox each module of a forbidden function is shown rewritten, those
+    functions tripwires; its bytecode is shown empty."""
+    import importlib.util
+    import py_compile
+
+    import ra_core.analysis.odds
+    from ra_course.exercises import sheet
+
+    source = ra_core.analysis.odds.__file__
+    py_compile.compile(source, cfile=importlib.util.cache_from_source(source), doraise=True)  # there to be loaded
+    forbidden = sheet("bag").forbidden
+    assert "ra_core.engine.turns.chance_outcomes" in forbidden
+    with Sandbox(forbidden=forbidden) as forbidding:
+        forbidding.request({**START, "forbidden": list(forbidden)}, 120)
+        setup = "from ra_core import new_game\nstate = new_game(3, seed=1)\n"
+        printed = run(forbidding, setup + ROUTES[route] + "\nprint('WO' + 'RKS', f(state))")
+    assert "WORKS" not in printed, printed
+    assert ("EOFError" if route == "loaded from its bytecode" else "ForbiddenCall") in printed, printed
+
+
+HOG = """\
+import os, time
+children = []
+for _ in range(3):  # three processes of 400 MB each: 1.2 GB in all, each under the 1 GB a process may take
+    pid = os.fork()
+    if pid == 0:
+        block = bytearray(400 * 2**20)
+        for i in range(0, len(block), 4096):
+            block[i] = 1
+        time.sleep(3)
+        os._exit(0)
+    children.append(pid)
+ended = [os.waitpid(pid, 0)[1] for pid in children]
+print("all lived" if all(status == 0 for status in ended) else "killed")
+"""
+
+
+def test_the_whole_sandbox_is_held_to_its_memory_where_a_control_group_can_be_made() -> None:
+    """4 GB per process times 512 processes was the limit: many processes each under the per-process limit
+    added up without end. In a control group of its own the sandbox's processes share one limit."""
+    limits = Limits(memory=2**30)
+    with Sandbox(limits) as limited:
+        if limited.cgroup is None:
+            pytest.skip("no control group can be made here: the per-process limits stand alone")
+        limited.request(START, 120)
+        inside = {int(p) for f in limited.cgroup.folders for p in (f / "cgroup.procs").read_text().split()}
+        assert inside, "the sandbox's processes are in its group"
+        printed = run(limited, HOG)
+        folders = list(limited.cgroup.folders)
+    assert "all lived" not in printed, printed
+    assert not any(f.exists() for f in folders), "the group is removed with the sandbox"

@@ -110,7 +110,9 @@ def _first_price(f: Any, cases: Sequence[tuple[Any, ...]] = ((2, 1.0, 2024), (2,
         s = shading
         _verdict(name, answer, f"the mean winning bid (shading {s:g})", orders, {
             "the task's": lambda v, s=s: sum(s * max(a) for a in v) / len(v),
-            f"the mean highest value, without the shading {s:g}": lambda v: sum(max(a) for a in v) / len(v),
+            "the mean highest value: the winner pays what he bids, and a bid here is not the value": (
+                lambda v: sum(max(a) for a in v) / len(v)
+            ),
             "the shaded second-highest value: in a first-price auction the winner pays his own bid": (
                 lambda v, s=s: sum(s * sorted(a)[-2] for a in v) / len(v)
             ),

@@ -281,7 +281,7 @@ _ODDS: tuple[str, ...] = (
     "ra_core.analysis.odds.p_next",
 )
 _ODDS += ("ra_core.analysis.odds.p_next_tile", "ra_core.analysis.odds.next_tile_distribution")
-_ODDS += ("ra_core.engine.state.State.chance_outcomes",)  # the next tile's exact odds, one call per draw
+_ODDS += ("ra_core.engine.state.State.chance_outcomes", "ra_core.engine.turns.chance_outcomes")  # the engine's odds
 _BEFORE = (
     "ra_core.analysis.odds.expected_tiles_before_ra",
     "ra_core.analysis.odds.tiles_before_ra",
@@ -305,9 +305,9 @@ SHEET = Sheet(
             "next_tile_odds",
             _judge("1"),
             (
-                "Every tile in the bag is equally likely to come out next (R22), so the chance of a kind "
-                "is its share of the bag. For two draws in a row, multiply: the second tile comes from a "
-                "bag with one tile fewer. `state.bag` holds a count per Tile.",
+                "Every tile in the bag is equally likely to come out next (R22): count the tiles of the kind "
+                "asked for and all the tiles there are (`state.bag` holds a count per Tile). For two draws, "
+                "ask what the first one changes in the bag the second comes from.",
                 "Equally likely outcomes and the multiplication rule for draws without replacement: notebook 09, "
                 "section 1 (is the next tile Ra?) counts them; the disasters are four kinds (notebook 05, "
                 "'The four disasters').",
