@@ -70,6 +70,15 @@ PURE: tuple[str, ...] = tuple(
 )
 
 
+@pytest.fixture(scope="session")
+def generated_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A course as ``make course`` makes it, its five sheets generated: built once (tests/nbgrader_course.py)."""
+    pytest.importorskip("nbgrader", reason="nbgrader is not installed (pip install -e '.[grading]')")
+    from .nbgrader_course import build
+
+    return build(tmp_path_factory.mktemp("generated") / "ra-course")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: a test of a slow kind, left out of `make test-fast`")
     for kind, (what, _) in KINDS.items():

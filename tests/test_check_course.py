@@ -1,17 +1,15 @@
 """``python -m grading.check_course``: a course that ``make course`` made passes; each way of opening it is named.
 
-A course is made once with ``tools/make_course.py``, its ``grading`` link pointed at a stand-in
-clone (so that what the check says of the teacher's hidden cases does not depend on where this
-clone lies), and then opened one way at a time: each must give exactly its one sentence, which
-says what to change.
+A course made as ``make course`` makes it (the session's: tests/nbgrader_course.py) is copied, its
+``grading`` link pointed at a stand-in clone (so that what the check says of the teacher's hidden
+cases does not depend on where this clone lies), and then opened one way at a time: each must give
+exactly its one sentence, which says what to change.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,16 +20,18 @@ pytest.importorskip("nbgrader", reason="nbgrader is not installed (pip install -
 
 from grading.check_course import main, problems  # noqa: E402
 
+from .nbgrader_course import copy  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def made() -> Iterator[Path]:
+def made(generated_course: Path) -> Iterator[Path]:
     """A course as ``make course`` makes it, in a folder students may pass through, with a closed stand-in clone."""
     top = Path(tempfile.mkdtemp(prefix="ra-check-"))
     os.chmod(top, 0o711)
     try:
-        subprocess.run([sys.executable, str(ROOT / "tools" / "make_course.py"), str(top / "ra-course")], check=True)
+        copy(generated_course, top / "ra-course")
         clone = top / "clone"
         for name in ("grading/cases.py", "grading/answers.py", "exercises/source/01_sheet.ipynb"):
             (clone / name).parent.mkdir(parents=True, exist_ok=True)
@@ -48,12 +48,8 @@ def made() -> Iterator[Path]:
 def course(made: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A fresh copy of the made course for one test (its exchange path unchanged), and no personal settings."""
     monkeypatch.setenv("JUPYTER_CONFIG_DIR", str(tmp_path / "no-settings"))
-    copy = made.parent / f"copy-{tmp_path.name}"
-    shutil.copytree(made, copy, symlinks=True)
-    config = copy / "nbgrader_config.py"
-    config.write_text(config.read_text(encoding="utf-8").replace(str(made), str(copy)), encoding="utf-8")
-    yield copy
-    shutil.rmtree(copy)
+    yield copy(made, made.parent / f"copy-{tmp_path.name}")
+    shutil.rmtree(made.parent / f"copy-{tmp_path.name}")
 
 
 def _edit(old: str, new: str) -> Callable[[Path], None]:

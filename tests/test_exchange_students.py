@@ -1,11 +1,11 @@
 """Hostile students on nbgrader's exchange: real accounts of this machine attack the course through it.
 
-As root (CI runs as root), the test makes a course with ``tools/make_course.py`` in a folder
-students can pass through, and four accounts: two honest students, ``rxalice`` and ``rxcarol``,
-who hand in the solutions of sheet 1, and two hostile ones. Each student types the lines ``make
-course`` prints (fetch, submit, later fetch_feedback) in his own account; the teacher runs
-generate_assignment, release_assignment, collect, autograde, generate_feedback and release_feedback
-in the course folder, as exercises/TEACHING.md says. Between submit and collect:
+As root (CI runs as root), the test copies the course ``make course`` makes, its sheets generated
+(tests/nbgrader_course.py), into a folder students can pass through, and makes four accounts: two
+honest students, ``rxalice`` and ``rxcarol``, who hand in the solutions of sheet 1, and two hostile
+ones. Each student types the lines ``make course`` prints (fetch, submit, later fetch_feedback) in
+his own account; the teacher runs release_assignment, collect, autograde, generate_feedback and
+release_feedback in the course folder, as exercises/TEACHING.md says. Between submit and collect:
 
 * ``rxmallory`` hands in the blank sheet, then, in his own submission folder (his, and writable
   by all, as nbgrader's submit leaves it), replaces his notebook by a link to the source sheet
@@ -45,6 +45,9 @@ from pathlib import Path
 
 import pytest
 
+from tools.make_course import student_commands
+
+from .nbgrader_course import copy
 from .test_course_recipe import SHEET1, _answer
 from .test_exercises_nbgrader import _nbgrader
 
@@ -125,7 +128,7 @@ def _users() -> Iterator[None]:
 
 
 @pytest.fixture(scope="module")
-def course() -> Iterator[Course]:
+def course(generated_course: Path) -> Iterator[Course]:
     """Make the course and the accounts, and run the route with the students' attacks; remove all afterwards."""
     if os.geteuid() != 0 or not shutil.which("useradd") or not shutil.which("runuser"):
         pytest.skip("the test makes Unix accounts for its students: run it as root, as CI does")
@@ -136,29 +139,21 @@ def course() -> Iterator[Course]:
             python = _student_python()
             if python is None:
                 pytest.skip("no Python of this machine that a student's account may run has nbgrader")
-            yield _route(top / "ra-course", python)
+            yield _route(copy(generated_course, top / "ra-course"), python)
     finally:
         shutil.rmtree(top)
 
 
 def _route(folder: Path, python: Python) -> Course:
-    made = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "make_course.py"), str(folder)],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
+    """Run the route in the course `folder`, whose sheets are generated (tests/nbgrader_course.py)."""
     from nbgrader.api import Gradebook  # type: ignore[import-untyped]
 
     with Gradebook(f"sqlite:///{folder / 'gradebook.db'}") as gb:  # the roster
         for user in (*HONEST, MALLORY, TRUDY):
             gb.add_student(user)
     course = Course(folder, {user: Path(f"/home/{user}") for user in (*HONEST, MALLORY, TRUDY)})
-    course.printed["release"] = _teacher(folder, "generate_assignment", "sheet1") + _teacher(
-        folder, "release_assignment", "sheet1"
-    )
-    # the students' lines `make course` printed: fetch, submit, fetch_feedback
-    fetch, submit, feedback = (line.strip() for line in made.stdout.splitlines() if line.startswith("    nbgrader "))
+    course.printed["release"] = _teacher(folder, "release_assignment", "sheet1")
+    fetch, submit, feedback = student_commands(folder)  # the lines `make course` prints
     source = folder / "source" / "sheet1" / SHEET1
 
     def hand_in(user: str) -> str:

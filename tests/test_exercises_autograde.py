@@ -3,11 +3,12 @@
 Optional: skipped when nbgrader is not installed (``pip install -e '.[grading]'``; `make test`
 installs it). As a teacher would, this test makes the course with ``tools/make_course.py`` (what
 ``make course`` runs: its ``nbgrader_config.py`` puts the judge in autograde), runs ``nbgrader
-generate_assignment`` for each sheet, puts the submissions in ``submitted/`` and runs ``nbgrader
-autograde`` on them: one student per kind of cheat (``tests/cheats.py`` describes each kind: each
-student tries several attacks of his kind, in his answer cells and in cells he adds), a blank sheet,
-the solutions, and a probe of the sandbox's walls. Two courses are graded at once: sheet 4's
-tournaments in one, the other sheets in the other.
+generate_assignment`` for each sheet (once for the session's grading tests:
+tests/nbgrader_course.py), puts the submissions in ``submitted/`` and runs ``nbgrader autograde`` on
+them: one student per kind of cheat (``tests/cheats.py`` describes each kind: each student tries
+several attacks of his kind, in his answer cells and in cells he adds), a blank sheet, the
+solutions, and a probe of the sandbox's walls. Two courses are graded at once: sheet 4's tournaments
+in one, the other sheets in the other.
 
 Each cheat must earn 0 on every task it aims at, and the solutions all 20 points of every sheet,
 also when the gradebook is read again a few seconds after nbgrader has exited (a cheat leaves a
@@ -39,6 +40,7 @@ from ra_course.exercises import reserve
 
 from . import cheats
 from .cheats import ADDED, CHEATS, CONCERNED, LEFT_BEHIND, REACHES_IN, S1, S2, S4, S5, SOURCES
+from .nbgrader_course import copy
 from .test_exercises_nbgrader import _nbgrader
 
 pytest.importorskip("nbgrader", reason="nbgrader is not installed (pip install -e '.[grading]')")
@@ -100,15 +102,9 @@ def _students(course: Path, notebook: str) -> dict[str, dict[str, Any]]:
 
 
 def _prepare(course: Path, notebooks: list[str]) -> None:
-    """Make the course as `make course` does, generate the sheets, and hand in every student's submission."""
-    subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "make_course.py"), str(course)], check=True, capture_output=True
-    )
+    """Hand in every student's submission of `notebooks` to the generated `course`."""
     for notebook in notebooks:
         assignment = ASSIGNMENT[notebook]
-        process = _nbgrader("generate_assignment", assignment, cwd=course)
-        out, _ = process.communicate(timeout=300)
-        assert process.returncode == 0, out
         for student, nb in _students(course, notebook).items():
             folder = course / "submitted" / student / assignment
             folder.mkdir(parents=True, exist_ok=True)
@@ -116,9 +112,12 @@ def _prepare(course: Path, notebooks: list[str]) -> None:
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory: pytest.TempPathFactory) -> Graded:
-    """Grade every submission of every sheet (two courses at once), read the points, wait, and read them again."""
-    courses = {name: tmp_path_factory.mktemp(name) / "ra-course" for name in COURSES}
+def graded(tmp_path_factory: pytest.TempPathFactory, generated_course: Path) -> Graded:
+    """Grade every submission of every sheet (two courses at once), read the points, wait, and read them again.
+
+    Each course is a copy of the session's course, as ``make course`` makes it, its sheets generated.
+    """
+    courses = {name: copy(generated_course, tmp_path_factory.mktemp(name) / "ra-course") for name in COURSES}
     course_of = {notebook: courses[name] for name, notebooks in COURSES.items() for notebook in notebooks}
     result = Graded(course_of, {})
     queues = {name: [ASSIGNMENT[n] for n in notebooks] for name, notebooks in COURSES.items()}

@@ -1,7 +1,7 @@
 """Real nbgrader accepts the exercise sheets: it makes the same student versions and grades them.
 
 Optional: skipped when nbgrader is not installed (``pip install -e '.[grading]'``; `make test`
-installs it). In a scratch course directory, as a teacher would:
+installs it). In the course ``make course`` makes, as a teacher would:
 
 * ``nbgrader generate_assignment`` turns ``exercises/source`` into a release whose cells are
   exactly those of our ``exercises/release`` (same stubs, same locks);
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +23,6 @@ pytest.importorskip("nbgrader", reason="nbgrader is not installed (pip install -
 
 ROOT = Path(__file__).parent.parent
 SOURCES = sorted((ROOT / "exercises" / "source").glob("*.ipynb"))
-ASSIGNMENT = "sheets"
 
 
 def _nbgrader(*args: str, cwd: Path) -> subprocess.Popen[str]:
@@ -40,13 +38,6 @@ def _nbgrader(*args: str, cwd: Path) -> subprocess.Popen[str]:
     )
 
 
-def _run(*args: str, cwd: Path) -> str:
-    process = _nbgrader(*args, cwd=cwd)
-    out, _ = process.communicate(timeout=300)
-    assert process.returncode == 0, out
-    return out
-
-
 def _sources(nb_path: Path) -> list[tuple[str, str, object, object]]:
     nb = json.loads(nb_path.read_text())
     return [
@@ -55,27 +46,22 @@ def _sources(nb_path: Path) -> list[tuple[str, str, object, object]]:
     ]
 
 
-def test_nbgrader_generates_validates_and_inverts(tmp_path: Path) -> None:
+def test_nbgrader_generates_validates_and_inverts(tmp_path: Path, generated_course: Path) -> None:
+    """The course ``make course`` made, its sheets generated once for the session (tests/nbgrader_course.py)."""
     (tmp_path / "nbgrader_config.py").write_text(
         "c = get_config()\n"
         f"c.CourseDirectory.root = {str(tmp_path)!r}\n"
         f"c.CourseDirectory.db_url = 'sqlite:///{tmp_path / 'gradebook.db'}'\n"
         "c.Execute.timeout = 300\n"  # sheet 4's tournaments, hidden tests included, on a busy machine
     )
-    source = tmp_path / "source" / ASSIGNMENT
-    source.mkdir(parents=True)
-    for path in SOURCES:
-        shutil.copy(path, source / path.name)
-
-    out = _run("generate_assignment", ASSIGNMENT, "--force", cwd=tmp_path)
-    release = tmp_path / "release" / ASSIGNMENT
-    made = sorted(release.glob("*.ipynb"))
-    assert [p.name for p in made] == [p.name for p in SOURCES], out
+    source = [generated_course / "source" / f"sheet{int(p.name[:2])}" / p.name for p in SOURCES]
+    made = [generated_course / "release" / f"sheet{int(p.name[:2])}" / p.name for p in SOURCES]
+    assert all(path.is_file() for path in made), sorted(generated_course.glob("release/*/*"))
     for path in made:  # nbgrader's student version is ours, cell for cell
         assert _sources(path) == _sources(ROOT / "exercises" / "release" / path.name), path.name
 
     # The two validations run at once (each starts a kernel per notebook).
-    passing = _nbgrader("validate", *(str(source / p.name) for p in SOURCES), cwd=tmp_path)
+    passing = _nbgrader("validate", *(str(p) for p in source), cwd=tmp_path)
     failing = _nbgrader("validate", "--invert", *(str(p) for p in made), cwd=tmp_path)
     passing_out, _ = passing.communicate(timeout=300)
     failing_out, _ = failing.communicate(timeout=300)
