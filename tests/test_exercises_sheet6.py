@@ -119,7 +119,7 @@ def _submission(blank: bool) -> Any:
         elif meta.get("solution") and not blank:
             lines = "".join(locked["source"]).split("\n")
             cell["source"] = "\n".join(line for line in lines if "### " not in line)
-    return nbformat.from_dict(release)
+    return nbformat.from_dict(release)  # type: ignore[no-untyped-call]
 
 
 @pytest.mark.parametrize(("blank", "points"), [(False, 4.0), (True, 0.0)])
@@ -127,7 +127,7 @@ def test_the_judge_gives_the_solution_20_points_and_a_blank_sheet_0(blank: bool,
     pytest.importorskip("nbgrader", reason="nbgrader is not installed (pip install -e '.[grading]')")
     import os
 
-    from nbgrader.utils import determine_grade
+    from nbgrader.utils import determine_grade  # type: ignore[import-untyped]
 
     from grading import sandbox
     from grading.scoring import Judge
@@ -135,7 +135,9 @@ def test_the_judge_gives_the_solution_20_points_and_a_blank_sheet_0(blank: bool,
     why = sandbox.problem()
     if why:
         pytest.fail(why) if os.environ.get("CI") else pytest.skip(why)
-    nb, _ = Judge().preprocess(_submission(blank), {"nbgrader": {"notebook": "06_multi_unit_auctions"}})
+    nb, _ = Judge().preprocess(  # type: ignore[no-untyped-call]
+        _submission(blank), {"nbgrader": {"notebook": "06_multi_unit_auctions"}}
+    )
     grades = [float(determine_grade(c)[0]) for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
     assert grades == [points] * 5
     summary = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
