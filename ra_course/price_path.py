@@ -23,7 +23,6 @@ Standard library only, like the rest of `ra_course`.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -154,6 +153,8 @@ def class_tables(path: str | Path) -> list[Table]:
     Raises:
         FileNotFoundError: there is no file at `path`.
     """
+    import sqlite3  # here, not at the top: Pyodide (the JupyterLite site) loads it only on demand
+
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no classroom database at {path}: the control room keeps it as class.db")

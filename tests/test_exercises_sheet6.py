@@ -99,3 +99,46 @@ def test_the_visible_and_hidden_cases_differ() -> None:
     assert not {tuple(c) for c in hidden["4"]} & set(multiunit.PROFILES)
     assert all(len(set(b for own in multiunit.profile(*c) for b in own)) == sum(map(len, multiunit.profile(*c)))
                for c in [*hidden["4"], *multiunit.PROFILES])  # fmt: skip
+
+
+def _submission(blank: bool) -> Any:
+    """Return sheet 6 as nbgrader's autograde has it: the release, the solutions in its cells (unless blank)."""
+    import json
+    from pathlib import Path
+
+    import nbformat
+
+    root = Path(__file__).resolve().parent.parent
+    name = "06_multi_unit_auctions.ipynb"
+    source = json.loads((root / "exercises" / "source" / name).read_text(encoding="utf-8"))
+    release = json.loads((root / "exercises" / "release" / name).read_text(encoding="utf-8"))
+    for cell, locked in zip(release["cells"], source["cells"], strict=True):
+        meta = cell["metadata"].get("nbgrader", {})
+        if meta.get("grade"):
+            cell["source"] = locked["source"]  # nbgrader's OverwriteCells: the teacher's cell, hidden test and all
+        elif meta.get("solution") and not blank:
+            lines = "".join(locked["source"]).split("\n")
+            cell["source"] = "\n".join(line for line in lines if "### " not in line)
+    return nbformat.from_dict(release)  # type: ignore[no-untyped-call]
+
+
+@pytest.mark.parametrize(("blank", "points"), [(False, 4.0), (True, 0.0)])
+def test_the_judge_gives_the_solution_20_points_and_a_blank_sheet_0(blank: bool, points: float) -> None:
+    pytest.importorskip("nbgrader", reason="nbgrader is not installed (pip install -e '.[grading]')")
+    import os
+
+    from nbgrader.utils import determine_grade  # type: ignore[import-untyped]
+
+    from grading import sandbox
+    from grading.scoring import Judge
+
+    why = sandbox.problem()
+    if why:
+        pytest.fail(why) if os.environ.get("CI") else pytest.skip(why)
+    nb, _ = Judge().preprocess(  # type: ignore[no-untyped-call]
+        _submission(blank), {"nbgrader": {"notebook": "06_multi_unit_auctions"}}
+    )
+    grades = [float(determine_grade(c)[0]) for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
+    assert grades == [points] * 5
+    summary = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    assert f"{int(points * 5)} of 20 points (the teacher's grading)" in summary
