@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: lab play test test-fast bench setup clean student lite course classroom rehearsal
+.PHONY: lab play test test-fast bench setup clean student lite course classroom rehearsal server
 
 setup: $(STAMP)
 
@@ -46,6 +46,13 @@ classroom: $(STAMP)
 rehearsal: $(STAMP)
 	$(BIN)/jupyter trust notebooks/classroom/control_room.ipynb notebooks/14_your_class_as_an_experiment.ipynb
 	$(BIN)/jupyter lab $(CONTROL_ROOM)
+
+# A class on campus Wi-Fi or the internet: on a machine every student reaches (a campus or cloud VM), as root,
+# the classroom on PostgreSQL behind Caddy with HTTPS, as two services (deploy/install.sh says how):
+# make server SITE=class.example.edu TLS=teacher@example.edu (Let's Encrypt), or SITE=10.20.0.5 (Caddy's own CA).
+TLS ?= internal
+server:
+	deploy/install.sh $(SITE) $(TLS)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
