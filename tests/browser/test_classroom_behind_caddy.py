@@ -276,3 +276,36 @@ def test_a_sealed_bid_round_through_caddy_over_wss(room: ControlRoom, pages: lis
     assert "saved" in saved
     for page in pages:
         expect(page.locator("body")).to_contain_text("ended")
+
+
+def test_the_shipped_caddyfile_on_a_server_with_a_public_name(tmp_path: Path) -> None:
+    """On a server (no test settings), deploy/Caddyfile serves the name on 443 with Let's Encrypt, in front of 8000."""
+    import json
+
+    _need("caddy is missing (apt-get install -y caddy)", shutil.which("caddy"))
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(tmp_path),
+        "RA_CLASSROOM_SITE": "class.example.edu",
+        "RA_CLASSROOM_TLS": "teacher@example.edu",
+    }
+    adapted = subprocess.run(
+        ["caddy", "adapt", "--adapter", "caddyfile", "--config", str(CADDYFILE)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    config = json.loads(adapted.stdout)
+    http = config["apps"]["http"]
+    assert (http["http_port"], http["https_port"]) == (80, 443)
+    (server,) = http["servers"].values()
+    assert server["listen"] == ["0.0.0.0:443", "[::]:443"]
+    route = server["routes"][0]
+    assert route["match"] == [{"host": ["class.example.edu"]}]
+    assert '"dial": "127.0.0.1:8000"' in json.dumps(route)  # the classroom server on this machine only
+    (policy,) = config["apps"]["tls"]["automation"]["policies"]
+    assert {i["module"] for i in policy["issuers"]} >= {"acme"}
+    assert all(i["email"] == "teacher@example.edu" for i in policy["issuers"])
+    assert config["apps"]["pki"]["certificate_authorities"]["local"]["install_trust"] is False
