@@ -50,6 +50,13 @@ def main(argv: list[str] | None = None) -> int:
         help=f"students who may join from one address at once, and each minute (default "
         f"{JOINS_PER_MINUTE}: a class behind one NAT shares an address)",
     )
+    run.add_argument(
+        "--trusted-proxy",
+        default=os.environ.get("RA_CLASSROOM_TRUSTED_PROXY", ""),
+        help="the address of the proxy in front of the server (such as 127.0.0.1 for Caddy on this machine), "
+        "whose X-Forwarded-For names each student's address; no other client's is believed "
+        "(default: $RA_CLASSROOM_TRUSTED_PROXY, else none)",
+    )
     run.add_argument("--shared-port", action="store_true", help=argparse.SUPPRESS)  # one of --processes' processes
     args = parser.parse_args(argv)
     secret = os.environ.get("RA_CLASSROOM_SECRET") or ""
@@ -78,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         ping=args.ping,
         joins_per_minute=args.joins_per_minute,
         shared_port=args.shared_port,
+        trusted_proxy=args.trusted_proxy,
     )
     return 0
 

@@ -78,7 +78,7 @@ def create_app(
         return PlainTextResponse("ok", headers={"X-Ra-Classroom-Process": str(os.getpid())})
 
     async def socket(ws: WebSocket) -> None:
-        await student_socket(ws, classroom)
+        await student_socket(ws, classroom, address)
 
     app = Starlette(
         routes=[

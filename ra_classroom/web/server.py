@@ -39,6 +39,7 @@ def serve(
     ping: float = PING_SECONDS,
     joins_per_minute: int = JOINS_PER_MINUTE,
     shared_port: bool = False,
+    trusted_proxy: str = "",
 ) -> None:
     """Serve the classroom on `host`:`port` until interrupted.
 
@@ -58,6 +59,9 @@ def serve(
             minute (per process).
         shared_port: listen with ``SO_REUSEPORT``: one of several processes on one port and one
             database.
+        trusted_proxy: the address (or comma-separated addresses) of the proxy in front of the
+            server, whose ``X-Forwarded-For`` names the student's address; from any other
+            client, this machine included, the header is ignored. Empty: no proxy.
 
     The students' address, which the projector shows, is this machine's on its network (or
     ``RA_CLASSROOM_ADDRESS``, behind a proxy).
@@ -87,6 +91,7 @@ def serve(
             "--joins-per-minute",
             str(joins_per_minute),
             "--shared-port",
+            *(["--trusted-proxy", trusted_proxy] if trusted_proxy else []),
             *(["--quiet"] if log_level == "warning" else []),
         ]
         _supervise(processes, command, {**os.environ, "RA_CLASSROOM_SECRET": teacher_secret})
@@ -109,6 +114,8 @@ def serve(
         ws_ping_timeout=ping,
         log_level=log_level,
         access_log=False,
+        proxy_headers=bool(trusted_proxy),  # uvicorn trusts 127.0.0.1 unless told otherwise
+        forwarded_allow_ips=trusted_proxy or "",
         lifespan="on",
     )
     server = uvicorn.Server(config)
