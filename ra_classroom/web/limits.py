@@ -20,6 +20,8 @@ import time
 
 __all__ = [
     "BURST",
+    "CONNECTIONS_PER_ADDRESS",
+    "HEADER_SECONDS",
     "JOINS_PER_MINUTE",
     "JoinLimit",
     "MAX_MESSAGE",
@@ -36,6 +38,9 @@ RATE = 8.0  #: messages per second a page may send on average ...
 BURST = 16  #: ... and at once: a student clicks a few times a second at most
 MAX_PAGES = 4  #: pages open at once on one seat token, in one process: a phone, a laptop, a reload or two
 JOINS_PER_MINUTE = 60  #: students who may join from one address at once (a class behind one NAT), and each minute
+#: Connections open at once from one address (but the named proxy's): a room's 1,000 students behind one NAT, twice.
+CONNECTIONS_PER_ADDRESS = 2000
+HEADER_SECONDS = 10.0  #: seconds for a request's headers and body to arrive; a slower request is closed
 
 
 def network_of(address: str) -> str:

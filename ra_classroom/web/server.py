@@ -99,16 +99,27 @@ def serve(
     import uvicorn
 
     from .app import create_app
-    from .limits import WIRE_LIMIT
+    from .guard import Gate, guarded_protocols, open_files_for, raise_open_files
+    from .limits import CONNECTIONS_PER_ADDRESS, WIRE_LIMIT
     from .links import server_address
-    from .wire import WebsocketProtocol
 
     address = os.environ.get("RA_CLASSROOM_ADDRESS") or server_address(host, port)
+    before, files = raise_open_files()
+    proxies = tuple(p.strip() for p in trusted_proxy.split(",") if p.strip())
+    gate = Gate(open_files_for(files, files), CONNECTIONS_PER_ADDRESS, proxies)
+    http, ws = guarded_protocols(gate)
+    raised = f" (raised from {before})" if files > before else ""
+    print(
+        f"open files: {files}{raised}: at most {gate.total} connections, {gate.per_address} from one address;"
+        f" room for {gate.total} students, a page each",
+        flush=True,
+    )
     config = uvicorn.Config(
         create_app(database, teacher_secret, address, joins_per_minute, shared_port),
         host=host,
         port=port,
-        ws=WebsocketProtocol,
+        http=http,
+        ws=ws,
         ws_max_size=WIRE_LIMIT,
         ws_ping_interval=ping,
         ws_ping_timeout=ping,
@@ -188,6 +199,7 @@ class ServerProcess:
         state: a file to write what was started (to `find` it again), if any.
         processes: server processes on the port; `start` waits for all of them.
         options: more of ``serve``'s command-line options, such as ``["--ping", "5"]``.
+        open_files: the open-files limit (soft, hard) to start the server with, if not this process's.
     """
 
     def __init__(
@@ -201,8 +213,10 @@ class ServerProcess:
         state: Path | None = None,
         processes: int = 1,
         options: Sequence[str] = (),
+        open_files: tuple[int, int] | None = None,
     ) -> None:
         self.database, self.secret, self.host = database, secret, host
+        self.open_files = open_files
         self.port = port or free_port(host)
         self.log, self.state = log, state
         self.processes = processes
@@ -260,7 +274,14 @@ class ServerProcess:
             "--quiet",
             *self.options,
         ]
-        self.proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        self.proc = subprocess.Popen(
+            cmd,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=self._limits if self.open_files else None,
+        )
         self.pid = self.proc.pid
         deadline = time.monotonic() + timeout
         answered: set[str] = set()  # the processes that answered (the system picks one for each connection)
@@ -278,6 +299,13 @@ class ServerProcess:
                 time.sleep(0.1)
         self.stop()
         raise RuntimeError(f"the classroom server did not answer within {timeout} s")
+
+    def _limits(self) -> None:
+        """Set the open-files limit asked for, in the child before it runs the server."""
+        if self.open_files is not None:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_NOFILE, self.open_files)
 
     def _write_state(self) -> None:
         if self.state is None:
