@@ -57,6 +57,12 @@ def main(argv: list[str] | None = None) -> int:
         "whose X-Forwarded-For names each student's address; no other client's is believed "
         "(default: $RA_CLASSROOM_TRUSTED_PROXY, else none)",
     )
+    run.add_argument(
+        "--unseated-seconds",
+        type=float,
+        default=None,
+        help="seconds a page may stay silent before a student is seated on it, then it is closed (default 60)",
+    )
     run.add_argument("--shared-port", action="store_true", help=argparse.SUPPRESS)  # one of --processes' processes
     args = parser.parse_args(argv)
     secret = os.environ.get("RA_CLASSROOM_SECRET") or ""
@@ -73,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--processes is from 1 to 64 (one per core)")
     if not 0.5 <= args.ping <= 300:
         parser.error("--ping is from 0.5 to 300 seconds")
+    if args.unseated_seconds is not None and not 1 <= args.unseated_seconds <= 3600:
+        parser.error("--unseated-seconds is from 1 to 3600")
     if not 1 <= args.joins_per_minute <= 100_000:
         parser.error("--joins-per-minute is from 1 to 100000")
     serve(
@@ -86,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         joins_per_minute=args.joins_per_minute,
         shared_port=args.shared_port,
         trusted_proxy=args.trusted_proxy,
+        unseated=args.unseated_seconds,
     )
     return 0
 

@@ -40,6 +40,7 @@ def serve(
     joins_per_minute: int = JOINS_PER_MINUTE,
     shared_port: bool = False,
     trusted_proxy: str = "",
+    unseated: float | None = None,
 ) -> None:
     """Serve the classroom on `host`:`port` until interrupted.
 
@@ -62,6 +63,8 @@ def serve(
         trusted_proxy: the address (or comma-separated addresses) of the proxy in front of the
             server, whose ``X-Forwarded-For`` names the student's address; from any other
             client, this machine included, the header is ignored. Empty: no proxy.
+        unseated: seconds a page may stay silent without a student before it is closed
+            (default `ra_classroom.web.sockets.UNSEATED_SECONDS`).
 
     The students' address, which the projector shows, is this machine's on its network (or
     ``RA_CLASSROOM_ADDRESS``, behind a proxy).
@@ -92,6 +95,7 @@ def serve(
             str(joins_per_minute),
             "--shared-port",
             *(["--trusted-proxy", trusted_proxy] if trusted_proxy else []),
+            *(["--unseated-seconds", str(unseated)] if unseated is not None else []),
             *(["--quiet"] if log_level == "warning" else []),
         ]
         _supervise(processes, command, {**os.environ, "RA_CLASSROOM_SECRET": teacher_secret})
@@ -102,6 +106,7 @@ def serve(
     from .guard import Gate, guarded_protocols, open_files_for, raise_open_files
     from .limits import CONNECTIONS_PER_ADDRESS, WIRE_LIMIT
     from .links import server_address
+    from .sockets import UNSEATED_SECONDS
 
     address = os.environ.get("RA_CLASSROOM_ADDRESS") or server_address(host, port)
     before, files = raise_open_files()
@@ -115,7 +120,7 @@ def serve(
         flush=True,
     )
     config = uvicorn.Config(
-        create_app(database, teacher_secret, address, joins_per_minute, shared_port),
+        create_app(database, teacher_secret, address, joins_per_minute, shared_port, unseated or UNSEATED_SECONDS),
         host=host,
         port=port,
         http=http,

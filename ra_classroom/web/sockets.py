@@ -35,9 +35,9 @@ __all__ = ["UNSEATED_SECONDS", "origin_allowed", "student_socket"]
 
 log = logging.getLogger("ra_classroom")
 
-UNSEATED_SECONDS = (
-    15.0  #: a page that seats nobody and says nothing this long is closed (a waiting page asks every 3 s)
-)
+#: A page that seats nobody and says nothing this long is closed: time to type a room code and a name (a page
+#: waiting for the teacher asks every 3 s; a page closed reconnects at once, showing the same form).
+UNSEATED_SECONDS = 60.0
 
 
 def origin_allowed(origin: str | None, host: str | None, public: str | None) -> bool:

@@ -24,13 +24,13 @@ from websockets.exceptions import ConnectionClosed
 from ra_classroom.teacher.client import TeacherClient
 from ra_classroom.web.limits import CONNECTIONS_PER_ADDRESS, HEADER_SECONDS
 from ra_classroom.web.server import ServerProcess
-from ra_classroom.web.sockets import UNSEATED_SECONDS
 
 from .conftest import SECRET
 from .pages import Page
 
 ATTACKER = "127.0.0.66"
 SOCKETS = 3000  #: more than a 1,024-file server holds, more than one address may open
+UNSEATED_SECONDS = 5  #: the module's server closes a page that seats nobody after this long
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +40,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     if hard < SOCKETS + 1500:
         pytest.skip(f"the hard open-files limit ({hard}) is too low for a slowloris of {SOCKETS}")
     folder = tmp_path_factory.mktemp("slowloris")
-    srv = ServerProcess(str(folder / "c.db"), SECRET, log=folder / "server.log", open_files=(1024, hard))
+    options = ["--unseated-seconds", str(UNSEATED_SECONDS)]
+    srv = ServerProcess(
+        str(folder / "c.db"), SECRET, log=folder / "server.log", open_files=(1024, hard), options=options
+    )
     yield srv.start()
     srv.stop()
 
@@ -119,8 +122,16 @@ def test_the_server_raises_its_open_files_limit_and_says_how_many_students_it_ho
 
 def test_an_idle_page_that_seats_nobody_is_closed(server: ServerProcess) -> None:
     page = Page(server.url)
+    page.send(t="bid", round=1, amount=1)  # a message, but no student: the page's time starts again
+    assert "Join a room first" in page.until(lambda m: m.get("t") == "refused")["why"]
+    started = time.monotonic()
     with pytest.raises(ConnectionClosed):
         page.recv(timeout=UNSEATED_SECONDS + 10)
+    assert UNSEATED_SECONDS - 1 < time.monotonic() - started < UNSEATED_SECONDS + 5
+    seated = Page(server.url)
+    seated.join(TeacherClient(server.url, SECRET).create_room(), "Seated")
+    time.sleep(UNSEATED_SECONDS + 2)  # a seated page stays, silent or not
+    assert seated.answer(seated.send(t="bid", round=10**6, amount=1))["t"] == "refused"
 
 
 def test_a_request_whose_headers_stop_coming_is_closed_on_a_kept_alive_connection_too(server: ServerProcess) -> None:
