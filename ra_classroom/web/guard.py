@@ -26,7 +26,7 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .limits import CONNECTIONS_PER_ADDRESS, HEADER_SECONDS
+from .limits import CONNECTIONS_PER_ADDRESS, HEADER_SECONDS, network_of
 from .wire import WebsocketProtocol
 
 __all__ = ["RESERVED_FILES", "Gate", "guarded_protocols", "open_files_for"]
@@ -37,10 +37,16 @@ RESERVED_FILES = 128  #: files kept for the database, the pages' files, the log 
 class Gate:
     """The connections of one server process: how many from each address and in all, and the bounds.
 
-    >>> gate = Gate(total=3, per_address=2, trusted=("127.0.0.1",))
-    >>> [gate.enter(k, "10.0.0.7") for k in range(3)], gate.enter(3, "10.0.0.8"), gate.enter(4, "127.0.0.1")
-    ([True, True, False], True, False)
-    >>> gate.leave(0); gate.enter(5, "127.0.0.1")
+    An IPv6 address counts for its /64 (`network_of`): one client has all of those addresses.
+    The addresses of this machine count one by one: they are its own clients (the teacher's
+    notebook, a proxy), and a client here could do worse than open connections.
+
+    >>> gate = Gate(total=5, per_address=2, trusted=("127.0.0.1",))
+    >>> [gate.enter(k, "10.0.0.7") for k in range(3)], gate.enter(3, "2001:db8::1"), gate.enter(4, "2001:db8::2")
+    ([True, True, False], True, True)
+    >>> gate.enter(5, "2001:db8::3"), gate.enter(6, "127.0.0.1"), gate.enter(7, "127.0.0.1")  # 7: five open in all
+    (False, True, False)
+    >>> gate.leave(0); gate.enter(8, "127.0.0.1")
     True
     """
 
@@ -53,6 +59,8 @@ class Gate:
         """Count a new connection from `address` and return True, or return False if it is over a bound."""
         if len(self.open) >= self.total:
             return False
+        if address not in self.trusted and network_of(address) != "this machine":
+            address = network_of(address)
         if address not in self.trusted and self.by_address[address] >= self.per_address:
             return False
         self.open[connection] = address
