@@ -387,7 +387,7 @@ def slowloris(count: int) -> int:
             try:
                 with connect(ws_url, open_timeout=20) as page:
                     got_in = ask(page, t="join", id=1, room=room, name="Newcomer").get("t") == "welcome"
-            except (OSError, TimeoutError, EOFError, ValueError):
+            except Exception:  # noqa: BLE001 - refused, closed or timed out: the student did not get in
                 got_in = False
             join_s = time.monotonic() - joined_at
             try:
