@@ -4,6 +4,7 @@
     python benchmarks/classroom.py --students 200 --burst 3 --seconds 0 --busy 1        # a burst of bids
     python benchmarks/classroom.py --students 1000 --seconds 60 --postgres --processes 2  # a lecture hall
     python benchmarks/classroom.py --students 200 --seconds 30 --reconnect               # pages reconnect
+    python benchmarks/classroom.py --slowloris 20000                                     # one client's slowloris
 
 The server runs in child processes (`ra_classroom.web.server.ServerProcess`: SQLite in a temporary
 folder unless --database or --postgres is given; --processes N serves one port from N processes);
@@ -27,19 +28,31 @@ page shows another board than the database's, or does not show whose turn it is;
 this script started it), in seconds and in cores on average over the session;
 ``server_cpu_per_action_ms``: that CPU per acknowledged action (bids and moves; the joins' work
 counts too), and ``server_cpu_per_move_ms``: the Ra phase's alone, per move; the load average.
+
+With ``--slowloris N`` the script plays an attack instead of a session: one client (127.0.0.66,
+this machine) opens N connections, each with an unfinished request, at a server started at a
+1,024-file limit; then a student from 127.0.0.1 joins, a student seated before bids, the teacher's
+API and ``/healthz`` are asked. Printed: ``student_got_in: yes|no`` (and how long the join took),
+``seated_student_bid``, ``teacher_api``, ``healthz``, ``refused_at_once`` (connections the server
+closed before reading them) and ``all_closed_s`` (from the last request sent until the server had
+closed every connection).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import json
 import os
 import random
 import resource
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections import defaultdict
 from collections.abc import Coroutine, Iterator
 from contextlib import ExitStack, contextmanager
@@ -330,6 +343,98 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(p * len(xs)))] if xs else float("nan")
 
 
+def slowloris(count: int) -> int:
+    """Play one client's slowloris of `count` connections at a server here, and print whether a student got in."""
+    from websockets.sync.client import connect
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if count > hard - 500:
+        print(f"this process may open {hard} files: the slowloris is cut to {hard - 500} connections")
+        count = hard - 500
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, count + 500)), hard))
+    load = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="ra-classroom-bench-") as tmp:
+        secret = new_secret()
+        server = ServerProcess(str(Path(tmp) / "b.db"), secret, log=Path(tmp) / "server.log",
+                               open_files=(min(1024, hard), hard)).start()  # fmt: skip
+        held: list[socket.socket] = []
+        pages = ExitStack()
+        try:
+            teacher = TeacherClient(server.url, secret)
+            room = teacher.create_room()
+            ws_url = server.url.replace("http://", "ws://") + "/ws"
+
+            def ask(ws: Any, **msg: Any) -> dict[str, Any]:
+                ws.send(json.dumps(msg))
+                while True:
+                    answer: dict[str, Any] = json.loads(ws.recv(timeout=20))
+                    if answer.get("id") == msg["id"]:
+                        return answer
+
+            before = pages.enter_context(connect(ws_url, open_timeout=20))
+            ask(before, t="join", id=1, room=room, name="Before")
+            port = int(server.url.rsplit(":", 1)[1])
+            begun = time.monotonic()
+            for _ in range(count):
+                s = socket.socket()
+                s.setblocking(False)
+                s.bind(("127.0.0.66", 0))
+                with contextlib.suppress(BlockingIOError):
+                    s.connect(("127.0.0.1", port))
+                held.append(s)
+            time.sleep(0.5)
+            for s in held:
+                with contextlib.suppress(OSError):
+                    s.send(b"GET / HTTP/1.1\r\nHost: x\r\nX-a: ")
+            opened_s = time.monotonic() - begun
+            joined_at = time.monotonic()
+            try:
+                with connect(ws_url, open_timeout=20) as page:
+                    got_in = ask(page, t="join", id=1, room=room, name="Newcomer").get("t") == "welcome"
+            except Exception:  # noqa: BLE001 - refused, closed or timed out: the student did not get in
+                got_in = False
+            join_s = time.monotonic() - joined_at
+            try:
+                opened = teacher.open_round(room, {"kind": "first", "group_size": 2})
+                api = "yes"
+                bid = ask(before, t="bid", id=2, round=opened["round"], amount=10).get("t") == "ack"
+            except Exception as error:  # noqa: BLE001 - what failed is the figure printed
+                api, bid = f"no ({error})", False
+            try:
+                with urllib.request.urlopen(f"{server.url}/healthz", timeout=20) as r:
+                    health = "yes" if r.read() == b"ok" else "no"
+            except OSError as error:
+                health = f"no ({error})"
+
+            def closed(s: socket.socket) -> bool:
+                try:
+                    return s.recv(64) == b""
+                except BlockingIOError:
+                    return False
+                except OSError:
+                    return True
+
+            refused = sum(closed(s) for s in held)
+            sent = begun + opened_s
+            while time.monotonic() - sent < 90 and not all(closed(s) for s in held):
+                time.sleep(0.5)
+            all_closed = time.monotonic() - sent if all(closed(s) for s in held) else float("nan")
+        finally:
+            pages.close()
+            for s in held:
+                s.close()
+            server.stop()
+    print(f"slowloris: {count} connections from one address in {opened_s:.1f} s, each an unfinished request")
+    print(f"load_average: {load[0]:.2f} at the start, {os.getloadavg()[0]:.2f} at the end")
+    print(f"student_got_in: {'yes' if got_in else 'no'} (the join took {join_s:.2f} s)")
+    print(f"seated_student_bid: {'yes' if bid else 'no'}")
+    print(f"teacher_api: {api}")
+    print(f"healthz: {health}")
+    print(f"refused_at_once: {refused}")
+    print(f"all_closed_s: {all_closed:.1f}  (after the last request was sent; nan: some still open after 90 s)")
+    return 0 if got_in and bid and health == "yes" else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=200)
@@ -342,7 +447,11 @@ def main() -> int:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--database", help="a database URL (default: SQLite in a temporary folder)")
     where.add_argument("--postgres", action="store_true", help="start a PostgreSQL server of our own and use it")
+    parser.add_argument("--slowloris", type=int, default=0, metavar="N",
+                        help="instead of a session: one client's N unfinished requests")  # fmt: skip
     args = parser.parse_args()
+    if args.slowloris:
+        return slowloris(args.slowloris)
     cpu = CpuMeter()
     with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="ra-classroom-bench-") as tmp:
         database = args.database or (stack.enter_context(postgres(cpu)) if args.postgres else str(Path(tmp) / "b.db"))

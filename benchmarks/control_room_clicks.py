@@ -8,7 +8,8 @@ timed in the page, from the click to the frame after the panel shows Python's an
 message line, which names whom the control acted on), in two states of the kernel: free, and
 busy with a cell that awaits ``room.wait()``. Beside it, the same controls called in Python
 (`Monitor.click`: the control's call to the server and the panel's refresh), which is the
-kernel's share; the rest is the browser, JupyterLab's server and the comm messages.
+kernel's share; the rest is the browser, JupyterLab's server and the comm messages. Last, how
+long the projector's page takes to show a pause or a resume (it polls the server).
 """
 
 from __future__ import annotations
@@ -85,6 +86,30 @@ def in_browser(page: Any, clicks: int) -> list[float]:
     return times
 
 
+def on_the_projector(browser: Any, teacher: TeacherClient, clicks: int) -> list[float]:
+    """Return how long the projector's page takes to show each pause or resume (a room of its own)."""
+    room = teacher.create_room(seed="bench-projector")
+    students = [Page(teacher.url) for _ in range(2)]
+    times = []
+    try:
+        for s, name in zip(students, ("Ana", "Ben"), strict=True):
+            s.join(room, name)
+        teacher.open_round(room, {"kind": "first", "group_size": 2, "seconds": 3600})
+        page = browser.new_page()
+        page.goto(f"{teacher.url}/projector/{room}#{teacher.secret}")
+        page.wait_for_selector("#clock")
+        for i in range(clicks):
+            time.sleep(0.1 * (i % 7))  # at every phase of the page's polling
+            begin = time.perf_counter()
+            teacher.control(room, "pause" if i % 2 == 0 else "resume")
+            page.locator("#paused").wait_for(state="visible" if i % 2 == 0 else "hidden")
+            times.append((time.perf_counter() - begin) * 1000)
+    finally:
+        for s in students:
+            s.close()
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clicks", type=int, default=30, help="clicks timed in each state (default 30)")
@@ -122,6 +147,7 @@ def main() -> None:
                 soon(lambda: running(page, 2))
                 waiting = in_browser(page, args.clicks)
                 assert running(page, 2)
+                projector = on_the_projector(browser, teacher, args.clicks)
                 browser.close()
             python = in_python(teacher, room, args.clicks)
         finally:
@@ -131,6 +157,7 @@ def main() -> None:
     print(_summary("browser, kernel free", idle))
     print(_summary("browser, cell awaits room.wait()", waiting))
     print(_summary("Python alone (Monitor.click)", python))
+    print(_summary("projector shows a pause or resume", projector))
     print(f"load average: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
 
 

@@ -117,7 +117,7 @@ def _exchange(config: Any) -> Iterator[str]:
             "included: add `from grading.exchange import FeedbackRelease` and "
             "`c.ExchangeFactory.release_feedback = FeedbackRelease` to nbgrader_config.py."
         )
-    for section in ("ExchangeCollect", "CollectApp"):
+    for section in ("ExchangeCollect", "VettedCollect"):  # nbgrader's setting, by its class or ours
         if config[section].get("check_owner") is False:
             yield (
                 f"collect takes a submission from whoever made its folder ({section}.check_owner is False): "

@@ -138,7 +138,7 @@ class VettedCollect(ExchangeCollect):  # type: ignore[misc]
         if not stat.S_ISDIR(info.st_mode):
             return "it is not a folder (a link, or a file): nbgrader's submit makes a folder"
         if not self.check_owner:
-            return ""  # the teacher switched the owner check off (CollectApp.check_owner = False)
+            return ""  # the teacher switched the owner check off (ExchangeCollect.check_owner = False)
         try:
             uid = pwd.getpwnam(folder.student).pw_uid
         except KeyError:

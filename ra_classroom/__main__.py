@@ -50,6 +50,19 @@ def main(argv: list[str] | None = None) -> int:
         help=f"students who may join from one address at once, and each minute (default "
         f"{JOINS_PER_MINUTE}: a class behind one NAT shares an address)",
     )
+    run.add_argument(
+        "--trusted-proxy",
+        default=os.environ.get("RA_CLASSROOM_TRUSTED_PROXY", ""),
+        help="the address of the proxy in front of the server (such as 127.0.0.1 for Caddy on this machine), "
+        "whose X-Forwarded-For names each student's address; no other client's is believed "
+        "(default: $RA_CLASSROOM_TRUSTED_PROXY, else none)",
+    )
+    run.add_argument(
+        "--unseated-seconds",
+        type=float,
+        default=None,
+        help="seconds a page may stay silent before a student is seated on it, then it is closed (default 60)",
+    )
     run.add_argument("--shared-port", action="store_true", help=argparse.SUPPRESS)  # one of --processes' processes
     args = parser.parse_args(argv)
     secret = os.environ.get("RA_CLASSROOM_SECRET") or ""
@@ -66,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--processes is from 1 to 64 (one per core)")
     if not 0.5 <= args.ping <= 300:
         parser.error("--ping is from 0.5 to 300 seconds")
+    if args.unseated_seconds is not None and not 1 <= args.unseated_seconds <= 3600:
+        parser.error("--unseated-seconds is from 1 to 3600")
     if not 1 <= args.joins_per_minute <= 100_000:
         parser.error("--joins-per-minute is from 1 to 100000")
     serve(
@@ -78,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
         ping=args.ping,
         joins_per_minute=args.joins_per_minute,
         shared_port=args.shared_port,
+        trusted_proxy=args.trusted_proxy,
+        unseated=args.unseated_seconds,
     )
     return 0
 

@@ -1,7 +1,7 @@
 """One nbgrader course built for the grading tests, and copies of it.
 
 Making a course (``tools/make_course.py``: the folders, the settings, nbgrader's gradebook) and
-generating its five sheets (``nbgrader generate_assignment``: the student versions, the sheets'
+generating its sheets (``nbgrader generate_assignment``: the student versions, the sheets'
 cells in the gradebook) takes a minute of nbgrader's start-ups on a busy machine. The grading
 tests need it several times (tests/test_exercises_nbgrader.py compares the generated sheets,
 tests/test_exercises_autograde.py grades two courses at once, tests/test_exchange_students.py and
@@ -19,11 +19,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: every sheet, in one generate_assignment
-SHEETS = "sheet[1-5]"
+SHEETS = "sheet[1-9]"
 
 
 def build(course: Path) -> Path:
-    """Make the course `course` as ``make course`` does and generate its five sheets; return it."""
+    """Make the course `course` as ``make course`` does and generate every sheet; return it."""
     subprocess.run(
         [sys.executable, str(ROOT / "tools" / "make_course.py"), str(course)],
         check=True,

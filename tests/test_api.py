@@ -491,3 +491,19 @@ def test_the_running_auction_is_one_record() -> None:
     assert bidding.replace(auction=None).auction is None
     with pytest.raises(TypeError, match="no field"):
         s.replace(auctions=None)
+
+
+def test_the_hot_paths_field_tuples_are_the_records_fields() -> None:
+    """The engine's hot steps build records from plain tuples typed `StateFields`, `AuctionFields`,
+    `PlayerFields` and `BreakdownFields` (so mypy checks each field there): each lists its record's
+    field types, in order."""
+    import sys
+    from typing import get_args, get_type_hints
+
+    from ra_core.engine.records import Auction, AuctionFields, Breakdown, BreakdownFields, Player, PlayerFields
+    from ra_core.engine.state import StateFields
+
+    records = ((State, StateFields), (Auction, AuctionFields), (Player, PlayerFields), (Breakdown, BreakdownFields))
+    for record, fields in records:
+        declared = get_type_hints(record, vars(sys.modules[record.__module__]))
+        assert tuple(declared.values()) == get_args(fields), record.__name__

@@ -85,8 +85,8 @@ OPENINGS: dict[str, tuple[Callable[[Path], None], str]] = {
         "`c.ExchangeFactory.release_feedback = FeedbackRelease`",
     ),
     "no owner check": (
-        _edit("c.Judge.timeout = 300", "c.Judge.timeout = 300\nc.CollectApp.check_owner = False"),
-        "(CollectApp.check_owner is False): remove that setting",
+        _edit("c.Judge.timeout = 300", "c.Judge.timeout = 300\nc.ExchangeCollect.check_owner = False"),
+        "(ExchangeCollect.check_owner is False): remove that setting",
     ),
     "an exchange any student may rename": (
         _chmod("exchange", 0o777),

@@ -170,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     names = ", ".join(f"{name} ({path.name})" for name, path in sheets().items())
     print(f"made the nbgrader course {args.id!r} in {course}: {names}")
     print(f"next: cd {course}, then follow exercises/TEACHING.md, 'A course with nbgrader'")
+    print(f"check its settings and modes any time: python -m grading.check_course {course}")
     from grading.check_course import readable_by_others
 
     secret = [p for p in (ROOT / "grading", ROOT / "exercises" / "source") if readable_by_others(p)]

@@ -16,9 +16,19 @@ from typing import Any, NamedTuple
 from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from .names import skeleton
 from .refusal import Refusal
 from .schema import rooms, students
-from .tokens import new_code, new_rejoin_code, new_secret, normal_code, rejoin_hash, same_secret, token_hash
+from .tokens import (
+    ROOM_ALPHABET,
+    new_code,
+    new_rejoin_code,
+    new_secret,
+    normal_code,
+    rejoin_hash,
+    same_secret,
+    token_hash,
+)
 
 __all__ = [
     "MAX_STUDENTS",
@@ -30,12 +40,15 @@ __all__ = [
     "hello",
     "join",
     "present",
+    "room_code",
     "room_exists",
+    "same_name",
     "set_size",
 ]
 
 PRESENT_SECONDS = 15.0  #: a student whose page was connected this recently takes part in the next round
 MAX_NAME = 30
+MAX_CODE = 12  #: letters and digits of a room code at most
 MAX_STUDENTS = 1000  #: per room: a bound on what one room code can be made to hold
 #: Words the boards write beside names ("bot", "Ann, a bot plays for now", "Ann (you)"): no name may hold
 #: them, so that no student passes for a bot, for someone a bot stands in for, or for the reader himself.
@@ -71,6 +84,10 @@ def clean_name(name: Any) -> str:
     '<b>Bob</b>'
     >>> clean_name("Abbot Robotham")   # "bot" only as a word of its own is the board's
     'Abbot Robotham'
+    >>> clean_name("ｂｏｔ")             # full-width, or "bоt" with a Cyrillic o: the board's word all the same
+    Traceback (most recent call last):
+    ...
+    ra_classroom.store.refusal.Refusal: That name reads as the board's own words (a bot, or you): choose another.
     """
     if not isinstance(name, str):
         raise Refusal("Type your name to join.")
@@ -81,7 +98,7 @@ def clean_name(name: Any) -> str:
         raise Refusal(f"That name is too long: at most {MAX_NAME} characters.")
     if any(unicodedata.category(c).startswith("C") for c in text):
         raise Refusal("A name cannot contain control characters.")
-    if _RESERVED.search(text):
+    if _RESERVED.search(skeleton(text)):
         raise Refusal("That name reads as the board's own words (a bot, or you): choose another.")
     return text
 
@@ -95,9 +112,9 @@ def create_room(
     """
     size = _size(size)
     if code is not None:
-        code = normal_code(code)
-        if not 3 <= len(code) <= 12:
-            raise Refusal("A room code has 3 to 12 letters or digits.")
+        code = room_code(code)
+        if len(code) < 3:
+            raise Refusal(f"A room code has 3 to {MAX_CODE} letters or digits.")
         if room_exists(conn, code):
             raise Refusal(f"Room {code} exists already.")
     else:
@@ -131,6 +148,45 @@ def set_size(conn: Connection, code: str, size: Any) -> dict[str, Any]:
     return {"room": code, "size": size or MAX_STUDENTS, "students": int(count)}
 
 
+def room_code(text: Any) -> str:
+    """Return a room code as typed in its stored form; refuse, in a sentence, one too long or not of `ROOM_ALPHABET`.
+
+    A code is never cut: ``ABCDEFGHJKMNPQ`` is no room, not room ``ABCDEFGHJKMN``.
+
+    >>> room_code(" k7r-wp ")
+    'K7RWP'
+    >>> room_code("ABCDEFGHJKMNPQ")
+    Traceback (most recent call last):
+    ...
+    ra_classroom.store.refusal.Refusal: A room code has at most 12 letters or digits: check the code on the board.
+    """
+    if not isinstance(text, str):
+        raise Refusal("There is no room with that code: check the code on the board.")
+    code = normal_code(text)
+    if not code:
+        raise Refusal("Type the room code on the board.")
+    if len(code) > MAX_CODE:
+        raise Refusal(f"A room code has at most {MAX_CODE} letters or digits: check the code on the board.")
+    if any(c not in ROOM_ALPHABET for c in code):
+        raise Refusal("A room code has only the letters A to Z and the digits 0 to 9: check the code on the board.")
+    return code
+
+
+def same_name(conn: Connection, room: str, name: str) -> Any:
+    """Return the row (id, name, rejoin_hash, removed_at) of the student of `room` whose name looks like `name`.
+
+    Names are the same when their skeletons are (`ra_classroom.store.names`): "Аnn" with a
+    Cyrillic A is Ann's name, and so is "ＡＮＮ". A room holds at most `MAX_STUDENTS` names.
+    """
+    wanted = skeleton(name)
+    rows = conn.execute(
+        select(students.c.id, students.c.name, students.c.rejoin_hash, students.c.removed_at)
+        .where(students.c.room == room)
+        .order_by(students.c.id)
+    )
+    return next((row for row in rows if skeleton(row.name) == wanted), None)
+
+
 def room_exists(conn: Connection, code: str) -> bool:
     """Return whether a room with this code exists."""
     return conn.execute(select(rooms.c.code).where(rooms.c.code == code)).first() is not None
@@ -148,16 +204,12 @@ def join(conn: Connection, room: Any, name: Any, now: float, code: Any = None) -
         Refusal: no such room, a bad name, a name taken (without its code), a removed student,
             or a full room.
     """
-    code_text = normal_code(room) if isinstance(room, str) else ""
-    found = conn.execute(select(rooms.c.size).where(rooms.c.code == code_text)).first() if code_text else None
+    code_text = room_code(room)
+    found = conn.execute(select(rooms.c.size).where(rooms.c.code == code_text)).first()
     if found is None:
         raise Refusal("There is no room with that code: check the code on the board.")
     shown = clean_name(name)
-    taken = conn.execute(
-        select(students.c.id, students.c.name, students.c.rejoin_hash, students.c.removed_at).where(
-            students.c.room == code_text, func.lower(students.c.name) == shown.lower()
-        )
-    ).first()
+    taken = same_name(conn, code_text, shown)
     if taken is not None:
         return _rejoin(conn, taken, code_text, code, now)
     count = conn.execute(select(func.count()).select_from(students).where(students.c.room == code_text)).scalar_one()

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 
 from .refusal import Refusal
-from .rooms import clean_name, room_exists
+from .rooms import clean_name, room_code, room_exists, same_name
 from .schema import MAX_ID, requests, students
 from .table_moves import TableCache, hand_to_bot
-from .tokens import new_rejoin_code, new_secret, normal_code, rejoin_hash, token_hash
+from .tokens import new_rejoin_code, new_secret, rejoin_hash, token_hash
 
 __all__ = ["Pending", "ask", "find", "new_rejoin", "pending", "refuse", "remove", "rename", "reseat"]
 
@@ -29,7 +29,7 @@ class Pending(Refusal):
 
 
 def find(conn: Connection, room: str, who: Any) -> tuple[int, str]:
-    """Return the id and name of the student of `room` called `who` (any case), or with the id `who`.
+    """Return the id and name of the student of `room` called `who` (any case or lookalike letters), or of id `who`.
 
     Raises:
         Refusal: nobody of that name or id in the room.
@@ -38,7 +38,7 @@ def find(conn: Connection, room: str, who: Any) -> tuple[int, str]:
     if isinstance(who, int) and not isinstance(who, bool):
         row = conn.execute(query.where(students.c.id == who)).first() if 0 < who <= MAX_ID else None
     elif isinstance(who, str) and who.strip():
-        row = conn.execute(query.where(func.lower(students.c.name) == " ".join(who.split()).lower())).first()
+        row = same_name(conn, room, " ".join(who.split()))
     else:
         raise Refusal("Name the student: his name as it shows in the room, or his id.")
     if row is None:
@@ -54,8 +54,7 @@ def rename(conn: Connection, room: str, who: Any, to: Any) -> tuple[str, list[di
     """
     sid, old = find(conn, room, who)
     new = clean_name(to)
-    same = func.lower(students.c.name) == new.lower()
-    other = conn.execute(select(students.c.id, students.c.name).where(students.c.room == room, same)).first()
+    other = same_name(conn, room, new)
     if other is not None and int(other.id) != sid:
         raise Refusal(f"Someone in room {room} is called {other.name} already.")
     conn.execute(update(students).where(students.c.id == sid).values(name=new))
@@ -90,8 +89,8 @@ def ask(conn: Connection, room: Any, name: Any, now: float) -> tuple[str, str, s
     Raises:
         Refusal: no such room or student, or a removed student.
     """
-    code = normal_code(room) if isinstance(room, str) else ""
-    if not code or not room_exists(conn, code):
+    code = room_code(room)
+    if not room_exists(conn, code):
         raise Refusal("There is no room with that code: check the code on the board.")
     sid, shown = find(conn, code, clean_name(name))
     if conn.execute(select(students.c.removed_at).where(students.c.id == sid)).scalar() is not None:

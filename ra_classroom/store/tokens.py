@@ -17,9 +17,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import string
+import unicodedata
 
 __all__ = [
     "CODE_LETTERS",
+    "ROOM_ALPHABET",
     "new_code",
     "new_rejoin_code",
     "new_secret",
@@ -31,6 +34,9 @@ __all__ = [
 
 #: Room codes use letters and digits that cannot be mistaken for one another (no O/0, I/1/L).
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+#: A room code the teacher chooses is of ASCII capitals and digits (new codes take `CODE_LETTERS` of them):
+#: what every keyboard types and every projector's link carries.
+ROOM_ALPHABET = string.ascii_uppercase + string.digits
 CODE_LENGTH = 5
 REJOIN_LENGTH = 6  # 31**6: about 890 million codes, against one name in one room
 
@@ -66,5 +72,14 @@ def rejoin_hash(student: int, code: str) -> str:
 
 
 def normal_code(text: str) -> str:
-    """Return a room code as typed (any case, spaces or dashes) in its stored form, upper case."""
-    return "".join(c for c in text.upper() if c.isalnum())[:12]
+    """Return a code as typed (any case, spaces or dashes, full-width forms) in its stored form, upper case.
+
+    Nothing is cut: a code too long, or with letters outside `ROOM_ALPHABET`, stays so, for the
+    caller to refuse in a sentence (`ra_classroom.store.rooms.room_code`).
+
+    >>> normal_code(" k7r-wp "), normal_code("ＫＴ７"), normal_code("ABCDEFGHJKMNPQ")
+    ('K7RWP', 'KT7', 'ABCDEFGHJKMNPQ')
+    """
+    folded = unicodedata.normalize("NFKC", text)
+    kept = "".join(c for c in folded if not (c.isspace() or c in "-_."))
+    return kept.upper() if kept.isascii() else kept  # "ß".upper() is "SS": only ASCII is upper-cased

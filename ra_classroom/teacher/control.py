@@ -419,7 +419,7 @@ class ControlRoom:
         return "\n".join(lines)
 
     def monitor(self, every: float = 1.0) -> Monitor:
-        """Return the live panel (ipywidgets): who is here, the round, who has bid, and every control as a button."""
+        """Return the live panel (an anywidget): who is here, the round, who has bid, and every control as a button."""
         from .monitor import Monitor
 
         panel = Monitor(self, every)

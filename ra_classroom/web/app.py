@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket
 
 from .classroom import Classroom
 from .limits import JOINS_PER_MINUTE
-from .sockets import student_socket
+from .sockets import UNSEATED_SECONDS, student_socket
 from .teacher_api import teacher_routes
 
 __all__ = ["create_app"]
@@ -45,6 +45,7 @@ def create_app(
     address: str | None = None,
     joins_per_minute: int = JOINS_PER_MINUTE,
     shared: bool = False,
+    unseated: float = UNSEATED_SECONDS,
 ) -> Starlette:
     """Return the classroom's ASGI app on `database` (a SQLAlchemy URL or a SQLite file).
 
@@ -55,6 +56,7 @@ def create_app(
             the address the projector's page was opened at.
         joins_per_minute: students who may join from one network address at once, and each minute.
         shared: other processes of this machine serve the same SQLite file.
+        unseated: seconds a page may stay silent without a student before it is closed.
     """
     if len(teacher_secret) < 16:
         raise ValueError("the teacher's secret must have at least 16 characters")
@@ -78,7 +80,7 @@ def create_app(
         return PlainTextResponse("ok", headers={"X-Ra-Classroom-Process": str(os.getpid())})
 
     async def socket(ws: WebSocket) -> None:
-        await student_socket(ws, classroom)
+        await student_socket(ws, classroom, address, unseated)
 
     app = Starlette(
         routes=[

@@ -15,9 +15,22 @@ True
 
 from __future__ import annotations
 
+import ipaddress
 import time
 
-__all__ = ["BURST", "JOINS_PER_MINUTE", "JoinLimit", "MAX_MESSAGE", "MAX_PAGES", "RATE", "RateLimit", "WIRE_LIMIT"]
+__all__ = [
+    "BURST",
+    "CONNECTIONS_PER_ADDRESS",
+    "HEADER_SECONDS",
+    "JOINS_PER_MINUTE",
+    "JoinLimit",
+    "MAX_MESSAGE",
+    "MAX_PAGES",
+    "RATE",
+    "RateLimit",
+    "WIRE_LIMIT",
+    "network_of",
+]
 
 MAX_MESSAGE = 2048  #: characters: a longer message is refused unread (a click or a bid needs under 200)
 WIRE_LIMIT = 64 * 1024  #: bytes: a websocket frame larger than this closes the connection (code 1009)
@@ -25,6 +38,33 @@ RATE = 8.0  #: messages per second a page may send on average ...
 BURST = 16  #: ... and at once: a student clicks a few times a second at most
 MAX_PAGES = 4  #: pages open at once on one seat token, in one process: a phone, a laptop, a reload or two
 JOINS_PER_MINUTE = 60  #: students who may join from one address at once (a class behind one NAT), and each minute
+#: Connections open at once from one address (but the named proxy's): a room's 1,000 students behind one NAT, twice.
+CONNECTIONS_PER_ADDRESS = 2000
+HEADER_SECONDS = 10.0  #: seconds for a request's headers and body to arrive; a slower request is closed
+
+
+def network_of(address: str) -> str:
+    """Return the network an address counts for: one allowance per network, not per address a client can pick.
+
+    Every 127.x.y.z and ``::1`` is this machine (one allowance, not 16 million), an IPv6 address
+    counts for its /64 (what one home or phone is given), an IPv4 address for itself.
+
+    >>> network_of("127.0.0.1") == network_of("127.3.4.5") == network_of("::1")
+    True
+    >>> network_of("2001:db8::1") == network_of("2001:db8::ffff"), network_of("10.0.0.7")
+    (True, '10.0.0.7')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.is_loopback:
+        return "this machine"
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 class RateLimit:
@@ -55,6 +95,8 @@ class JoinLimit:
     ([True, True, False], True)
     >>> joins.allow("10.0.0.7", now=30.0)
     True
+    >>> [joins.allow(f"127.0.0.{k}", now=0.0) for k in (1, 2, 3)]   # one machine, one allowance
+    [True, True, False]
     """
 
     def __init__(self, per_minute: int = JOINS_PER_MINUTE) -> None:
@@ -62,10 +104,10 @@ class JoinLimit:
         self._buckets: dict[str, RateLimit] = {}
 
     def allow(self, address: str, now: float | None = None) -> bool:
-        """Return whether `address` may join one more student now (and count it)."""
+        """Return whether `address` (its network: `network_of`) may join one more student now (and count it)."""
         now = time.monotonic() if now is None else now
         if len(self._buckets) > 10_000:  # forget the addresses whose buckets are full again
             full = self.burst / self.rate
             self._buckets = {a: b for a, b in self._buckets.items() if b.stamp is not None and now - b.stamp < full}
-        bucket = self._buckets.setdefault(address, RateLimit(self.rate, self.burst))
+        bucket = self._buckets.setdefault(network_of(address), RateLimit(self.rate, self.burst))
         return bucket.allow(now)

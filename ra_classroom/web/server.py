@@ -39,6 +39,8 @@ def serve(
     ping: float = PING_SECONDS,
     joins_per_minute: int = JOINS_PER_MINUTE,
     shared_port: bool = False,
+    trusted_proxy: str = "",
+    unseated: float | None = None,
 ) -> None:
     """Serve the classroom on `host`:`port` until interrupted.
 
@@ -58,6 +60,11 @@ def serve(
             minute (per process).
         shared_port: listen with ``SO_REUSEPORT``: one of several processes on one port and one
             database.
+        trusted_proxy: the address (or comma-separated addresses) of the proxy in front of the
+            server, whose ``X-Forwarded-For`` names the student's address; from any other
+            client, this machine included, the header is ignored. Empty: no proxy.
+        unseated: seconds a page may stay silent without a student before it is closed
+            (default `ra_classroom.web.sockets.UNSEATED_SECONDS`).
 
     The students' address, which the projector shows, is this machine's on its network (or
     ``RA_CLASSROOM_ADDRESS``, behind a proxy).
@@ -87,6 +94,8 @@ def serve(
             "--joins-per-minute",
             str(joins_per_minute),
             "--shared-port",
+            *(["--trusted-proxy", trusted_proxy] if trusted_proxy else []),
+            *(["--unseated-seconds", str(unseated)] if unseated is not None else []),
             *(["--quiet"] if log_level == "warning" else []),
         ]
         _supervise(processes, command, {**os.environ, "RA_CLASSROOM_SECRET": teacher_secret})
@@ -94,21 +103,35 @@ def serve(
     import uvicorn
 
     from .app import create_app
-    from .limits import WIRE_LIMIT
+    from .guard import Gate, guarded_protocols, open_files_for, raise_open_files
+    from .limits import CONNECTIONS_PER_ADDRESS, WIRE_LIMIT
     from .links import server_address
-    from .wire import WebsocketProtocol
+    from .sockets import UNSEATED_SECONDS
 
     address = os.environ.get("RA_CLASSROOM_ADDRESS") or server_address(host, port)
+    before, files = raise_open_files()
+    proxies = tuple(p.strip() for p in trusted_proxy.split(",") if p.strip())
+    gate = Gate(open_files_for(files, files), CONNECTIONS_PER_ADDRESS, proxies)
+    http, ws = guarded_protocols(gate)
+    raised = f" (raised from {before})" if files > before else ""
+    print(
+        f"open files: {files}{raised}: at most {gate.total} connections, {gate.per_address} from one address;"
+        f" room for {gate.total} students, a page each",
+        flush=True,
+    )
     config = uvicorn.Config(
-        create_app(database, teacher_secret, address, joins_per_minute, shared_port),
+        create_app(database, teacher_secret, address, joins_per_minute, shared_port, unseated or UNSEATED_SECONDS),
         host=host,
         port=port,
-        ws=WebsocketProtocol,
+        http=http,
+        ws=ws,
         ws_max_size=WIRE_LIMIT,
         ws_ping_interval=ping,
         ws_ping_timeout=ping,
         log_level=log_level,
         access_log=False,
+        proxy_headers=bool(trusted_proxy),  # uvicorn trusts 127.0.0.1 unless told otherwise
+        forwarded_allow_ips=trusted_proxy or "",
         lifespan="on",
     )
     server = uvicorn.Server(config)
@@ -181,6 +204,7 @@ class ServerProcess:
         state: a file to write what was started (to `find` it again), if any.
         processes: server processes on the port; `start` waits for all of them.
         options: more of ``serve``'s command-line options, such as ``["--ping", "5"]``.
+        open_files: the open-files limit (soft, hard) to start the server with, if not this process's.
     """
 
     def __init__(
@@ -194,8 +218,10 @@ class ServerProcess:
         state: Path | None = None,
         processes: int = 1,
         options: Sequence[str] = (),
+        open_files: tuple[int, int] | None = None,
     ) -> None:
         self.database, self.secret, self.host = database, secret, host
+        self.open_files = open_files
         self.port = port or free_port(host)
         self.log, self.state = log, state
         self.processes = processes
@@ -253,7 +279,14 @@ class ServerProcess:
             "--quiet",
             *self.options,
         ]
-        self.proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        self.proc = subprocess.Popen(
+            cmd,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=self._limits if self.open_files else None,
+        )
         self.pid = self.proc.pid
         deadline = time.monotonic() + timeout
         answered: set[str] = set()  # the processes that answered (the system picks one for each connection)
@@ -271,6 +304,13 @@ class ServerProcess:
                 time.sleep(0.1)
         self.stop()
         raise RuntimeError(f"the classroom server did not answer within {timeout} s")
+
+    def _limits(self) -> None:
+        """Set the open-files limit asked for, in the child before it runs the server."""
+        if self.open_files is not None:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_NOFILE, self.open_files)
 
     def _write_state(self) -> None:
         if self.state is None:

@@ -4,12 +4,19 @@ Before anything is read, the page's rate is checked; then the message is parsed
 (`ra_classroom.web.protocol`) and handled as its student, the one whose seat token or join opened
 the page: a page can act only for its own student, so only in his seat. A refused message
 changes nothing and gets ``{"t": "refused", "why": ...}``.
+
+A browser says which page opened a websocket (``Origin``): only the classroom's own page, at the
+address the browser asked for (``Host``) or at the classroom's public address, may open one, so
+that no other site a student visits can act in his seat. A page that has sent nothing to seat a
+student for `UNSEATED_SECONDS` is closed: an idle connection costs the server memory and a file.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -24,20 +31,68 @@ from .hub import Page
 from .limits import MAX_PAGES, RATE, RateLimit
 from .protocol import parse, read_id
 
-__all__ = ["student_socket"]
+__all__ = ["UNSEATED_SECONDS", "origin_allowed", "student_socket"]
 
 log = logging.getLogger("ra_classroom")
 
+#: A page that seats nobody and says nothing this long is closed: time to type a room code and a name (a page
+#: waiting for the teacher asks every 3 s; a page closed reconnects at once, showing the same form).
+UNSEATED_SECONDS = 60.0
 
-async def student_socket(ws: WebSocket, classroom: Classroom) -> None:
-    """Serve one student's page until it closes."""
+
+def origin_allowed(origin: str | None, host: str | None, public: str | None) -> bool:
+    """Return whether a websocket opened by the page at `origin` may be served.
+
+    Browsers always send ``Origin``; a client without one is no browser, and no other site's
+    page can stand behind it.
+
+    >>> origin_allowed("http://192.168.1.20:8000", "192.168.1.20:8000", None)
+    True
+    >>> origin_allowed("https://ra.example.edu", "127.0.0.1:8000", "https://ra.example.edu")
+    True
+    >>> origin_allowed("https://evil.example", "192.168.1.20:8000", None), origin_allowed("null", "x", None)
+    (False, False)
+    >>> origin_allowed(None, "192.168.1.20:8000", None)
+    True
+    """
+    if origin is None:
+        return True
+    try:
+        asked = urlsplit(origin).netloc.lower()
+        mine = urlsplit(public).netloc.lower() if public else ""
+    except ValueError:
+        return False
+    return bool(asked) and asked in {(host or "").lower(), mine}
+
+
+async def student_socket(
+    ws: WebSocket, classroom: Classroom, public: str | None = None, unseated: float = UNSEATED_SECONDS
+) -> None:
+    """Serve one student's page until it closes.
+
+    Args:
+        ws: the page's websocket, not accepted yet.
+        classroom: the classroom.
+        public: the classroom's public address (its ``Origin`` is allowed, besides the ``Host`` asked for).
+        unseated: seconds a page may stay without a student and silent before it is closed.
+    """
+    if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), public):
+        await ws.close(code=1008)  # before the handshake: the browser is answered 403
+        return
     await ws.accept()
     page = Page(ws)
     page.address = ws.client.host if ws.client else "unknown"
     limit = RateLimit()
     try:
         while True:
-            message = await ws.receive()
+            if page.student is None:
+                try:
+                    message = await asyncio.wait_for(ws.receive(), unseated)
+                except TimeoutError:
+                    await ws.close(code=1008, reason="Join a room first: this page waited too long.")
+                    break
+            else:
+                message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
             text = message.get("text")

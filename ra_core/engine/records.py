@@ -9,7 +9,7 @@ is held (`Trigger`) and what a disaster interrupted (`Resume`).
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
 
 from .tiles import Tile
 
@@ -17,11 +17,14 @@ __all__ = [
     "CHANCE",
     "TERMINAL",
     "Auction",
+    "AuctionFields",
     "Breakdown",
+    "BreakdownFields",
     "EpochScore",
     "PendingDiscard",
     "Phase",
     "Player",
+    "PlayerFields",
     "Resume",
     "Trigger",
 ]
@@ -82,6 +85,11 @@ class Player(NamedTuple):
         return tuple(sorted(self.suns_up + self.suns_down))
 
 
+#: `Player`'s fields in order, as the type of a plain tuple: the engine's hot path builds a
+#: player from one with mypy checking every field (see `ra_core.engine.state.StateFields`).
+PlayerFields: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+
+
 class Auction(NamedTuple):
     """A running auction: who bids in which order, what each did, and the high bid so far.
 
@@ -105,6 +113,10 @@ class Auction(NamedTuple):
     def still_to_bid(self) -> tuple[int, ...]:
         """Return the players who have not had their one chance to bid yet, in order."""
         return self.order[len(self.bids) :]
+
+
+#: `Auction`'s fields in order, as the type of a plain tuple (see `PlayerFields`).
+AuctionFields: TypeAlias = tuple[Trigger, int, tuple[int, ...], tuple[int | None, ...], int, int]
 
 
 class PendingDiscard(NamedTuple):
@@ -147,6 +159,10 @@ class Breakdown(NamedTuple):
     def net(self) -> int:
         """Return the sum of the categories (before the fame floor of R69)."""
         return sum(self.points)
+
+
+#: `Breakdown`'s fields in order, as the type of a plain tuple (see `PlayerFields`).
+BreakdownFields: TypeAlias = tuple[int, int, int, int, int, int, int, int, int]
 
 
 class EpochScore(NamedTuple):

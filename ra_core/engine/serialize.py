@@ -73,9 +73,21 @@ SCHEMA = "ra-state/1"
 #: The keys of a saved position (`state_to_dict` writes them all; a state's `choices` are not
 #: saved: they follow from the rest).
 _SAVED_KEYS = {
-    "schema", "rules", "epoch", "phase", "turn_player", "ra_count", "center_sun", "track",
-    "players", "auction", "discard", "bag", "box", "scores",
-}  # fmt: skip
+    "schema",
+    "rules",
+    "epoch",
+    "phase",
+    "turn_player",
+    "ra_count",
+    "center_sun",
+    "track",
+    "players",
+    "auction",
+    "discard",
+    "bag",
+    "box",
+    "scores",
+}
 
 
 def _counts_to_dict(c: tuple[int, ...]) -> dict[str, int]:
@@ -211,10 +223,22 @@ def state_from_dict(data: Any, cls: type[State], *, strict: bool = True) -> Stat
     elif discard is not None:
         to_move = discard.player
     state = cls(
-        rules=rules, epoch=epoch, phase=phase, turn_player=turn, to_move=to_move, bag=bag,
-        ra_count=ra_count, track=track, center_sun=center, players=players, auction=auction,
-        discard=discard, box=box, scores=_scores(data.get("scores", [])), choices=(),
-    )  # fmt: skip
+        rules=rules,
+        epoch=epoch,
+        phase=phase,
+        turn_player=turn,
+        to_move=to_move,
+        bag=bag,
+        ra_count=ra_count,
+        track=track,
+        center_sun=center,
+        players=players,
+        auction=auction,
+        discard=discard,
+        box=box,
+        scores=_scores(data.get("scores", [])),
+        choices=(),
+    )
     check_position(state, history=strict)  # first: the legal actions are worked out from sound fields only
     state = state._replace(choices=choices(state))  # the legal actions follow from the fields above
     check_choices(state)

@@ -19,10 +19,10 @@ The interface follows OpenSpiel: `legal_actions()`, `apply()`, `is_chance_node()
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
 from . import serialize, textboard, transitions, turns
-from .actions import Reveal, parse_action
+from .actions import Action, Reveal, parse_action
 from .records import (
     CHANCE,
     TERMINAL,
@@ -38,9 +38,6 @@ from .rules import Rules
 from .scoring import winner
 from .tiles import Tile
 
-if TYPE_CHECKING:
-    from .actions import Action
-
 __all__ = [
     "CHANCE",
     "TERMINAL",
@@ -50,6 +47,7 @@ __all__ = [
     "Player",
     "Resume",
     "State",
+    "StateFields",
     "Trigger",
 ]
 
@@ -229,6 +227,28 @@ class State(NamedTuple):
             f"to_move={self.to_move} bag={sum(self.bag)}>"
         )
 
+
+#: `State`'s fields in order, as the type of a plain tuple. The engine's hot steps build a state
+#: from such a tuple (``tuple.__new__(State, fields)``, see `ra_core.engine.transitions`) with
+#: ``fields: StateFields = (...)``, so mypy checks every field there as it checks ``State(...)``;
+#: `tests/test_api.py` checks that this is `State`'s fields.
+StateFields: TypeAlias = tuple[
+    Rules,
+    int,
+    Phase,
+    int,
+    int,
+    tuple[int, ...],
+    int,
+    tuple[Tile | None, ...],
+    int,
+    tuple[Player, ...],
+    Auction | None,
+    PendingDiscard | None,
+    tuple[int, ...],
+    tuple[EpochScore, ...],
+    tuple[Action, ...],
+]
 
 _REVEAL = Phase.REVEAL  # a module constant: an enum attribute lookup at every step is slow
 _reveal = transitions.reveal

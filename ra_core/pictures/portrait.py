@@ -296,7 +296,7 @@ def _put_back(own: Controls, y: float) -> list[str]:
     """
     out = []
     for k, t in enumerate(sorted(set(own.picked))):
-        x = 12 + k * (_MINE_STEP + 2)
+        x = 12 + k * _MINE_STEP  # four fit left of Confirm and Clear: 8 to 214, the buttons from 218
         lost = own.picked.count(t)
         piece = tile_svg(t, x, y + 2, _MINE_TILE) + loss_badge(x + 6, y + _MINE_TILE - 10, lost)
         label = f"Keep one {tile_name(t)} after all ({lost} chosen to lose)"
@@ -319,7 +319,7 @@ def _buttons(own: Controls | None, right: float, y: float) -> list[str]:
     if own.picked:
         wanted.append(("Clear", "Clear the tiles picked to lose", "", "clear", "#ffffff"))
     out = []
-    width = 84 if len(wanted) > 1 else 108
+    width = 80 if len(wanted) > 1 else 108  # two: 170 units, room for four tiles picked beside them
     x = right - width
     for word, label, action, ui, fill in reversed(wanted):
         button = _big_button(x, y, width, word, fill)

@@ -286,3 +286,55 @@ def test_the_sealed_bid_controls_are_big_enough_to_tap(room: ControlRoom, browse
     finally:
         context.close()
         other.close()
+
+
+def _discard_board(picked: tuple[str, ...]) -> str:
+    """Return the phone's board of a seat that loses four monuments to two earthquakes, with `picked` chosen."""
+    from ra_core import State, Tile
+    from ra_core.pictures.portrait import portrait_svg
+    from ra_core.table import Selection, controls
+
+    suns: list[dict[str, Any]] = [{"suns_up": list(up)} for up in ((13, 8, 5, 2), (12, 9, 6, 3), (11, 10, 7, 4))]
+    kinds = ("pharaoh", "nile", "fortress", "obelisk", "palace", "pyramid", "temple", "god", "gold", "art", "writing")
+    suns[0]["display"] = dict.fromkeys(kinds, 2)
+    owed = {"player": 0, "owed": [["earthquake", 4]], "after": "auction"}
+    s = State.from_dict({"players": suns, "phase": "discard", "turn_player": 0, "discard": owed}, strict=False)
+    chosen = Selection(picked=tuple(sorted(Tile.from_label(t) for t in picked)))
+    return str(portrait_svg(s, you=0, controls=controls(s, {0}, chosen)))
+
+
+@pytest.mark.parametrize("screen", ["phone360", "phone390"])
+def test_the_pieces_of_a_disasters_losses_are_big_enough_to_tap(browser: Any, screen: str) -> None:
+    """Tiles to lose, and the pieces that put a picked tile back, on the student's page: 44 px or more, none nested.
+
+    The board of a seat that has picked tiles of three, then four kinds to lose (two earthquakes), on the page's own
+    stylesheet at the phone's width: each tile to lose, each tile picked (in the row of the suns),
+    Confirm and Clear are pieces of 44 x 44 px or more, side by side, none inside another.
+    """
+    _need_browser()
+    css = (Path(__file__).resolve().parents[2] / "ra_classroom" / "web" / "static" / "student.css").read_text()
+    context = browser.new_context(**SCREENS[screen])
+    page = context.new_page()
+    try:
+        for picked in (("fortress", "obelisk", "palace"), ("fortress", "obelisk", "palace", "pyramid")):
+            svg = _discard_board(picked)
+            page.set_content(
+                f'<!doctype html><meta name="viewport" content="width=device-width"><style>{css}</style>'
+                f'<main><section id="ra"><div id="ra-play"><div id="ra-board">{svg}</div><div id="ra-side">'
+                '<p id="ra-status">Your turn.</p><section id="ra-since"><h3 id="ra-since-title">Since your last move'
+                '</h3><ol id="ra-recent"></ol></section></div></div></section></main>'
+            )
+            m = page.evaluate(_MEASURE)
+            offered = {p["what"] for p in m["pieces"]}
+            assert {f"unpick {t}" for t in picked} <= offered, offered  # each tile picked: put back by a piece
+            assert any(p.startswith("pick ") for p in offered) == (len(picked) < 4), offered
+            smallest = _check_pieces(m, 0)
+            least = f"{smallest[0]:.1f} x {smallest[1]:.1f} px"
+            print(f"{screen}, {len(picked)} picked: {len(m['pieces'])} pieces, smallest {least}")
+            boxes = sorted((p["l"], p["t"], p["r"], p["b"]) for p in m["pieces"])
+            for k, a in enumerate(boxes):  # side by side: no piece covers another
+                for b in boxes[k + 1 :]:
+                    apart = a[2] <= b[0] + 0.5 or b[2] <= a[0] + 0.5 or a[3] <= b[1] + 0.5 or b[3] <= a[1] + 0.5
+                    assert apart, (a, b)
+    finally:
+        context.close()

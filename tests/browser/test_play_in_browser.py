@@ -255,12 +255,12 @@ def _expect_scores(page: Any, board: Any) -> None:
     over = c.state.is_terminal()
     for i, b in enumerate(score.players):
         net = sum(e.players[i].net for e in c.state.scores) if over else b.net  # the final screen: the whole game
-        row = overlay.locator(f'[role="row"][aria-label^="{player_name(i, c.you, names)}: "]')
+        row = overlay.locator(f'[role="group"][aria-label^="{player_name(i, c.you, names)}: "]')
         ends = re.compile(re.escape(f"net {signed(net)}, fame {b.fame_after}") + "$")
         expect(row).to_have_attribute("aria-label", ends)
         if over:  # and the ranking, with each epoch's points
             place = ("1st", "2nd", "3rd", "4th", "5th")[ranking(c.state).index(i)]
-            ranked = overlay.locator(f'[role="row"][aria-label^="{place}: {player_name(i, c.you, names)}, "]')
+            ranked = overlay.locator(f'[role="group"][aria-label^="{place}: {player_name(i, c.you, names)}, "]')
             expect(ranked).to_have_attribute("aria-label", re.compile(f"fame {b.fame_after}$"))
 
 

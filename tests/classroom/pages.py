@@ -35,13 +35,13 @@ def bids_in(count: int) -> Callable[[Message], bool]:
 class Page:
     """One student's page: send messages, and wait for the ones that match."""
 
-    def __init__(self, url: str, source: str | None = None) -> None:
+    def __init__(self, url: str, source: str | None = None, headers: dict[str, str] | None = None) -> None:
         self.url = url.replace("http://", "ws://") + "/ws"
         sock = None
         if source is not None:  # come from another address of this machine (127.0.0.x), as another network
             host, port = url.removeprefix("http://").split(":")
             sock = socket.create_connection((host, int(port)), timeout=10, source_address=(source, 0))
-        self._connection = connect(self.url, max_size=2**22, open_timeout=10, sock=sock)
+        self._connection = connect(self.url, max_size=2**22, open_timeout=10, sock=sock, additional_headers=headers)
         self.ws = self._connection.__enter__()
         self.log: list[Message] = []  # every message received, in order
         self.raw: list[str] = []  # the same, as sent by the server

@@ -12,7 +12,7 @@ import io
 import json
 
 import pytest
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from ra_classroom.teacher.client import RefusedError, TeacherClient
 from ra_classroom.web.limits import BURST, MAX_MESSAGE, WIRE_LIMIT
@@ -199,6 +199,32 @@ def test_names_the_board_uses_for_bots_and_for_you_are_reserved(server: ServerPr
         page.send(t="join", room=room, name=name)
         assert "board's own words" in refused(page), name
     assert page.join(room, "Abbot Robotham")["name"] == "Abbot Robotham"
+
+
+def test_lookalike_names_and_long_or_foreign_room_codes_are_refused(server: ServerProcess, room: str) -> None:
+    page = Page(server.url)
+    assert page.join(room, "Ann")["name"] == "Ann"
+    other = Page(server.url)
+    for code, name, says in (
+        (room, "b\u043et", "board's own words"),  # a Cyrillic o
+        (room, "\uff42\uff4f\uff54", "board's own words"),  # full-width
+        (room, "\u0410nn", "called Ann already"),  # a Cyrillic A beside Ann
+        (room + "XXXXXXXXXX", "Bob", "at most 12 letters or digits"),  # once cut to the room's code
+        (room[:-1] + "\u00d6", "Bob", "only the letters A to Z"),
+    ):
+        other.send(t="join", room=code, name=name)
+        assert says in refused(other), (code, name)
+    assert other.join(room, "Bob")["name"] == "Bob"
+
+
+def test_only_the_classrooms_own_page_opens_a_websocket(server: ServerProcess, room: str) -> None:
+    own = server.url.removeprefix("http://")
+    for origin in ("http://evil.example", f"http://{own}.evil.example", "null"):
+        with pytest.raises(InvalidStatus) as refused_here:
+            Page(server.url, headers={"Origin": origin})
+        assert refused_here.value.response.status_code == 403, origin
+    page = Page(server.url, headers={"Origin": f"http://{own}"})  # the page at the address the browser asked for
+    assert page.join(room, "Dora")["name"] == "Dora"
 
 
 def test_exports_neutralise_cells_a_spreadsheet_would_run_as_formulas(

@@ -1,13 +1,16 @@
 """Rooms one client cannot flood: joins per address, a room's size set by the teacher, pages per seat token.
 
-On SQLite and on PostgreSQL. Addresses other than 127.0.0.1 stand for other networks (every
-127.0.0.x is this machine): a class joins from its own address while one client floods the
-room with joins from another.
+On SQLite and on PostgreSQL. The module's server stands behind a proxy on 127.0.0.1 (as behind
+Caddy), whose ``X-Forwarded-For`` names the networks a class and a flood come from: a class
+joins from its networks while one client floods the room with joins from another. Every
+127.x.y.z is this machine, with one allowance, and a forwarded address is believed only from
+the proxy the teacher names.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,7 +21,25 @@ from ra_classroom.teacher.client import RefusedError, TeacherClient
 from ra_classroom.web.limits import JOINS_PER_MINUTE, MAX_PAGES
 from ra_classroom.web.server import ServerProcess
 
+from .conftest import BACKENDS, SECRET, database_for
 from .pages import Page
+
+PROXY = "127.0.0.1"
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A classroom server behind a proxy on 127.0.0.1, on a fresh database, for this module."""
+    folder = tmp_path_factory.mktemp(f"crowds-{request.param}")
+    database = database_for(request.param, request, folder)
+    srv = ServerProcess(database, SECRET, log=folder / "server.log", options=["--trusted-proxy", PROXY]).start()
+    yield srv
+    srv.stop()
+
+
+def behind_proxy(server: ServerProcess, network: str) -> Page:
+    """Return a page that the proxy says comes from `network`."""
+    return Page(server.url, source=PROXY, headers={"X-Forwarded-For": network})
 
 
 def refusal(page: Page, ident: int) -> str:
@@ -36,7 +57,7 @@ def test_a_room_keeps_its_seats_for_its_class_while_one_client_floods_it_with_jo
     def flood() -> None:  # one client, one address: a new connection for every join, as fast as it can
         k = 0
         while not stop.is_set() and k < 1000:
-            page = Page(server.url, source="127.0.0.66")
+            page = behind_proxy(server, "198.51.100.66")
             flooded.append(refusal(page, page.send(t="join", room=room, name=f"flood {k}")))
             page.close()
             k += 1
@@ -46,7 +67,7 @@ def test_a_room_keeps_its_seats_for_its_class_while_one_client_floods_it_with_jo
     while len(flooded) < JOINS_PER_MINUTE + 5:  # the flood is on, and has met its limit
         assert flooder.is_alive()
         stop.wait(0.05)
-    class_pages = [Page(server.url, source=f"127.0.0.{2 + k % 3}") for k in range(40)]  # the class: three networks
+    class_pages = [behind_proxy(server, f"203.0.113.{2 + k % 3}") for k in range(40)]  # the class: three networks
     answers = [refusal(p, p.send(t="join", room=room, name=f"Student {k}")) for k, p in enumerate(class_pages)]
     stop.set()
     flooder.join()
@@ -107,3 +128,27 @@ def test_a_database_of_an_older_version_gets_the_new_columns(tmp_path: Path) -> 
         assert conn.execute(text("SELECT code, size FROM rooms")).all() == [("OLD42", None)]
     db.close()
     Database(path).close()  # and opening it again changes nothing
+
+
+def test_forwarded_addresses_are_believed_from_the_named_proxy_only_and_this_machine_has_one_allowance(
+    tmp_path: Path,
+) -> None:
+    proxy = "127.0.0.2"
+    options = ["--trusted-proxy", proxy, "--joins-per-minute", "3"]
+    srv = ServerProcess(str(tmp_path / "c.db"), SECRET, log=tmp_path / "server.log", options=options).start()
+    try:
+        room = TeacherClient(srv.url, SECRET).create_room()
+        answers = []
+        for k in range(5):  # five networks behind the proxy: one join each, all let in
+            page = Page(srv.url, source=proxy, headers={"X-Forwarded-For": f"203.0.113.{k}"})
+            answers.append(refusal(page, page.send(t="join", room=room, name=f"Near {k}")))
+        assert answers == ["welcome"] * 5
+        answers = []
+        for k in range(5):  # this machine from 127.0.0.1, .3, .4, ... claiming other networks: one allowance of 3
+            source = "127.0.0.1" if k == 0 else f"127.0.0.{k + 2}"
+            page = Page(srv.url, source=source, headers={"X-Forwarded-For": f"198.51.100.{k}"})
+            answers.append(refusal(page, page.send(t="join", room=room, name=f"Far {k}")))
+        assert answers[:3] == ["welcome"] * 3
+        assert all("wait a few seconds" in why for why in answers[3:]), answers
+    finally:
+        srv.stop()

@@ -104,7 +104,7 @@ def test_a_step_and_a_move_in_a_closed_round_say_the_same(table: Table) -> None:
     )
 
 
-def test_a_step_that_makes_sense_redraws_the_board_and_stores_nothing(table: Table) -> None:
+def test_a_step_is_judged_by_the_same_checks_and_stores_nothing(table: Table) -> None:
     student, version, _ = table.deciding()
     said = refusal(lambda: table.step(student, "pick gold", version))
     assert said.startswith("Gold is not among the tiles you may lose now.")

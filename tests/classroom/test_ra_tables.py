@@ -78,7 +78,8 @@ def test_moves_out_of_turn_on_old_boards_or_illegal_are_refused(
             in waiting.answer(waiting.send(t="move", table=mine["id"], action="draw", version=before))["why"]
         )
     said = deciding.answer(deciding.send(t="move", table=mine["id"], action="bid 1", version=before))["why"]
-    assert said.startswith("Not legal now: bid 1") and ". Your choices:" in said  # the judge names what is legal
+    assert said.startswith("Not legal now: bid 1 (sun 1 is the center sun")  # the judge says why,
+    assert "). Your choices: " in said  # and names what is legal
     assert deciding.answer(deciding.send(t="move", table=mine["id"], action="sell", version=before))["why"].startswith(
         "Not legal now: sell. Your choices:"
     )
