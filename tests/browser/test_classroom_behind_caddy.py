@@ -50,8 +50,6 @@ CADDYFILE = ROOT / "deploy" / "Caddyfile"
 SECRET = "the-teachers-secret-behind-caddy"
 JOINS = 6  #: joins per address the server allows at once: three pages for each of the two browser tests
 FAR = "198.51.100.7"  #: a device's address, as the load balancer in front of Caddy names it
-#: uvicorn's own setting for the proxies it believes, which the server has used so far (127.0.0.1 by default)
-PROXIES_NOW = "FORWARDED_ALLOW_IPS"
 NAMES = ["Ann", "Bo", "Cy"]
 SEED = "behind-caddy"  #: each test's room's seed, which decides its values and its Ra table's tiles
 
@@ -108,12 +106,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     server = ServerProcess(
         pg.new_database(), SECRET, log=folder / "server.log", options=["--joins-per-minute", str(JOINS)]
     )
-    saved = {k: os.environ.get(k) for k in ("RA_CLASSROOM_ADDRESS", "RA_CLASSROOM_TRUSTED_PROXY", PROXIES_NOW)}
+    saved = {k: os.environ.get(k) for k in ("RA_CLASSROOM_ADDRESS", "RA_CLASSROOM_TRUSTED_PROXY")}
     try:
         os.environ["RA_CLASSROOM_ADDRESS"] = url  # what the projector shows, and the pages' origin
         # The proxies whose X-Forwarded-For the server believes, walking back from its last hop: Caddy
-        # (127.0.0.1), and the load balancer in front of it (::1). Named in both settings that do it.
-        os.environ["RA_CLASSROOM_TRUSTED_PROXY"] = os.environ[PROXIES_NOW] = "127.0.0.1,::1"
+        # (127.0.0.1), and the load balancer in front of it (::1).
+        os.environ["RA_CLASSROOM_TRUSTED_PROXY"] = "127.0.0.1,::1"
         server.start()
         env = {
             **os.environ,
