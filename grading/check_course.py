@@ -20,9 +20,9 @@ modes of its files, and checks that
 from __future__ import annotations
 
 import argparse
-import os
 import stat
 import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -59,7 +59,10 @@ def settings(course: Path) -> Any:
     from traitlets.config.loader import Config, PyFileConfigLoader
 
     config = Config()
-    for folder in [*reversed(jupyter_config_path()), str(course)]:
+    with warnings.catch_warnings():  # jupyter_core's notice about moving to platformdirs: not the teacher's concern
+        warnings.simplefilter("ignore", DeprecationWarning)
+        folders = jupyter_config_path()  # the folders nbgrader itself reads, as this environment sets them
+    for folder in [*reversed(folders), str(course)]:
         if (Path(folder) / "nbgrader_config.py").is_file():
             config.merge(PyFileConfigLoader("nbgrader_config.py", path=folder).load_config())
     return config
@@ -160,7 +163,6 @@ def problems(course: Path) -> list[str]:
     """Return one sentence per problem of the nbgrader course folder `course` (none: it is set up safely)."""
     if not (course / "nbgrader_config.py").is_file():
         return [f"{course} holds no nbgrader_config.py: give the course folder (make course makes one)."]
-    os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")  # quiets jupyter_core's notice about its folders
     config = settings(course)
     return [*_grading(config), *_exchange(config), *_private(course)]
 

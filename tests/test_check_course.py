@@ -122,3 +122,22 @@ def test_a_folder_without_nbgrader_settings_is_named(tmp_path: Path) -> None:
     assert problems(tmp_path) == [
         f"{tmp_path} holds no nbgrader_config.py: give the course folder (make course makes one)."
     ]
+
+
+def test_the_teachers_own_settings_are_read_and_the_environment_is_left_as_it_was(
+    course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An owner check switched off in the teacher's own Jupyter settings is found, and the check sets no variable.
+
+    (It once set JUPYTER_PLATFORM_DIRS for the whole process: Jupyter then read another folder for the
+    teacher's settings, in the check and in every nbgrader run started from that process afterwards.)
+    """
+    own = tmp_path / "own-settings"
+    own.mkdir()
+    (own / "nbgrader_config.py").write_text("c = get_config()\nc.ExchangeCollect.check_owner = False\n")
+    monkeypatch.setenv("JUPYTER_CONFIG_DIR", str(own))
+    monkeypatch.delenv("JUPYTER_PLATFORM_DIRS", raising=False)
+    before = dict(os.environ)
+    found = problems(course)
+    assert dict(os.environ) == before
+    assert any("check_owner is False" in sentence for sentence in found), found
