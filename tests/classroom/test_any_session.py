@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -99,14 +100,23 @@ def play(url: str, students: int, steps: list[Step], folder: Path, seed: int) ->
 
 @pytest.fixture(scope="module")
 def shell() -> Iterator[Any]:
-    """An IPython shell in this process, with matplotlib drawing off screen."""
+    """An IPython shell in this process, with matplotlib drawing off screen.
+
+    IPython puts its own namespace in ``sys.modules["__main__"]`` (a module with no ``__spec__``); the
+    real one goes back afterwards, or a later test that starts processes by spawning them (Dask's
+    workers) fails in the same session.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     from IPython.core.interactiveshell import InteractiveShell
 
-    yield InteractiveShell.instance()
-    InteractiveShell.clear_instance()
+    main = sys.modules["__main__"]
+    try:
+        yield InteractiveShell.instance()
+    finally:
+        InteractiveShell.clear_instance()
+        sys.modules["__main__"] = main
 
 
 def run_cells(
