@@ -199,13 +199,8 @@ def revenue_by_format(df: pd.DataFrame, practice: bool = False, rho: float | Non
     fitted = table["rho"].dropna()
     if averse.notna().any() and len(fitted):
         ax.scatter(x, averse, marker="v", color=style.PALETTE[2], zorder=3, label=f"CRRA, ρ = {fitted.iloc[0]:.2f}")
-    ax.set_xticks(
-        x,
-        [
-            f"{KINDS[k].replace(' sealed bid', '')} ({r} rounds)"
-            for k, r in zip(table["kind"], table["rounds"], strict=True)
-        ],
-    )
+    names = [KINDS[k].replace(" sealed bid", "") for k in table["kind"]]
+    ax.set_xticks(x, [f"{name} ({r} rounds)" for name, r in zip(names, table["rounds"], strict=True)])
     ax.set_ylabel("revenue per group")
     style.legend_below(fig)
     done: Figure = style.finish(fig)
