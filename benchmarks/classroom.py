@@ -98,8 +98,9 @@ class Meter:
         if who.student is not None:
             self.student_ids[who.name] = who.student
         r, t = view.get("round") or {}, view.get("table") or {}
-        self.views[who.name].append((at, r.get("id"), r.get("group_no"), int(r.get("bids_in") or 0), t.get("id"),
-                                     int(t.get("ply", -1))))  # fmt: skip
+        self.views[who.name].append(
+            (at, r.get("id"), r.get("group_no"), int(r.get("bids_in") or 0), t.get("id"), int(t.get("ply", -1)))
+        )
 
     def latencies(self) -> tuple[dict[str, list[float]], int]:
         """Return the latencies in ms (``bid_ack``, ``bid``: to every page of the group, ``move``: to every
@@ -174,8 +175,9 @@ def frozen(database: str, students: list[SimStudent]) -> int:
     return len(stuck)
 
 
-async def session(args: argparse.Namespace, server: ServerProcess, teacher: TeacherClient, room: str,
-                  meter: Meter, cpu: CpuMeter) -> dict[str, Any]:  # fmt: skip
+async def session(
+    args: argparse.Namespace, server: ServerProcess, teacher: TeacherClient, room: str, meter: Meter, cpu: CpuMeter
+) -> dict[str, Any]:
     think = (0.0, args.burst) if args.burst else (0.3, 2.0)
     sim = SimulatedClass(server.url, room, args.students, seed=1, behaviour=Behaviour(think=think), probe=meter)
     stop = asyncio.Event()
@@ -355,8 +357,9 @@ def slowloris(count: int) -> int:
     load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="ra-classroom-bench-") as tmp:
         secret = new_secret()
-        server = ServerProcess(str(Path(tmp) / "b.db"), secret, log=Path(tmp) / "server.log",
-                               open_files=(min(1024, hard), hard)).start()  # fmt: skip
+        server = ServerProcess(
+            str(Path(tmp) / "b.db"), secret, log=Path(tmp) / "server.log", open_files=(min(1024, hard), hard)
+        ).start()
         held: list[socket.socket] = []
         pages = ExitStack()
         try:
@@ -447,8 +450,9 @@ def main() -> int:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--database", help="a database URL (default: SQLite in a temporary folder)")
     where.add_argument("--postgres", action="store_true", help="start a PostgreSQL server of our own and use it")
-    parser.add_argument("--slowloris", type=int, default=0, metavar="N",
-                        help="instead of a session: one client's N unfinished requests")  # fmt: skip
+    parser.add_argument(
+        "--slowloris", type=int, default=0, metavar="N", help="instead of a session: one client's N unfinished requests"
+    )
     args = parser.parse_args()
     if args.slowloris:
         return slowloris(args.slowloris)
@@ -458,8 +462,9 @@ def main() -> int:
         stack.enter_context(busy(args.busy))
         secret = new_secret()
         options = ["--joins-per-minute", "100000"]  # every student comes from 127.0.0.1
-        server = ServerProcess(database, secret, log=Path(tmp) / "server.log", processes=args.processes,
-                               options=options).start()  # fmt: skip
+        server = ServerProcess(
+            database, secret, log=Path(tmp) / "server.log", processes=args.processes, options=options
+        ).start()
         try:
             teacher = TeacherClient(server.url, secret)
             room = teacher.create_room()
@@ -501,14 +506,21 @@ def main() -> int:
     print(f"p90_ms: {pct(headline, 0.9):.1f}")
     print(f"p99_ms: {pct(headline, 0.99):.1f}")
     print(f"max_ms: {max(headline, default=float('nan')):.1f}")
-    for kind, label in (("bid_ack", "bids, to the ack"), ("bid", "bids, to the group's pages"),
-                        ("move", "moves, to the table's pages")):  # fmt: skip
+    for kind, label in (
+        ("bid_ack", "bids, to the ack"),
+        ("bid", "bids, to the group's pages"),
+        ("move", "moves, to the table's pages"),
+    ):
         xs = found[kind]
-        print(f"{label}: p50_ms {pct(xs, 0.5):.1f}, p90_ms {pct(xs, 0.9):.1f}, p99_ms {pct(xs, 0.99):.1f}, "
-              f"max_ms {max(xs, default=float('nan')):.1f}")  # fmt: skip
+        print(
+            f"{label}: p50_ms {pct(xs, 0.5):.1f}, p90_ms {pct(xs, 0.9):.1f}, p99_ms {pct(xs, 0.99):.1f}, "
+            f"max_ms {max(xs, default=float('nan')):.1f}"
+        )
     print(f"server_cpu_s: {cpu.seconds:.1f}" + (f"  (PostgreSQL: {pg_seconds:.1f})" if cpu.postgres else ""))
-    print(f"server_cores: {(cpu.seconds + pg_seconds) / wall:.2f}  (the students' side, this process: "
-          f"{harness / wall:.2f})")  # fmt: skip
+    print(
+        f"server_cores: {(cpu.seconds + pg_seconds) / wall:.2f}  (the students' side, this process: "
+        f"{harness / wall:.2f})"
+    )
     actions = len(meter.acks)
     per_action = 1000 * (cpu.seconds + pg_seconds) / actions if actions else float("nan")
     print(

@@ -192,8 +192,9 @@ def trace_classroom_move(seed: str = "trace") -> dict[str, Any]:
             return result
 
         room = do(lambda conn: commands.create_room(conn, "TRACE", seed, None, time.time()))
-        students = [do(lambda conn, k=k: commands.join(conn, room, f"P{k}", None, time.time())).student
-                    for k in range(3)]  # fmt: skip
+        students = [
+            do(lambda conn, k=k: commands.join(conn, room, f"P{k}", None, time.time())).student for k in range(3)
+        ]
         spec = RoundSpec.from_dict({"kind": "ra", "group_size": 3})
         table = do(lambda conn: commands.open_round(conn, cache, room, spec, time.time()))["tables"][0]
         with db.reading() as conn, cache.game(conn, table) as game:

@@ -169,10 +169,17 @@ def bench_browser(clicks: int) -> list[float]:
         shutil.copy(NOTEBOOK, work / NOTEBOOK.name)
         port = _free_port()
         cmd = [
-            str(BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-            "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
-            f"--ServerApp.root_dir={work}", "--allow-root",
-        ]  # fmt: skip
+            str(BIN / "jupyter"),
+            "lab",
+            "--no-browser",
+            "--ip=127.0.0.1",
+            f"--port={port}",
+            "--IdentityProvider.token=",
+            "--ServerApp.password=",
+            "--LabApp.expose_app_in_browser=True",
+            f"--ServerApp.root_dir={work}",
+            "--allow-root",
+        ]
         with _serve(cmd, f"http://127.0.0.1:{port}/api/status", work), sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
             page = browser.new_page(viewport={"width": 1200, "height": 1600})

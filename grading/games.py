@@ -97,8 +97,9 @@ class Game:
             if _asks(player):
                 return who
             assert callable(player)
-            action, _ = decide(player, self.state, self.streams[who], seed=self.seed, move=self.move,
-                               time_limit=self.time_limit)  # fmt: skip
+            action, _ = decide(
+                player, self.state, self.streams[who], seed=self.seed, move=self.move, time_limit=self.time_limit
+            )
             self._apply(action)
 
     def request(self, seat: int) -> dict[str, Any]:

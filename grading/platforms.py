@@ -134,11 +134,7 @@ class RosterCollector(FileNameCollectorPlugin):  # type: ignore[misc]
                     key = (who.student, who.notebook)
                     if key not in latest or _later(who, found[latest[key]]):
                         latest[key] = path
-            cached = {
-                path: who if not isinstance(who, Found) or latest[(who.student, who.notebook)] == path
-                else f"{who.student} handed in {who.notebook} again, in {latest[(who.student, who.notebook)].name}"
-                for path, who in found.items()
-            }  # fmt: skip
+            cached = {path: _placed(path, who, latest) for path, who in found.items()}
             self._cache = cached
             unplaced = {p.relative_to(root).as_posix(): why for p, why in found.items() if isinstance(why, str)}
             (root.parent / SKIPPED).write_text(json.dumps(unplaced, indent=1), encoding="utf-8")
@@ -149,6 +145,13 @@ class RosterCollector(FileNameCollectorPlugin):  # type: ignore[misc]
 
         with Gradebook(self.parent.coursedir.db_url, self.parent.coursedir.course_id) as gb:
             return [Student(s.id, s.first_name or "", s.last_name or "", s.email or "") for s in gb.students]
+
+
+def _placed(path: Path, who: Found | str, latest: dict[tuple[str, str], Path]) -> Found | str:
+    """Return whom `path` is from, or why it is skipped: a student's earlier copy of a notebook is."""
+    if not isinstance(who, Found) or latest[(who.student, who.notebook)] == path:
+        return who
+    return f"{who.student} handed in {who.notebook} again, in {latest[(who.student, who.notebook)].name}"
 
 
 def _later(a: Found | str, b: Found | str) -> bool:
@@ -173,10 +176,13 @@ def notes(rows: list[dict[str, str]], skipped: dict[str, dict[str, str]]) -> lis
         note = ""
         if not row.get("timestamp"):
             files = skipped.get(row["assignment"], {})
-            note = "nothing handed in" if not files else (
-                f"nothing collected, and {len(files)} file(s) of the download skipped "
-                f"(downloaded/{row['assignment']}/{SKIPPED}): " + "; ".join(sorted(files))
-            )  # fmt: skip
+            if not files:
+                note = "nothing handed in"
+            else:
+                note = (
+                    f"nothing collected, and {len(files)} file(s) of the download skipped "
+                    f"(downloaded/{row['assignment']}/{SKIPPED}): " + "; ".join(sorted(files))
+                )
         marked.append({**row, "note": note})
     return marked
 

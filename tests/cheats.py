@@ -638,7 +638,7 @@ CHEATS.update(
             S4: {
                 "task-3-answer": TOURNAMENT + "\ndef my_bot(state, rng):  # legal, its own, and weak\n"
                 "    return state.legal_actions()[-1]"
-            },  # fmt: skip
+            },
             S5: {**JUNK[S5], "task-1-answer": FRACTION + "\n" + JUNK[S5]["task-1-answer"]},
         },
         "replay": {

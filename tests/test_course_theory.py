@@ -101,8 +101,11 @@ def test_vickrey_payments_make_truthful_bidding_dominant() -> None:
     rng = random.Random(44)
     grid = [i / 10 for i in range(11)]
     for _ in range(40):
-        values = [sorted((round(rng.random(), 2) for _ in range(2)), reverse=True), [round(rng.random(), 2)],
-                  [round(rng.random(), 2)]]  # fmt: skip
+        values = [
+            sorted((round(rng.random(), 2) for _ in range(2)), reverse=True),
+            [round(rng.random(), 2)],
+            [round(rng.random(), 2)],
+        ]
         others = values[1:]
 
         truthful = _vickrey_gain(values[0], values[0], others)
@@ -175,22 +178,43 @@ def test_class_tables_replay_the_classroom_database(tmp_path: Path) -> None:
     assert new_game(3, seed=record.seed) == start
     moves, state = [], start
     for ply, action in enumerate(record.actions):
-        moves.append({"table_id": 1, "ply": ply, "seat": -1 if state.is_chance_node() else state.to_move,
-                      "action": action, "at": 0.0})  # fmt: skip
+        moves.append(
+            {
+                "table_id": 1,
+                "ply": ply,
+                "seat": -1 if state.is_chance_node() else state.to_move,
+                "action": action,
+                "at": 0.0,
+            }
+        )
         state = state.apply(action)
     with engine.begin() as conn:
         conn.execute(schema.rooms.insert(), [{"code": "RA1", "seed": "x", "created_at": 0.0}])
-        conn.execute(schema.students.insert(), [{"room": "RA1", "name": "Ann", "token_hash": "t", "joined_at": 0.0,
-                                                  "last_seen": 0.0}])  # fmt: skip
+        conn.execute(
+            schema.students.insert(),
+            [{"room": "RA1", "name": "Ann", "token_hash": "t", "joined_at": 0.0, "last_seen": 0.0}],
+        )
         round_row = {"room": "RA1", "kind": "ra", "spec": "{}", "practice": False, "opened_at": 0.0}
-        conn.execute(schema.rounds.insert(), [{**round_row, "number": 1, "status": "closed"},
-                                              {**round_row, "number": 2, "status": "void"}])  # fmt: skip
+        conn.execute(
+            schema.rounds.insert(),
+            [{**round_row, "number": 1, "status": "closed"}, {**round_row, "number": 2, "status": "void"}],
+        )
         table_row = {"table_no": 0, "players": 3, "to_move": -1, "turn_since": 0.0}
-        conn.execute(schema.tables.insert(), [{**table_row, "round_id": 1, "seed": seed, "ply": len(moves)},
-                                              {**table_row, "round_id": 2, "seed": "RA1:2:t0", "ply": 0}])  # fmt: skip
-        conn.execute(schema.seats.insert(), [{"table_id": 1, "seat": 0, "student_id": 1, "bot": False},
-                                             {"table_id": 1, "seat": 1, "student_id": None, "bot": True},
-                                             {"table_id": 1, "seat": 2, "student_id": None, "bot": True}])  # fmt: skip
+        conn.execute(
+            schema.tables.insert(),
+            [
+                {**table_row, "round_id": 1, "seed": seed, "ply": len(moves)},
+                {**table_row, "round_id": 2, "seed": "RA1:2:t0", "ply": 0},
+            ],
+        )
+        conn.execute(
+            schema.seats.insert(),
+            [
+                {"table_id": 1, "seat": 0, "student_id": 1, "bot": False},
+                {"table_id": 1, "seat": 1, "student_id": None, "bot": True},
+                {"table_id": 1, "seat": 2, "student_id": None, "bot": True},
+            ],
+        )
         conn.execute(schema.moves.insert(), moves)
     engine.dispose()
     [table] = class_tables(path)  # the void round's table is left out

@@ -220,8 +220,12 @@ def _plain_forms(value: Any) -> set[str]:
             forms |= _plain_forms(v)
         return forms
     if isinstance(value, Fraction) and value.denominator != 1:
-        return {f"{value.numerator}/{value.denominator}", f"Fraction({value.numerator}, {value.denominator})",
-                f"{float(value):.3f}", f"{float(value):.4f}"}  # fmt: skip
+        return {
+            f"{value.numerator}/{value.denominator}",
+            f"Fraction({value.numerator}, {value.denominator})",
+            f"{float(value):.3f}",
+            f"{float(value):.4f}",
+        }
     return set()
 
 

@@ -226,8 +226,9 @@ def test_the_scan_names_every_cheat_that_reaches_into_the_kernel(graded: Graded)
     from grading.audit import audit
 
     for student in REACHES_IN:
-        found = audit(sorted(graded.course[n] / "submitted" / student / ASSIGNMENT[n] / f"{n}.ipynb"
-                             for n in CONCERNED[student]))  # fmt: skip
+        found = audit(
+            sorted(graded.course[n] / "submitted" / student / ASSIGNMENT[n] / f"{n}.ipynb" for n in CONCERNED[student])
+        )
         assert found, f"the scan finds nothing in {student}'s submission"
     solutions = [graded.course[n] / "submitted" / "solution" / ASSIGNMENT[n] / f"{n}.ipynb" for n in SOURCES]
     assert audit(solutions) == []

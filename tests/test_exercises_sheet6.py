@@ -97,8 +97,10 @@ def test_the_visible_and_hidden_cases_differ() -> None:
     hidden = CASES["multiunit"]
     assert not {tuple(c[0]) for c in hidden["1"]} & {b for b, _ in multiunit.BIDS}
     assert not {tuple(c) for c in hidden["4"]} & set(multiunit.PROFILES)
-    assert all(len(set(b for own in multiunit.profile(*c) for b in own)) == sum(map(len, multiunit.profile(*c)))
-               for c in [*hidden["4"], *multiunit.PROFILES])  # fmt: skip
+    assert all(
+        len(set(b for own in multiunit.profile(*c) for b in own)) == sum(map(len, multiunit.profile(*c)))
+        for c in [*hidden["4"], *multiunit.PROFILES]
+    )
 
 
 def _submission(blank: bool) -> Any:

@@ -127,8 +127,26 @@ def boards() -> Iterator[tuple[str, str, float | None]]:
 def piles_being_lost() -> BoardClicks:
     """Return a table where P0 has big piles of every kind and has picked tiles to lose to an earthquake."""
     suns: list[dict[str, Any]] = [{"suns_up": list(up)} for up in ((13, 6, 2), (12, 7, 3), (11, 8, 4), (10, 9, 5))]
-    kinds = ("pharaoh", "nile", "fortress", "obelisk", "palace", "pyramid", "sphinx", "statue", "step-pyramid",
-             "temple", "god", "gold", "flood", "art", "agriculture", "religion", "astronomy", "writing")  # fmt: skip
+    kinds = (
+        "pharaoh",
+        "nile",
+        "fortress",
+        "obelisk",
+        "palace",
+        "pyramid",
+        "sphinx",
+        "statue",
+        "step-pyramid",
+        "temple",
+        "god",
+        "gold",
+        "flood",
+        "art",
+        "agriculture",
+        "religion",
+        "astronomy",
+        "writing",
+    )
     suns[0]["display"] = {k: min(12, FULL_BAG[Tile.from_label(k)]) for k in kinds}  # two-digit piles too
     owed = {"player": 0, "owed": [["earthquake", 2]], "after": "auction"}
     s = State.from_dict({"players": suns, "phase": "discard", "turn_player": 0, "discard": owed}, strict=False)

@@ -247,10 +247,8 @@ def _cases() -> list[Case]:
         return [(s, s.to_move, sun) for s in ra_states[key] for sun in ra_auction._bids(s)]
 
     def simulation(key: str, make: Callable[[int], tuple[Any, ...]], seed: int) -> Case:
-        return Case(
-            {"b": "bag", "a": "auctions", "r": "reserve"}[key[0]], key[1:], lambda: make(seed), True,
-            lambda: [make(seed + 1), make(seed + 2)],
-        )  # fmt: skip
+        sheet = {"b": "bag", "a": "auctions", "r": "reserve"}[key[0]]
+        return Case(sheet, key[1:], lambda: make(seed), True, lambda: [make(seed + 1), make(seed + 2)])
 
     return [
         simulation("a1", lambda s: (4, 500, Recorder(s)), 7101),
@@ -262,7 +260,7 @@ def _cases() -> list[Case]:
             "1",
             lambda: (ra_states["1"][0], 0),
             others=lambda: [(s, p) for s in ra_states["1"] for p in range(3)][1:],
-        ),  # fmt: skip
+        ),
         Case("ra_auction", "2", lambda: bids("2")[0], others=lambda: bids("2")[1:]),
         Case("ra_auction", "3", lambda: bids("3")[0], others=lambda: bids("3")[1:]),
         Case("ra_auction", "4", lambda: (ra_states["4"][0],), others=lambda: [(ra_states["4"][1],)]),
@@ -277,7 +275,7 @@ def _cases() -> list[Case]:
             "1",
             lambda: (points[0], *laws[0]),
             others=lambda: [(v, F, f) for v in points for F, f in laws][1:],
-        ),  # fmt: skip
+        ),
         Case("reserve", "2", lambda: laws[0], others=lambda: laws[1:]),
         Case("reserve", "3", lambda: revenue[0], others=lambda: revenue[1:]),
         simulation("r4", lambda s: (4, 0.0, reserve.AUCTIONS, Recorder(s)), 7401),

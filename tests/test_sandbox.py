@@ -168,8 +168,11 @@ def test_without_bubblewrap_it_says_how_to_install_it(monkeypatch: pytest.Monkey
 def test_a_forbidden_package_function_is_a_tripwire_from_the_start(box: Sandbox) -> None:
     with Sandbox() as forbidding:
         forbidding.request({**START, "forbidden": ["ra_core.analysis.odds.p_next_ra"]}, 120)
-        printed = run(forbidding, "from ra_core.analysis import odds\nimport types\n"
-                      "copy = types.FunctionType(odds.p_next_ra.__code__, odds.__dict__)\ncopy(None)")  # fmt: skip
+        printed = run(
+            forbidding,
+            "from ra_core.analysis import odds\nimport types\n"
+            "copy = types.FunctionType(odds.p_next_ra.__code__, odds.__dict__)\ncopy(None)",
+        )
         assert "ForbiddenCall" in printed, printed
     assert "ForbiddenCall" not in run(box, "from ra_core.analysis import odds\nodds.p_next_ra")
 

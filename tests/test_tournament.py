@@ -256,8 +256,9 @@ def test_class_tournament_from_the_command_line(
 ) -> None:
     """Students' files play the built-in bots; a failing bot stops the run with one clear line."""
     monkeypatch.chdir(tmp_path)
-    Path("alice.py").write_text("from ra_core.bots import heuristic_bot\n\ndef my_bot(state, rng):\n"
-                                "    return heuristic_bot(state, rng)\n")  # fmt: skip
+    Path("alice.py").write_text(
+        "from ra_core.bots import heuristic_bot\n\ndef my_bot(state, rng):\n    return heuristic_bot(state, rng)\n"
+    )
     Path("bob.py").write_text("def my_bot(state, rng):\n    return 'bid 16' if state.auction else 'draw'\n")
     assert main(["alice.py:my_bot", "random", "--players", "3", "--games", "6"]) == 0
     table = capsys.readouterr().out

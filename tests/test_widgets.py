@@ -557,8 +557,17 @@ def test_auction_explorer_walks_every_line() -> None:
     assert view.controller.options()
     view.reset_button.click()
     assert len(view.controller.path) == 1 and view.text() == view.controller.text()
-    turn = State.from_dict({"players": [{"suns_up": [13, 6, 2]}, {"suns_up": [12, 7, 3]}, {"suns_up": [11, 8, 4]},
-                                        {"suns_up": [10, 9, 5]}], "track": ["gold"]})  # fmt: skip
+    turn = State.from_dict(
+        {
+            "players": [
+                {"suns_up": [13, 6, 2]},
+                {"suns_up": [12, 7, 3]},
+                {"suns_up": [11, 8, 4]},
+                {"suns_up": [10, 9, 5]},
+            ],
+            "track": ["gold"],
+        }
+    )
     assert "called Ra to start this auction" in AuctionExplorer(turn).message
     over = play_game([random_bot] * 3, seed=1).replay()
     assert "not an auction" in AuctionExplorer(over).message and AuctionExplorer(over).options() == []

@@ -30,11 +30,27 @@ from ra_classroom.teacher.plan import open_args, session_plan
 
 DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data"
 SAMPLES = {
-    "sample_session": Behaviour(rho=0.5, jitter=0.05, errors="normal", overbid=0.3, shade=0.3, learn=0.2,
-                                think=(0.0, 0.05)),
-    "sample_session_mixed": Behaviour(rho=0.6, rho_spread=0.35, jitter=0.05, errors="normal", overbid=0.3, shade=0.3,
-                                      learn=0.3, learners=0.5, think=(0.0, 0.05)),
-}  # fmt: skip
+    "sample_session": Behaviour(
+        rho=0.5,
+        jitter=0.05,
+        errors="normal",
+        overbid=0.3,
+        shade=0.3,
+        learn=0.2,
+        think=(0.0, 0.05),
+    ),
+    "sample_session_mixed": Behaviour(
+        rho=0.6,
+        rho_spread=0.35,
+        jitter=0.05,
+        errors="normal",
+        overbid=0.3,
+        shade=0.3,
+        learn=0.3,
+        learners=0.5,
+        think=(0.0, 0.05),
+    ),
+}
 STUDENTS = 24
 
 

@@ -101,9 +101,15 @@ def bid_ratios(df: pd.DataFrame, practice: bool = False) -> pd.DataFrame:
     data = data[data["kind"].isin(PRIVATE) & data["bid"].notna() & (data["value"] > 0)]
     rows = []
     for (rnd, kind), part in data.groupby(["round", "kind"], sort=True):
-        rows.append({"round": rnd, "kind": kind, "bids": len(part),
-                     "bid_over_value": round((part["bid"] / part["value"]).mean(), 3),
-                     "theory": round((part["equilibrium"] / part["value"]).mean(), 3)})  # fmt: skip
+        rows.append(
+            {
+                "round": rnd,
+                "kind": kind,
+                "bids": len(part),
+                "bid_over_value": round((part["bid"] / part["value"]).mean(), 3),
+                "theory": round((part["equilibrium"] / part["value"]).mean(), 3),
+            }
+        )
     return pd.DataFrame(rows, columns=["round", "kind", "bids", "bid_over_value", "theory"])
 
 
@@ -176,8 +182,17 @@ def student_slopes(
             slope = {"slope": ratios[0], "slope_low": math.nan, "slope_high": math.nan}
             rho = _rho_interval(float(ratios[0]), n, law)
         above = float((part["ratio"] > part["neutral"]).mean())
-        rows.append({"student": student, "name": name, "bids": len(ratios), **slope, **rho,
-                     "neutral": shading(n, law), "above_line": above})  # fmt: skip
+        rows.append(
+            {
+                "student": student,
+                "name": name,
+                "bids": len(ratios),
+                **slope,
+                **rho,
+                "neutral": shading(n, law),
+                "above_line": above,
+            }
+        )
     columns = ["student", "name", "bids", "slope", "slope_low", "slope_high", "rho", "rho_low", "rho_high"]
     return pd.DataFrame(rows, columns=[*columns, "neutral", "above_line"])
 
@@ -194,14 +209,32 @@ def class_slope(
     import pandas as pd
 
     data = _first_price_bids(df, practice, min_share)
-    columns = ["bids", "students", "slope", "slope_low", "slope_high", "rho", "rho_low", "rho_high", "neutral",
-               "design_effect"]  # fmt: skip
+    columns = [
+        "bids",
+        "students",
+        "slope",
+        "slope_low",
+        "slope_high",
+        "rho",
+        "rho_low",
+        "rho_high",
+        "neutral",
+        "design_effect",
+    ]
     if data.empty:
         return pd.DataFrame(columns=columns)
     e = clustered_mean(list(data["ratio"]), clusters=list(data["student"]), confidence=confidence)
     n, law = int(data["n"].mode().iloc[0]), _law(data.iloc[0])
-    row = {"bids": e.n, "students": e.clusters, "slope": e.value, "slope_low": e.low, "slope_high": e.high,
-           **_rho_interval(e, n, law), "neutral": shading(n, law), "design_effect": e.design_effect}  # fmt: skip
+    row = {
+        "bids": e.n,
+        "students": e.clusters,
+        "slope": e.value,
+        "slope_low": e.low,
+        "slope_high": e.high,
+        **_rho_interval(e, n, law),
+        "neutral": shading(n, law),
+        "design_effect": e.design_effect,
+    }
     return pd.DataFrame([row], columns=columns)
 
 
@@ -231,8 +264,16 @@ def students_differ(df: pd.DataFrame, practice: bool = False, min_share: float =
     within = float(((data["ratio"] - data["student"].map(means)) ** 2).sum()) / (bids - students)
     f = between / within if within > 0 else math.inf
     dof1, dof2 = students - 1, bids - students
-    row = {"students": students, "bids": bids, "F": f, "dof1": dof1, "dof2": dof2, "p": f_sf(f, dof1, dof2),
-           "spread": float(means.std()), "noise": math.sqrt(within)}  # fmt: skip
+    row = {
+        "students": students,
+        "bids": bids,
+        "F": f,
+        "dof1": dof1,
+        "dof2": dof2,
+        "p": f_sf(f, dof1, dof2),
+        "spread": float(means.std()),
+        "noise": math.sqrt(within),
+    }
     return pd.DataFrame([row])
 
 
@@ -243,8 +284,14 @@ def _share(
     what: str, kind: str, hits: list[float], clusters: list[Any] | None, unit: str, confidence: float
 ) -> dict[str, Any]:
     e = clustered_share(hits, clusters=clusters, confidence=confidence)
-    return {"kind": kind, "measure": what, "unit": unit, "count": f"{sum(hits):.0f} of {len(hits)}",
-            "share": e.value, **_interval(e)}  # fmt: skip
+    return {
+        "kind": kind,
+        "measure": what,
+        "unit": unit,
+        "count": f"{sum(hits):.0f} of {len(hits)}",
+        "share": e.value,
+        **_interval(e),
+    }
 
 
 def overbidding(
@@ -278,12 +325,23 @@ def overbidding(
     second = data[(data["kind"] == "second") & data["bid"].notna()]
     if len(second):
         gap, who = second["bid"] - second["value"], list(second["student"])
-        for what, hits in (("bids above the value", gap > CENT), ("bids at the value", gap.abs() <= CENT),
-                           ("bids below the value", gap < -CENT)):  # fmt: skip
+        for what, hits in (
+            ("bids above the value", gap > CENT),
+            ("bids at the value", gap.abs() <= CENT),
+            ("bids below the value", gap < -CENT),
+        ):
             rows.append(_share(what, "second", [float(h) for h in hits], who, "bids", confidence))
         ever = second.assign(over=gap > CENT).groupby("student")["over"].any()
-        rows.append(_share("students who bid above their value at least once", "second",
-                           [float(h) for h in ever], None, "students", confidence))  # fmt: skip
+        rows.append(
+            _share(
+                "students who bid above their value at least once",
+                "second",
+                [float(h) for h in ever],
+                None,
+                "students",
+                confidence,
+            )
+        )
     return pd.DataFrame(rows, columns=["kind", "measure", "unit", "count", "share", "low", "high"])
 
 
@@ -299,10 +357,19 @@ def _groups(df: pd.DataFrame, practice: bool) -> pd.DataFrame:
     rows = []
     for (rnd, group), part in data.groupby(["round", "group"], sort=True):
         won = part[part["won"].astype(bool)]
-        rows.append({"round": rnd, "group": group, "kind": part["kind"].iloc[0], "n": int(part["n"].iloc[0]),
-                     "law": _law(part.iloc[0]), "members": frozenset(part["student"]),
-                     "revenue": float(part["paid"].sum()), "top": float(part["value"].max()),
-                     "realised": float(won["value"].iloc[0]) if len(won) else 0.0})  # fmt: skip
+        rows.append(
+            {
+                "round": rnd,
+                "group": group,
+                "kind": part["kind"].iloc[0],
+                "n": int(part["n"].iloc[0]),
+                "law": _law(part.iloc[0]),
+                "members": frozenset(part["student"]),
+                "revenue": float(part["paid"].sum()),
+                "top": float(part["value"].max()),
+                "realised": float(won["value"].iloc[0]) if len(won) else 0.0,
+            }
+        )
     columns = ["round", "group", "kind", "n", "law", "members", "revenue", "top", "realised"]
     return pd.DataFrame(rows, columns=columns)
 
@@ -339,10 +406,19 @@ def revenue(
             averse = [math.nan]
         elif kind == "first" and rho is not None and 0 < rho <= 20:  # NaN (a slope of 1 or more) fails too
             averse = [first_price_revenue(n, law, rho) for n, law in zip(part["n"], part["law"], strict=True)]
-        rows.append({"kind": kind, "n": int(part["n"].mode().iloc[0]), "rounds": part["round"].nunique(),
-                     "groups": len(part), "revenue": e.value, **_interval(e),
-                     "risk_neutral": sum(neutral) / len(neutral), "risk_averse": sum(averse) / len(averse),
-                     "rho": rho if kind == "first" else math.nan})  # fmt: skip
+        rows.append(
+            {
+                "kind": kind,
+                "n": int(part["n"].mode().iloc[0]),
+                "rounds": part["round"].nunique(),
+                "groups": len(part),
+                "revenue": e.value,
+                **_interval(e),
+                "risk_neutral": sum(neutral) / len(neutral),
+                "risk_averse": sum(averse) / len(averse),
+                "rho": rho if kind == "first" else math.nan,
+            }
+        )
     columns = ["kind", "n", "rounds", "groups", "revenue", "low", "high", "risk_neutral", "risk_averse", "rho"]
     return pd.DataFrame(rows, columns=columns)
 
@@ -376,9 +452,18 @@ def efficiency(df: pd.DataFrame, practice: bool = False, confidence: float = 0.9
         if part["top"].sum() > 0:  # every value 0: no surplus to share out
             s = overlap_ratio(list(part["realised"]), list(part["top"]), members, confidence)
             surplus = {"surplus": s.value, **_interval(s, share=True)}
-        rows.append({"kind": kind, "groups": len(part), "efficient": e.value, **_interval(e),
-                     "surplus": surplus["surplus"], "surplus_low": surplus["low"], "surplus_high": surplus["high"],
-                     "lost": float((part["top"] - part["realised"]).mean())})  # fmt: skip
+        rows.append(
+            {
+                "kind": kind,
+                "groups": len(part),
+                "efficient": e.value,
+                **_interval(e),
+                "surplus": surplus["surplus"],
+                "surplus_low": surplus["low"],
+                "surplus_high": surplus["high"],
+                "lost": float((part["top"] - part["realised"]).mean()),
+            }
+        )
     columns = ["kind", "groups", "efficient", "low", "high", "surplus", "surplus_low", "surplus_high", "lost"]
     return pd.DataFrame(rows, columns=columns)
 
@@ -422,11 +507,19 @@ def winners_curse(df: pd.DataFrame, practice: bool = False, confidence: float = 
     for rnd, part, clusters in parts:
         earned = list(part["earnings"])
         e = clustered_mean(earned, clusters=clusters, confidence=confidence) if len(earned) > 1 else None
-        rows.append({"round": rnd, "n": int(part["n"].mode().iloc[0]), "noise": float(part["noise"].iloc[0]),
-                     "winners": len(part), "earnings": sum(earned) / len(earned),
-                     "low": e.low if e else math.nan, "high": e.high if e else math.nan,
-                     "lost_money": float((part["earnings"] < 0).mean()),
-                     "over_break_even": float((part["bid"] - part["worth_if_highest"]).mean())})  # fmt: skip
+        rows.append(
+            {
+                "round": rnd,
+                "n": int(part["n"].mode().iloc[0]),
+                "noise": float(part["noise"].iloc[0]),
+                "winners": len(part),
+                "earnings": sum(earned) / len(earned),
+                "low": e.low if e else math.nan,
+                "high": e.high if e else math.nan,
+                "lost_money": float((part["earnings"] < 0).mean()),
+                "over_break_even": float((part["bid"] - part["worth_if_highest"]).mean()),
+            }
+        )
     columns = ["round", "n", "noise", "winners", "earnings", "low", "high", "lost_money", "over_break_even"]
     return pd.DataFrame(rows, columns=columns)
 
@@ -449,13 +542,21 @@ def learning(df: pd.DataFrame, practice: bool = False, confidence: float = 0.95)
     rows = []
     for rnd, part in data.groupby("round", sort=True):
         e = clustered_mean(list(part["shading"]), confidence=confidence)
-        rows.append({"round": rnd, "bids": len(part), "shading": e.value, **_interval(e),
-                     "break_even": float(part["needed"].mean())})  # fmt: skip
+        rows.append(
+            {
+                "round": rnd,
+                "bids": len(part),
+                "shading": e.value,
+                **_interval(e),
+                "break_even": float(part["needed"].mean()),
+            }
+        )
     change = shading_changes(df, practice)["change"]
     if len(change) >= 2:
         e = clustered_mean(list(change), confidence=confidence)
-        rows.append({"round": "change", "bids": len(change), "shading": e.value, **_interval(e),
-                     "break_even": math.nan})  # fmt: skip
+        rows.append(
+            {"round": "change", "bids": len(change), "shading": e.value, **_interval(e), "break_even": math.nan}
+        )
     return pd.DataFrame(rows, columns=["round", "bids", "shading", "low", "high", "break_even"])
 
 

@@ -345,9 +345,15 @@ class ControlRoom:
             absent_after: Ra tables: seconds before a bot plays a disconnected student's turns.
             close_when_done: close as soon as everyone has bid (or every Ra game is over).
         """
-        spec: dict[str, Any] = {"kind": kind, "group_size": group_size, "noise": noise, "practice": practice,
-                                "seconds": seconds, "absent_after": absent_after,
-                                "close_when_done": close_when_done}  # fmt: skip
+        spec: dict[str, Any] = {
+            "kind": kind,
+            "group_size": group_size,
+            "noise": noise,
+            "practice": practice,
+            "seconds": seconds,
+            "absent_after": absent_after,
+            "close_when_done": close_when_done,
+        }
         if law is not None:
             spec["law"] = law.to_dict()
         return self.teacher.open_round(self.room, spec)

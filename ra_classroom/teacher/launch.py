@@ -108,9 +108,15 @@ def _start(
     )  # a rehearsal's simulated students share one address
     try:
         return ServerProcess(
-            database, new_secret(), host=host, port=port, log=log_beside(database), state=state,
-            processes=processes, options=options,
-        ).start()  # fmt: skip
+            database,
+            new_secret(),
+            host=host,
+            port=port,
+            log=log_beside(database),
+            state=state,
+            processes=processes,
+            options=options,
+        ).start()
     except PortBusy:
         raise ClassroomError(
             f"Port {port} is taken by another program (perhaps a classroom server started elsewhere): stop it,"

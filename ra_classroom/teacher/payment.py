@@ -54,7 +54,15 @@ def draw_payments(df: pd.DataFrame, seed: str, *, show_up: float = 0.0, rate: fl
         drawn = random.Random(f"ra-classroom-payment:{seed}:{student}").choice(rounds)
         row = part[part["round"] == drawn].iloc[0]
         earnings = float(row["earnings"])
-        rows.append({"student": student, "name": row["name"], "rounds": len(rounds), "round": drawn,
-                     "kind": row["kind"], "earnings": earnings,
-                     "payment": round(max(0.0, show_up + rate * earnings), 2)})  # fmt: skip
+        rows.append(
+            {
+                "student": student,
+                "name": row["name"],
+                "rounds": len(rounds),
+                "round": drawn,
+                "kind": row["kind"],
+                "earnings": earnings,
+                "payment": round(max(0.0, show_up + rate * earnings), 2),
+            }
+        )
     return pd.DataFrame(rows, columns=COLUMNS)

@@ -68,11 +68,20 @@ def bids_against_values(df: pd.DataFrame, rho: float | None = 0.5, practice: boo
         law = law_from_dict(json.loads(part["law_json"].iloc[0]))
         ax.scatter(part["value"], part["bid"], s=14, alpha=0.7, color=style.PALETTE[0], label="a bid")
         grid = [law.low + (law.top - law.low) * i / 100 for i in range(101)]
-        ax.plot(grid, [equilibrium_bid(kind, v, n, law) for v in grid], color=style.PALETTE[1],
-                label=f"equilibrium, n = {n}")  # fmt: skip
+        ax.plot(
+            grid,
+            [equilibrium_bid(kind, v, n, law) for v in grid],
+            color=style.PALETTE[1],
+            label=f"equilibrium, n = {n}",
+        )
         if kind == "first" and rho is not None:
-            ax.plot(grid, [equilibrium_bid(kind, v, n, law, rho=rho) for v in grid], color=style.PALETTE[2],
-                    linestyle="--", label=f"CRRA equilibrium, ρ = {rho:.2g}")  # fmt: skip
+            ax.plot(
+                grid,
+                [equilibrium_bid(kind, v, n, law, rho=rho) for v in grid],
+                color=style.PALETTE[2],
+                linestyle="--",
+                label=f"CRRA equilibrium, ρ = {rho:.2g}",
+            )
         ax.set_title(KINDS[kind].replace(" sealed bid", ""))
         ax.set_xlabel("value")
         ax.set_ylabel("bid")
@@ -115,8 +124,16 @@ def student_slopes_plot(table: pd.DataFrame, programmed: pd.Series | None = None
     x = list(range(len(rows)))
     low = (rows["slope"] - rows["slope_low"]).fillna(0)
     high = (rows["slope_high"] - rows["slope"]).fillna(0)
-    ax.errorbar(x, rows["slope"], yerr=[low, high], fmt="o", color=style.PALETTE[0], capsize=2, markersize=4,
-                label="a student (bars: 95 %)")  # fmt: skip
+    ax.errorbar(
+        x,
+        rows["slope"],
+        yerr=[low, high],
+        fmt="o",
+        color=style.PALETTE[0],
+        capsize=2,
+        markersize=4,
+        label="a student (bars: 95 %)",
+    )
     ax.axhline(n_law, color=style.PALETTE[1], linewidth=1.2, label=f"risk-neutral, {n_law:.3g}")
     if programmed is not None:
         truth = [k / (k + float(programmed[name])) for name in rows["name"]]
@@ -168,18 +185,22 @@ def revenue_by_format(df: pd.DataFrame, practice: bool = False, rho: float | Non
     table = revenue(df, practice, rho=rho)
     fig, ax = style.figure(6.4, 3.2)
     x = list(range(len(table)))
-    ax.bar(x, table["revenue"], color=style.PALETTE[0], label="the class (bars: 95 %)",
-           yerr=[table["revenue"] - table["low"], table["high"] - table["revenue"]], capsize=4,
-           error_kw={"ecolor": style.INK})  # fmt: skip
-    ax.scatter(x, table["risk_neutral"], marker="D", color=style.PALETTE[1], zorder=3,
-               label="risk-neutral")  # fmt: skip
+    ax.bar(
+        x,
+        table["revenue"],
+        color=style.PALETTE[0],
+        label="the class (bars: 95 %)",
+        yerr=[table["revenue"] - table["low"], table["high"] - table["revenue"]],
+        capsize=4,
+        error_kw={"ecolor": style.INK},
+    )
+    ax.scatter(x, table["risk_neutral"], marker="D", color=style.PALETTE[1], zorder=3, label="risk-neutral")
     averse = table["risk_averse"]
     fitted = table["rho"].dropna()
     if averse.notna().any() and len(fitted):
-        ax.scatter(x, averse, marker="v", color=style.PALETTE[2], zorder=3,
-                   label=f"CRRA, ρ = {fitted.iloc[0]:.2f}")  # fmt: skip
-    ax.set_xticks(x, [f"{KINDS[k].replace(' sealed bid', '')} ({r} rounds)" for k, r in
-                      zip(table["kind"], table["rounds"], strict=True)])  # fmt: skip
+        ax.scatter(x, averse, marker="v", color=style.PALETTE[2], zorder=3, label=f"CRRA, ρ = {fitted.iloc[0]:.2f}")
+    names = [KINDS[k].replace(" sealed bid", "") for k in table["kind"]]
+    ax.set_xticks(x, [f"{name} ({r} rounds)" for name, r in zip(names, table["rounds"], strict=True)])
     ax.set_ylabel("revenue per group")
     style.legend_below(fig)
     done: Figure = style.finish(fig)
@@ -216,17 +237,28 @@ def winners_curse_plot(df: pd.DataFrame, practice: bool = False) -> Figure | Not
     left.plot(grid, worth, color=style.PALETTE[1], label="break-even")
     if isinstance(law, Uniform):
         valid = [x for x in grid if x <= law.top - noise]
-        left.plot(valid, [common_value_bid(x, n, noise, law.low) for x in valid], color=style.PALETTE[2],
-                  linestyle="--", label=f"equilibrium (to {law.top - noise:g})")  # fmt: skip
+        left.plot(
+            valid,
+            [common_value_bid(x, n, noise, law.low) for x in valid],
+            color=style.PALETTE[2],
+            linestyle="--",
+            label=f"equilibrium (to {law.top - noise:g})",
+        )
     left.set_xlabel("signal")
     left.set_ylabel("bid")
     left.set_title("Bids on signals")
     table = learning(df, practice)
     per_round = table[table["round"] != "change"]
     x = list(range(len(per_round)))
-    right.errorbar(x, per_round["shading"], yerr=[per_round["shading"] - per_round["low"],
-                   per_round["high"] - per_round["shading"]], fmt="o", color=style.PALETTE[0], capsize=3,
-                   label="mean (bars: 95 %)")  # fmt: skip
+    right.errorbar(
+        x,
+        per_round["shading"],
+        yerr=[per_round["shading"] - per_round["low"], per_round["high"] - per_round["shading"]],
+        fmt="o",
+        color=style.PALETTE[0],
+        capsize=3,
+        label="mean (bars: 95 %)",
+    )
     right.plot(x, per_round["break_even"], "D", color=style.PALETTE[1], label="break-even")
     right.set_xticks(x, [f"round {r}" for r in per_round["round"]])
     right.set_ylim(bottom=0)

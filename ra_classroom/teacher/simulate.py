@@ -280,8 +280,9 @@ class SimStudent:
                 choices = table["choices"]
                 if key not in self.decided:
                     self.decided[key] = choices[int(self.rng.random() * len(choices))]
-                self._later(ws, key, {"t": "move", "table": table["id"], "action": self.decided[key],
-                                      "version": table["ply"]})  # fmt: skip
+                self._later(
+                    ws, key, {"t": "move", "table": table["id"], "action": self.decided[key], "version": table["ply"]}
+                )
 
     def _later(self, ws: Any, key: tuple[Any, ...], msg: dict[str, Any]) -> None:
         self._ids += 1

@@ -44,8 +44,14 @@ __all__ = [
 ]
 
 #: sheet name -> module defining its `SHEET`, in the order of the exercise notebooks
-SHEETS = {"auctions": "auctions", "ra_auction": "ra_auction", "bag": "bag", "bidder": "bidder", "reserve": "reserve",
-          "multiunit": "multiunit"}  # fmt: skip
+SHEETS = {
+    "auctions": "auctions",
+    "ra_auction": "ra_auction",
+    "bag": "bag",
+    "bidder": "bidder",
+    "reserve": "reserve",
+    "multiunit": "multiunit",
+}
 #: what the checks of this notebook session remember, per sheet: failures per task, last results
 SESSION: dict[str, dict[str, Any]] = {}
 guard_cells()  # in a notebook: no cell of the student's can keep a graded cell from running as written

@@ -62,8 +62,9 @@ def _replayed(
     return answer, _orders(rng.numbers(name, AUCTIONS * bidders), AUCTIONS, bidders, own)
 
 
-def _verdict(name: str, answer: float, what: str, orders: dict[str, Auctions],
-             statistics: dict[str, Callable[..., float]]) -> None:  # fmt: skip
+def _verdict(
+    name: str, answer: float, what: str, orders: dict[str, Auctions], statistics: dict[str, Callable[..., float]]
+) -> None:
     """Raise `Wrong` unless `answer` is the first of `statistics` (the task's) of the auctions in some order.
 
     The others are mistakes, each named by its key when the answer is that.
@@ -90,7 +91,7 @@ def _second_price(f: Any, cases: Sequence[tuple[Any, ...]] = ((2, 2024), (3, 202
     name = "second_price_revenue"
     for n, seed in cases:
         answer, orders = _replayed(f, name, (n,), seed, n)
-        _verdict(name, answer, "the mean second-highest value", orders, {
+        statistics: dict[str, Callable[..., float]] = {
             "the task's": lambda v: sum(sorted(a)[-2] for a in v) / len(v),
             "the mean highest value: the winner pays the second-highest bid, not his own": (
                 lambda v: sum(max(a) for a in v) / len(v)
@@ -98,17 +99,20 @@ def _second_price(f: Any, cases: Sequence[tuple[Any, ...]] = ((2, 2024), (3, 202
             "the mean of all the values, not of each auction's price": (
                 lambda v: sum(x for a in v for x in a) / (len(v) * len(v[0]))
             ),
-        })  # fmt: skip
+        }
+        _verdict(name, answer, "the mean second-highest value", orders, statistics)
     return f"Your mean prices are those of the auctions you drew, for {len(cases)} values of n."
 
 
-def _first_price(f: Any, cases: Sequence[tuple[Any, ...]] = ((2, 1.0, 2024), (2, 0.5, 2025), (4, 0.75, 2026),
-                                                             (5, 0.3, 2027))) -> str:  # fmt: skip
+_FIRST_PRICE_CASES = ((2, 1.0, 2024), (2, 0.5, 2025), (4, 0.75, 2026), (5, 0.3, 2027))
+
+
+def _first_price(f: Any, cases: Sequence[tuple[Any, ...]] = _FIRST_PRICE_CASES) -> str:
     name = "first_price_revenue"
     for n, shading, seed in cases:
         answer, orders = _replayed(f, name, (n, shading), seed, n)
         s = shading
-        _verdict(name, answer, f"the mean winning bid (shading {s:g})", orders, {
+        statistics: dict[str, Callable[..., float]] = {
             "the task's": lambda v, s=s: sum(s * max(a) for a in v) / len(v),
             "the mean highest value: the winner pays what he bids, and a bid here is not the value": (
                 lambda v: sum(max(a) for a in v) / len(v)
@@ -116,7 +120,8 @@ def _first_price(f: Any, cases: Sequence[tuple[Any, ...]] = ((2, 1.0, 2024), (2,
             "the shaded second-highest value: in a first-price auction the winner pays his own bid": (
                 lambda v, s=s: sum(s * sorted(a)[-2] for a in v) / len(v)
             ),
-        })  # fmt: skip
+        }
+        _verdict(name, answer, f"the mean winning bid (shading {s:g})", orders, statistics)
     return f"Your mean prices are those of the auctions you drew, for {len(cases)} pairs of n and shading."
 
 
@@ -132,13 +137,14 @@ def _profit(f: Any, cases: Sequence[tuple[Any, ...]] = _PROFIT_CASES) -> str:
             return [a[0] for a in v if m * a[0] > r * max(a[1:])]  # our bidder's value, where he wins
 
         what = f"our bidder's mean profit (shading {mine:g} against rivals at {rivals:.3g})"
-        _verdict(name, answer, what, orders, {
+        statistics: dict[str, Callable[..., float]] = {
             "the task's": lambda v, m=mine: sum((1 - m) * x for x in wins(v)) / len(v),
             "his mean profit over the auctions he wins only: count 0 for those he loses": (
                 lambda v, m=mine: sum((1 - m) * x for x in wins(v)) / max(1, len(wins(v)))
             ),
             "his mean value when he wins, without paying his bid": lambda v: sum(wins(v)) / len(v),
-        })  # fmt: skip
+        }
+        _verdict(name, answer, what, orders, statistics)
     return "Your mean profits are those of the auctions you drew: shading below, at and above the rivals'."
 
 
@@ -205,8 +211,10 @@ def _equivalence(f: Any, cases: Sequence[tuple[Any, ...]] = ((2, 2024), (3, 2025
         pair = call(f, name, n, PRICES, rng)
         if not isinstance(pair, tuple) or len(pair) != 2:
             raise Wrong(f"{name}({n}, ...) returned {pair!r:.80}; it should return a pair (first-price, second-price)")
-        first, second = (_prices(p, f"with {n} bidders your {label} list", PRICES) for p, label in
-                         zip(pair, ("first-price", "second-price"), strict=True))  # fmt: skip
+        first, second = (
+            _prices(p, f"with {n} bidders your {label} list", PRICES)
+            for p, label in zip(pair, ("first-price", "second-price"), strict=True)
+        )
         orders = _orders(rng.numbers(name, PRICES * n), PRICES, n, False).values()
 
         def same(first: list[float], second: list[float], values: Auctions, n: int = n) -> bool:
@@ -217,12 +225,14 @@ def _equivalence(f: Any, cases: Sequence[tuple[Any, ...]] = ((2, 2024), (3, 2025
 
         if not any(same(first, second, values) for values in orders):
             swapped = any(same(second, first, values) for values in orders)
-            raise Wrong(
-                f"with {n} bidders your lists are "
-                + ("in the wrong order: first-price first" if swapped else
-                   "not the prices of the auctions you drew from `rng`, auction by auction: the first-price "
-                   "winner pays (n-1)/n of his value, the second-price winner the second-highest value")
-            )  # fmt: skip
+            if swapped:
+                why = "in the wrong order: first-price first"
+            else:
+                why = (
+                    "not the prices of the auctions you drew from `rng`, auction by auction: the first-price "
+                    "winner pays (n-1)/n of his value, the second-price winner the second-highest value"
+                )
+            raise Wrong(f"with {n} bidders your lists are {why}")
     return "Same mean, different spread: the second-price auction is the riskier one for the seller."
 
 

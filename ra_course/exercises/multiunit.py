@@ -143,8 +143,10 @@ def _pay_as_bid(f: Any, cases: Sequence[Any] = POINTS) -> str:
                 count += 1
                 continue
             if abs(got - (n - 1) / n * float(v)) <= TOLERANCE:
-                raise Wrong(f"{what} returned {got:.6f}, the bid of a single unit: with {k} units a bidder wins "
-                            f"when his value beats the {k}-th highest of his rivals'")  # fmt: skip
+                raise Wrong(
+                    f"{what} returned {got:.6f}, the bid of a single unit: with {k} units a bidder wins "
+                    f"when his value beats the {k}-th highest of his rivals'"
+                )
             raise Wrong(f"{what} returned {got:.6f}, which is not the equilibrium bid (to within 1e-6)")
     return f"Equilibrium bids for {count} values."
 
@@ -188,8 +190,11 @@ def _gains(f: Any, cases: Sequence[Any] = ((0.8, (0.0, 0.3, 0.6, 0.8), 6501), (0
         if not isinstance(got, tuple) or len(got) != len(second_bids):
             raise Wrong(f"`{name}` returned {got!r:.80}; it should return one mean gain per second bid, in order")
         gains = [_number(g, f"`{name}`'s gain") for g in got]
-        smalls = rng.numbers(name, AUCTIONS, "one `rng.random()` per auction: the small bidder's value, the same "
-                             "small bidders for every second bid")  # fmt: skip
+        smalls = rng.numbers(
+            name,
+            AUCTIONS,
+            "one `rng.random()` per auction: the small bidder's value, the same small bidders for every second bid",
+        )
         for b2, gain in zip(second_bids, gains, strict=True):
             exact = sum(2 * (v - s) if s < b2 else v - b2 for s in smalls) / AUCTIONS
             if not agrees(gain, exact):

@@ -90,8 +90,12 @@ def write_notebook(folder: Path, cells: list[str], **fill: str) -> None:
         {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": c.format(**fill)}
         for c in cells
     ]
-    notebook = {"cells": code, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
-                "nbformat": 4, "nbformat_minor": 5}  # fmt: skip
+    notebook = {
+        "cells": code,
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     (folder / "panel.ipynb").write_text(json.dumps(notebook))
 
 

@@ -50,8 +50,17 @@ SEED, PLAYERS, YOU = 2, 3, 0  # as in the notebook's play() call
 #: The seed the Voila test plays a whole game with: with `_choose`'s clicks it draws, calls Ra,
 #: bids, passes, uses a god on a slot and chooses a disaster's losses (61 decisions).
 WHOLE_GAME_SEED = 8
-WHOLE_GAME_KINDS = {"action:draw", "action:ra", "action:bid", "action:pass", "ui:god", "action:god", "ui:pick",
-                    "action:discard", "ui:dismiss"}  # fmt: skip
+WHOLE_GAME_KINDS = {
+    "action:draw",
+    "action:ra",
+    "action:bid",
+    "action:pass",
+    "ui:god",
+    "action:god",
+    "ui:pick",
+    "action:discard",
+    "ui:dismiss",
+}
 
 
 def _need_browser() -> None:
@@ -118,11 +127,20 @@ def _serve(cmd: list[str], url: str, workdir: Path) -> Iterator[None]:
 def lab_command(port: int, root: Path) -> list[str]:
     """Return the command serving JupyterLab on `port` over `root`: no token, no news, no update checks."""
     return [
-        str(BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
-        "--ServerApp.open_browser=False", f"--ServerApp.root_dir={root}", "--allow-root",
-        "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-    ]  # fmt: skip
+        str(BIN / "jupyter"),
+        "lab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--IdentityProvider.token=",
+        "--ServerApp.password=",
+        "--LabApp.expose_app_in_browser=True",
+        "--ServerApp.open_browser=False",
+        f"--ServerApp.root_dir={root}",
+        "--allow-root",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
 
 
 def open_in_lab(page: Any, port: int, path: str) -> None:
@@ -390,9 +408,13 @@ def test_play_notebook_as_a_voila_app(workdir: Path, page: Any) -> None:
     copy.write_text(copy.read_text().replace(f"seed={SEED})", f"seed={WHOLE_GAME_SEED})", 1))
     port = _free_port()
     cmd = [
-        str(BIN / "voila"), NOTEBOOK.name, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+        str(BIN / "voila"),
+        NOTEBOOK.name,
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
         "--show_tracebacks=True",
-    ]  # fmt: skip
+    ]
     with _serve(cmd, f"http://127.0.0.1:{port}/", workdir):
         page.goto(f"http://127.0.0.1:{port}/")
         page.get_by_role("button", name="Draw a tile", exact=True).wait_for(timeout=90_000)
@@ -412,10 +434,15 @@ def test_the_app_shows_only_the_game_and_idle_kernels_are_culled(workdir: Path, 
     shutil.copy(APP, workdir / APP.name)
     port = _free_port()
     cmd = [
-        str(BIN / "voila"), APP.name, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-        "--MappingKernelManager.cull_idle_timeout=4", "--MappingKernelManager.cull_interval=1",
+        str(BIN / "voila"),
+        APP.name,
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        "--MappingKernelManager.cull_idle_timeout=4",
+        "--MappingKernelManager.cull_interval=1",
         "--MappingKernelManager.cull_connected=True",
-    ]  # fmt: skip
+    ]
 
     def kernels() -> int:
         return sum(

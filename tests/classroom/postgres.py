@@ -52,8 +52,8 @@ class Postgres:
             os.chown(self.root, user.pw_uid, user.pw_gid)
         self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8")
         options = f"-p {self.port} -k {self.root} -h 127.0.0.1 -c max_connections=200"
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "server.log"), "-o", options,
-                  "-w", "-t", "60", "start")  # fmt: skip
+        log = str(self.root / "server.log")
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", log, "-o", options, "-w", "-t", "60", "start")
         self._wait()
         return self
 

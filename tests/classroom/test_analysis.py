@@ -43,10 +43,26 @@ def row(
 ) -> dict[str, Any]:
     """One results row as the control room exports it (groups of 2 unless `n` says otherwise)."""
     paid = bid if won or kind == "allpay" else 0.0
-    out = {"room": "T", "round": rnd, "kind": kind, "practice": False, "law": "uniform on [0, 100]",
-           "law_json": LAW, "noise": 0.0, "n": 2, "group": group, "student": student, "name": f"s{student}",
-           "value": value, "common_value": math.nan, "bid": bid, "won": won, "price": math.nan, "paid": paid,
-           "earnings": value - paid if won else 0.0}  # fmt: skip
+    out = {
+        "room": "T",
+        "round": rnd,
+        "kind": kind,
+        "practice": False,
+        "law": "uniform on [0, 100]",
+        "law_json": LAW,
+        "noise": 0.0,
+        "n": 2,
+        "group": group,
+        "student": student,
+        "name": f"s{student}",
+        "value": value,
+        "common_value": math.nan,
+        "bid": bid,
+        "won": won,
+        "price": math.nan,
+        "paid": paid,
+        "earnings": value - paid if won else 0.0,
+    }
     out.update(extra)
     return out
 
@@ -125,8 +141,19 @@ def test_overbidding_counts_bids_by_student_and_students_once() -> None:
 
 def common(rnd: int, group: int, student: int, signal: float, bid: float, won: bool, worth: float) -> dict[str, Any]:
     paid = bid if won else 0.0
-    return row(rnd, "common", group, student, signal, bid, won, noise=10.0, common_value=worth, paid=paid,
-               earnings=worth - bid if won else 0.0)  # fmt: skip
+    return row(
+        rnd,
+        "common",
+        group,
+        student,
+        signal,
+        bid,
+        won,
+        noise=10.0,
+        common_value=worth,
+        paid=paid,
+        earnings=worth - bid if won else 0.0,
+    )
 
 
 CURSE = [
@@ -162,10 +189,20 @@ def test_learning_is_each_students_change_in_shading() -> None:
 
 def test_a_session_without_the_rounds_a_table_needs_gives_it_empty_and_a_sentence_says_why() -> None:
     no_first, no_common, nothing = pd.DataFrame(CURSE), pd.DataFrame(FIRST), pd.DataFrame(FIRST).iloc[0:0]
-    for table in (student_slopes(no_first), class_slope(no_first), students_differ(no_first), overbidding(no_first),
-                  revenue(no_first), efficiency(no_first), winners_curse(no_common), learning(no_common),
-                  shading_changes(no_common), class_slope(nothing), revenue(nothing),
-                  winners_curse(nothing)):  # fmt: skip
+    for table in (
+        student_slopes(no_first),
+        class_slope(no_first),
+        students_differ(no_first),
+        overbidding(no_first),
+        revenue(no_first),
+        efficiency(no_first),
+        winners_curse(no_common),
+        learning(no_common),
+        shading_changes(no_common),
+        class_slope(nothing),
+        revenue(nothing),
+        winners_curse(nothing),
+    ):
         assert table.empty and len(table.columns) > 3
     assert list(class_slope(no_first).columns) == list(class_slope(no_common).columns)
     one = pd.DataFrame([r for r in FIRST if r["student"] == 1])
@@ -191,8 +228,15 @@ def test_the_slope_line_and_the_overbidding_table_count_the_same_bids_and_studen
 
 def test_the_rho_scale_sits_where_its_slopes_lie_also_for_slopes_of_1_or_more() -> None:
     slopes = [0.75, 6 / 7, 1.0, 1.12, 1.3]  # rho 1, 0.5, 0, and two students bidding above their values
-    table = pd.DataFrame({"name": [f"s{i}" for i in range(5)], "slope": slopes, "slope_low": [s - 0.04 for s in slopes],
-                          "slope_high": [s + 0.04 for s in slopes], "neutral": 0.75})  # fmt: skip
+    table = pd.DataFrame(
+        {
+            "name": [f"s{i}" for i in range(5)],
+            "slope": slopes,
+            "slope_low": [s - 0.04 for s in slopes],
+            "slope_high": [s + 0.04 for s in slopes],
+            "neutral": 0.75,
+        }
+    )
     fig = student_slopes_plot(table)
     assert not isinstance(fig, str)
     ax, scale = fig.axes[0], fig.axes[1]

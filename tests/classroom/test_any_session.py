@@ -78,8 +78,13 @@ def play(url: str, students: int, steps: list[Step], folder: Path, seed: int) ->
                 room.close_round()
                 continue
             noise = 10.0 if step.kind == "common" else 0.0
-            room.open_round(step.kind, group_size=step.group_size, noise=noise, practice=step.practice,
-                            close_when_done=not step.cancel)  # fmt: skip
+            room.open_round(
+                step.kind,
+                group_size=step.group_size,
+                noise=noise,
+                practice=step.practice,
+                close_when_done=not step.cancel,
+            )
             if step.cancel:
                 room.cancel_round()
                 continue

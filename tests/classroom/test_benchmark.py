@@ -17,8 +17,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_twenty_students_with_a_kill_lose_nothing() -> None:
     run = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "classroom.py"), "--students", "20", "--seconds", "8", "--kill"],
-        capture_output=True, text=True, timeout=180, cwd=ROOT,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=ROOT,
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     figures = dict(re.findall(r"^(\w+): (\S+)", run.stdout, re.MULTILINE))
     assert figures["students"] == "20" and figures["kills"] == "1"

@@ -141,13 +141,23 @@ def test_refusals_reach_the_teacher_as_one_sentence(room: ControlRoom) -> None:
 def test_the_live_panel_escapes_names_and_shows_requests_and_pauses() -> None:
     status = {
         "room": "AB3CD",
-        "students": [{"id": 1, "name": "<script>x</script>", "present": True, "asking": 12},
-                     {"id": 2, "name": "Bo & Co", "present": False, "bot": True}],
+        "students": [
+            {"id": 1, "name": "<script>x</script>", "present": True, "asking": 12},
+            {"id": 2, "name": "Bo & Co", "present": False, "bot": True},
+        ],
         "rounds": [],
-        "round": {"number": 2, "kind": "first", "status": "open", "paused": True, "closes_in": 12.0,
-                  "bid": ["<script>x</script>"], "waiting": [], "sitting_out": []},
+        "round": {
+            "number": 2,
+            "kind": "first",
+            "status": "open",
+            "paused": True,
+            "closes_in": 12.0,
+            "bid": ["<script>x</script>"],
+            "waiting": [],
+            "sitting_out": [],
+        },
         "tables": [],
-    }  # fmt: skip
+    }
     shown = monitor_html(status)
     assert "<script>" not in shown and "&lt;script&gt;x&lt;/script&gt;" in shown and "Bo &amp; Co" in shown
     assert "12 s left (clock stopped)" in shown and "<b>paused</b>" in shown

@@ -118,8 +118,12 @@ def test_a_database_of_an_older_version_gets_the_new_columns(tmp_path: Path) -> 
     path = f"{tmp_path}/old.db"
     engine = create_engine(f"sqlite:///{path}")
     with engine.begin() as conn:  # the rooms table as the first version made it, with a room in it
-        conn.execute(text("CREATE TABLE rooms (code VARCHAR(12) PRIMARY KEY, seed VARCHAR(64) NOT NULL, "
-                          "created_at FLOAT NOT NULL)"))  # fmt: skip
+        conn.execute(
+            text(
+                "CREATE TABLE rooms (code VARCHAR(12) PRIMARY KEY, seed VARCHAR(64) NOT NULL, "
+                "created_at FLOAT NOT NULL)"
+            )
+        )
         conn.execute(text("INSERT INTO rooms VALUES ('OLD42', 'seed', 0)"))
     engine.dispose()
     db = Database(path)

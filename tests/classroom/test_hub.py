@@ -32,8 +32,14 @@ class Socket:
 
 
 def table_view(sid: int, table: int, ply: int) -> dict[str, Any]:
-    return {"t": "view", "student": sid, "room": "ROOM", "round": {"id": 1}, "group": None,
-            "table": {"id": table, "ply": ply}}  # fmt: skip
+    return {
+        "t": "view",
+        "student": sid,
+        "room": "ROOM",
+        "round": {"id": 1},
+        "group": None,
+        "table": {"id": table, "ply": ply},
+    }
 
 
 def test_a_move_committed_while_a_returning_pages_first_view_is_built_reaches_it() -> None:

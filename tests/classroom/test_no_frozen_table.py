@@ -102,8 +102,9 @@ def test_pages_reconnecting_during_fast_play_end_on_the_stored_board(
 ) -> None:
     teacher = TeacherClient(servers.processes[0].url, SECRET)
     room = teacher.create_room(seed=request.node.name[-64:])
-    sim = SimulatedClass([p.url for p in servers.processes], room, STUDENTS, seed=room,
-                         behaviour=Behaviour(think=(0.0, 0.03)))  # fmt: skip
+    sim = SimulatedClass(
+        [p.url for p in servers.processes], room, STUDENTS, seed=room, behaviour=Behaviour(think=(0.0, 0.03))
+    )
 
     async def session() -> int:
         task = asyncio.ensure_future(play_with_bursts(sim, room))

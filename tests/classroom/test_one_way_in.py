@@ -32,8 +32,9 @@ class Table:
         self.db, self.cache = Database(str(path / "class.db")), TableCache()
         room = self.do(lambda conn: commands.create_room(conn, "ONEWAY", "one-way", None, time.time()))
         self.room: str = room
-        self.students = [self.do(lambda conn, k=k: commands.join(conn, room, f"P{k}", None, time.time())).student
-                         for k in range(3)]  # fmt: skip
+        self.students = [
+            self.do(lambda conn, k=k: commands.join(conn, room, f"P{k}", None, time.time())).student for k in range(3)
+        ]
         spec = RoundSpec.from_dict({"kind": "ra", "group_size": 3})
         self.table: int = self.do(lambda conn: commands.open_round(conn, self.cache, room, spec, time.time()))[
             "tables"

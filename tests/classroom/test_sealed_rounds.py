@@ -208,9 +208,11 @@ def _post_raw(teacher: TeacherClient, room: str, body: bytes) -> None:
     import urllib.request
 
     request = urllib.request.Request(
-        f"{teacher.url}/api/rooms/{room}/rounds", data=body, method="POST",
+        f"{teacher.url}/api/rooms/{room}/rounds",
+        data=body,
+        method="POST",
         headers={"Authorization": "Bearer the-teachers-secret-for-tests"},
-    )  # fmt: skip
+    )
     try:
         urllib.request.urlopen(request, timeout=10)
     except urllib.error.HTTPError as e:

@@ -296,8 +296,14 @@ def test_a_database_from_before_the_controls_is_upgraded_in_place(
         url = database_for(backend, request, tmp_path)
         first = Database(url)
         with first.transaction() as conn:  # the tables as an earlier version made them
-            for table, column in (("rooms", "ended_at"), ("students", "rejoin_hash"), ("students", "removed_at"),
-                                  ("rounds", "paused_at"), ("rounds", "excluded"), ("ra_seats", "held")):  # fmt: skip
+            for table, column in (
+                ("rooms", "ended_at"),
+                ("students", "rejoin_hash"),
+                ("students", "removed_at"),
+                ("rounds", "paused_at"),
+                ("rounds", "excluded"),
+                ("ra_seats", "held"),
+            ):
                 conn.execute(text(f"ALTER TABLE {table} DROP COLUMN {column}"))
             conn.execute(text("INSERT INTO rooms (code, seed, created_at) VALUES ('OLD', 's', 0)"))
         first.close()

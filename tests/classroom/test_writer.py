@@ -71,8 +71,8 @@ def test_moves_at_one_table_in_one_batch_build_on_each_other_and_reach_the_cache
         code = rooms.create_room(conn, 0.0, "RA3", seed="writer")
         for k in range(3):
             rooms.join(conn, code, f"P{k}", time.time())
-        table = rounds.open_round(conn, code, RoundSpec.from_dict({"kind": "ra", "group_size": 3}), cache,
-                                  time.time())["tables"][0]  # fmt: skip
+        opened = rounds.open_round(conn, code, RoundSpec.from_dict({"kind": "ra", "group_size": 3}), cache, time.time())
+        table = opened["tables"][0]
         seat_of = table_moves.seat_names(conn, table).seat_of
         return table, {seat: sid for sid, seat in seat_of.items()}
 
@@ -131,8 +131,11 @@ def test_processes_sharing_a_file_read_each_others_events_in_order_and_a_gap_ref
     with b.writing(), b.transaction() as conn:
         b.announce(conn, [{"k": "table", "table": 3}], "b")
     with b.reading() as conn:
-        assert heard_by_b.read(conn) == [{"k": "table", "table": 1}, {"k": "room", "room": "X"},
-                                         {"k": "table", "table": 2}]  # fmt: skip
+        assert heard_by_b.read(conn) == [
+            {"k": "table", "table": 1},
+            {"k": "room", "room": "X"},
+            {"k": "table", "table": 2},
+        ]
         assert heard_by_b.read(conn) == []  # each once
     with a.reading() as conn:
         assert heard_by_a.read(conn) == [{"k": "table", "table": 3}]  # not its own
