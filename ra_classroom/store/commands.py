@@ -17,7 +17,7 @@ from sqlalchemy import Connection
 
 from ..auctions.experiments import RoundSpec
 from ..game.table import Selection, read_click
-from . import rooms, roster, rounds, table_moves
+from . import processes, rooms, roster, rounds, table_moves
 from .bus import forget_old_events
 from .pages import table_view
 from .refusal import Refusal
@@ -121,6 +121,11 @@ def sweep(
         forget_old_events(conn, now)
     absent = table_moves.take_over_absent(conn, cache, now, connected, beat)
     return None, rounds.close_due(conn, now) + absent
+
+
+def report_pages(conn: Connection, origin: str, pages: int, now: float) -> tuple[dict[str, int], Events]:
+    """Record the pages process `origin` holds; return the pages of every process alive (`processes.report`)."""
+    return processes.report(conn, origin, pages, now), []
 
 
 # -- the teacher's commands ----------------------------------------------------------------

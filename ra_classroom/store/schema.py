@@ -43,6 +43,7 @@ __all__ = [
     "metadata",
     "moves",
     "outcomes",
+    "processes",
     "read_spec",
     "requests",
     "rooms",
@@ -196,6 +197,15 @@ events = Table(
     Column("at", Float, nullable=False),
     sqlite_autoincrement=True,  # never an id again, even after the oldest are deleted
 )  # SQLite shared by several processes only: how each hears of the others' changes (PostgreSQL: NOTIFY)
+
+
+processes = Table(
+    "processes",
+    metadata,
+    Column("origin", String(12), primary_key=True),  # a server process's id (`Classroom.origin`)
+    Column("pages", Integer, nullable=False),  # the pages connected to it when it last said
+    Column("seen_at", Float, nullable=False),
+)  # processes sharing one port (``--processes N``): how many pages each holds, to even them out
 
 
 def upgrade(conn: Connection) -> list[str]:

@@ -32,6 +32,7 @@ from ..store import commands
 from ..store.bus import EventLog, Listener
 from ..store.database import Database
 from ..store.pages import build_views
+from ..store.processes import surplus
 from ..store.table_moves import TableCache
 from ..store.writer import Writer, announced, one_transaction
 from .hub import Hub
@@ -49,6 +50,8 @@ T = TypeVar("T")
 SWEEP_SECONDS = 0.5
 HEAR_SECONDS = 0.02  # how often a process sharing a SQLite file reads what the others announced
 HEARTBEAT_SECONDS = 3.0
+BALANCE_SECONDS = 2.0  # how often processes sharing one port compare how many pages each holds
+QUIET_SECONDS = 3.0  # a page silent this long may be moved to another process (`Hub.shed`)
 
 
 class Classroom:
@@ -91,6 +94,8 @@ class Classroom:
             others = EventLog(self.origin)
             await self.read(others.read)  # from now on
             self._tasks.append(loop.create_task(self._hear(others)))
+        if self.db.shared:
+            self._tasks.append(loop.create_task(self._balance()))
 
     async def stop(self) -> None:
         """Stop the loops and close the database."""
@@ -149,6 +154,27 @@ class Classroom:
                 self.hub.dispatch(await self.read(others.read))
             except Exception:
                 log.exception("could not read the event log; trying again")
+
+    async def _balance(self) -> None:
+        """Even out the pages over the processes sharing the port (`ra_classroom.store.processes`).
+
+        Every process says how many pages it holds every `BALANCE_SECONDS`. After closing pages,
+        one waits two turns before judging again: for them to have reconnected, and for every
+        process to have said so.
+        """
+        wait = 0
+        while True:
+            await asyncio.sleep(BALANCE_SECONDS)
+            try:
+                mine, now = self.hub.count(), time.time()
+                counts = await self.command(
+                    functools.partial(commands.report_pages, origin=self.origin, pages=mine, now=now)
+                )
+                wait = max(wait - 1, 0)
+                if not wait and self.hub.shed(surplus(self.origin, counts), QUIET_SECONDS):
+                    wait = 2
+            except Exception:
+                log.exception("could not compare the processes' pages; trying again")
 
     async def _sweep(self) -> None:
         last_beat = 0.0

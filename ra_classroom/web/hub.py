@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Collection, Hashable, Iterable
 from typing import Any, Protocol
 
@@ -54,6 +55,7 @@ class Page:
         self.seat: str | None = None  # the hash of the seat token it holds
         self.address = ""  # the network address it came from
         self.waiting = 0  # messages handed to `send` and not yet sent
+        self.heard = time.monotonic()  # when its last message came (or it opened)
         self._lock = asyncio.Lock()  # fair: messages leave in the order they were handed over
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -215,6 +217,26 @@ class Hub:
             task.add_done_callback(self._sending.discard)
         if isinstance(student, int):
             self._route(student, ())
+
+    def count(self) -> int:
+        """Return how many pages are open here with a student."""
+        return sum(len(pages) for pages in self.pages.values())
+
+    def shed(self, count: int, quiet: float) -> int:
+        """Close up to `count` pages silent for `quiet` seconds, for them to reconnect elsewhere; return how many.
+
+        Code 1012 (service restart): the page reconnects at once, without a word to its student,
+        and gets its current view there. A page that spoke lately is left alone: its student
+        may be in the middle of a click.
+        """
+        since = time.monotonic() - quiet
+        chosen = [page for pages in self.pages.values() for page in pages if page.heard <= since][:count]
+        for page in chosen:
+            self.detach(page)
+            task = asyncio.ensure_future(page.ws.close(1012, "moving to another server process"))
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
+        return len(chosen)
 
     def refresh(self, students: Iterable[int]) -> None:
         """Mark these students' pages for a fresh view."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -95,6 +96,7 @@ async def student_socket(
                 message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            page.heard = time.monotonic()
             text = message.get("text")
             msg: dict[str, Any] | None = None
             try:

@@ -80,9 +80,13 @@
       }
     };
     ws.onmessage = (event) => receive(JSON.parse(event.data));
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       joined = false;
       if (stopped) return;
+      if (event.code === 1012) { // the server moves this page to another of its processes: at once, unseen
+        setTimeout(connect, 50 + Math.random() * 250);
+        return;
+      }
       if (view && view.screen === "ended") { // the session has ended: stay on that screen, look in now and then
         setTimeout(connect, 15000);
         return;
