@@ -16,6 +16,7 @@ import os
 import signal
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -76,14 +77,16 @@ async def _student(url: str, room: str, name: str, moved: list[int], stop: async
 
 async def _class(server: ServerProcess, room: str, database: Path) -> tuple[dict[str, int], int]:
     url = server.url.replace("http://", "ws://") + "/ws"
+    supervisor = server.pid
+    assert supervisor is not None
     stop, moved = asyncio.Event(), list[int]()
     tasks = [asyncio.create_task(_student(url, room, f"Student {i}", moved, stop)) for i in range(STUDENTS)]
     try:
         await _until(lambda: sum(_pages(database).values()) == STUDENTS, 60)
-        survivor, victim = _workers(server.pid)
+        survivor, victim = _workers(supervisor)
         os.kill(victim, signal.SIGKILL)  # its pages reconnect to the survivor at once
         await _until(lambda: max(_pages(database).values(), default=0) == STUDENTS, 30)
-        await _until(lambda: len(_workers(server.pid)) == 2 and len(_pages(database)) >= 2, 60)
+        await _until(lambda: len(_workers(supervisor)) == 2 and len(_pages(database)) >= 2, 60)
         # Even again: two processes, each with at least a third of the class, and every page on one of them.
         await _until(lambda: _even(_pages(database)), 60)
         return _pages(database), len(moved)
@@ -98,9 +101,9 @@ def _even(counts: dict[str, int]) -> bool:
     return len(counts) == 2 and sum(counts.values()) == STUDENTS and min(counts.values()) >= STUDENTS // 3
 
 
-async def _until(test: object, seconds: float) -> None:
+async def _until(test: Callable[[], bool], seconds: float) -> None:
     deadline = time.monotonic() + seconds
-    while not test():  # type: ignore[operator]
+    while not test():
         if time.monotonic() > deadline:
             raise AssertionError(f"not within {seconds} s")
         await asyncio.sleep(0.2)
