@@ -20,14 +20,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from ra_classroom.store.processes import surplus
+from ra_classroom.store.database import Database
+from ra_classroom.store.processes import report, surplus
+from ra_classroom.store.schema import processes
 from ra_classroom.teacher.client import TeacherClient
 from ra_classroom.web.server import ServerProcess
 
-from .conftest import SECRET
+from .conftest import BACKENDS, SECRET, database_for
 
 STUDENTS = 30
 
@@ -38,6 +41,25 @@ def test_a_process_sheds_only_its_surplus() -> None:
     assert surplus("b", {"a": 30, "b": 0}) == 0  # the one below its share closes nothing
     assert surplus("a", {"a": 30}) == 0  # alone: nowhere to go
     assert surplus("a", {"a": 60, "b": 0, "c": 0}) == 40
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_processes_say_their_pages_on_every_database(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    db = Database(database_for(backend, request, tmp_path), shared=True)
+    try:
+        with db.transaction() as conn:
+            report(conn, "dead", 12, now=100.0)
+            report(conn, "a", 20, now=103.0)
+        with db.transaction() as conn:
+            assert report(conn, "a", 21, now=104.0) == {"dead": 12, "a": 21}  # said again: one row, updated
+            assert report(conn, "b", 0, now=107.0) == {"a": 21, "b": 0}  # "dead" silent for 7 s: not counted
+        with db.transaction() as conn:
+            assert report(conn, "b", 3, now=200.0) == {"b": 3}
+            assert conn.execute(select(processes.c.origin)).scalars().all() == ["b"]  # a minute gone: forgotten
+    finally:
+        db.close()
 
 
 def _workers(supervisor: int) -> list[int]:
