@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="seconds a page may stay silent before a student is seated on it, then it is closed (default 60)",
     )
-    run.add_argument("--shared-port", action="store_true", help=argparse.SUPPRESS)  # one of --processes' processes
+    run.add_argument("--shared-port", type=int, default=0, help=argparse.SUPPRESS)  # one of --processes' N processes
     args = parser.parse_args(argv)
     secret = os.environ.get("RA_CLASSROOM_SECRET") or ""
     if not secret:

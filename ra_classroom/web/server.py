@@ -38,7 +38,7 @@ def serve(
     processes: int = 1,
     ping: float = PING_SECONDS,
     joins_per_minute: int = JOINS_PER_MINUTE,
-    shared_port: bool = False,
+    shared_port: int = 0,
     trusted_proxy: str = "",
     unseated: float | None = None,
 ) -> None:
@@ -58,8 +58,10 @@ def serve(
             many seconds) from one that is quiet: a gone page is closed, so its student is absent.
         joins_per_minute: students who may join from one network address at once, and each
             minute (per process).
-        shared_port: listen with ``SO_REUSEPORT``: one of several processes on one port and one
-            database.
+        shared_port: listen with ``SO_REUSEPORT``, as one of this many processes on one port and
+            one database (0: alone). Each then lets one address hold its share of the connections
+            one address may hold (`CONNECTIONS_PER_ADDRESS`), so that N processes do not make the
+            bound N times as large.
         trusted_proxy: the address (or comma-separated addresses) of the proxy in front of the
             server, whose ``X-Forwarded-For`` names the student's address; from any other
             client, this machine included, the header is ignored. Empty: no proxy.
@@ -94,6 +96,7 @@ def serve(
             "--joins-per-minute",
             str(joins_per_minute),
             "--shared-port",
+            str(processes),
             *(["--trusted-proxy", trusted_proxy] if trusted_proxy else []),
             *(["--unseated-seconds", str(unseated)] if unseated is not None else []),
             *(["--quiet"] if log_level == "warning" else []),
@@ -111,16 +114,18 @@ def serve(
     address = os.environ.get("RA_CLASSROOM_ADDRESS") or server_address(host, port)
     before, files = raise_open_files()
     proxies = tuple(p.strip() for p in trusted_proxy.split(",") if p.strip())
-    gate = Gate(open_files_for(files, files), CONNECTIONS_PER_ADDRESS, proxies)
+    per_address = -(-CONNECTIONS_PER_ADDRESS // max(shared_port, 1))  # the system spreads them evenly
+    gate = Gate(open_files_for(files, files), per_address, proxies)
     http, ws = guarded_protocols(gate)
     raised = f" (raised from {before})" if files > before else ""
     print(
-        f"open files: {files}{raised}: at most {gate.total} connections, {gate.per_address} from one address;"
+        f"open files: {files}{raised}: at most {gate.total} connections, {gate.per_address} from one address"
+        f"{f' (its share of {shared_port} processes)' if shared_port > 1 else ''};"
         f" room for {gate.total} students, a page each",
         flush=True,
     )
     config = uvicorn.Config(
-        create_app(database, teacher_secret, address, joins_per_minute, shared_port, unseated or UNSEATED_SECONDS),
+        create_app(database, teacher_secret, address, joins_per_minute, shared_port > 0, unseated or UNSEATED_SECONDS),
         host=host,
         port=port,
         http=http,
@@ -135,7 +140,7 @@ def serve(
         lifespan="on",
     )
     server = uvicorn.Server(config)
-    server.run(sockets=[_shared_socket(host, port)] if shared_port else None)
+    server.run(sockets=[_shared_socket(host, port)] if shared_port > 0 else None)
 
 
 def _shared_socket(host: str, port: int) -> socket.socket:

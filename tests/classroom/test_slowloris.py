@@ -148,3 +148,20 @@ def test_a_request_whose_headers_stop_coming_is_closed_on_a_kept_alive_connectio
         started = time.monotonic()
         assert s.recv(4096) == b""
         assert time.monotonic() - started < HEADER_SECONDS + 5
+
+
+def test_two_processes_on_one_port_hold_one_address_to_one_bound(tmp_path: Path) -> None:
+    """With ``--processes 2`` each process takes its half: one address still holds `CONNECTIONS_PER_ADDRESS` in all."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard < SOCKETS + 1500:
+        pytest.skip(f"the hard open-files limit ({hard}) is too low for a slowloris of {SOCKETS}")
+    srv = ServerProcess(str(tmp_path / "c.db"), SECRET, log=tmp_path / "server.log", processes=2).start()
+    try:
+        with slowloris(srv.url, SOCKETS) as held:
+            time.sleep(1)
+            taken = sum(not closed_by_server(s) for s in held)
+            newcomer = Page(srv.url)  # from 127.0.0.1, another address
+            newcomer.join(TeacherClient(srv.url, SECRET).create_room(), "Newcomer")
+        assert CONNECTIONS_PER_ADDRESS * 0.8 <= taken <= CONNECTIONS_PER_ADDRESS + 2, taken
+    finally:
+        srv.stop()
