@@ -400,9 +400,14 @@ def test_a_whole_game_by_clicking_the_board_only() -> None:
 @pytest.mark.parametrize(
     ("content", "says"),
     [
-        ({"label": "sun 3, face up"}, "sun 3, face up: sun 3 is P1"),  # why it is no choice, then what is
-        ({"label": "sun 2, face up"}, "sun 2, face up: a sun is bid only in an auction, and none is running"),
-        ({"label": "center sun 1"}, "center sun 1: sun 1 is the center sun: the auction's winner takes it"),
+        ({"label": "sun 3, face up", "sun": 3}, "sun 3, face up: sun 3 is P1"),  # why it is no choice, then what is
+        ({"label": "sun 2, face up", "sun": 2}, "sun 2, face up: a sun is bid only in an auction, and none is running"),
+        ({"label": "center sun 1", "sun": 1}, "center sun 1: sun 1 is the center sun: the auction's winner takes it"),
+        ({"label": "Sonne 3 (offen)", "sun": 3}, "Sonne 3 (offen): sun 3 is P1"),  # the number, whatever the words
+        ({"sun": 2}, "sun 2: a sun is bid only in an auction"),
+        ({"label": "sun 3, face up"}, "sun 3, face up: nothing to do there now."),  # a label alone names no sun
+        ({"label": "sun 3, face up", "sun": True}, "sun 3, face up: nothing to do there now."),
+        ({"label": "sun 3, face up", "sun": "3"}, "sun 3, face up: nothing to do there now."),
         ({"label": "slot 3 empty"}, "slot 3 empty: nothing to do there now. Click the bag"),
         ({"ui": "god"}, "You have no god to use now."),
         ({"ui": "pick art"}, "Art is not among the tiles you may lose now."),
@@ -431,6 +436,21 @@ def test_stray_stale_and_malformed_clicks_change_nothing(content: dict[str, Any]
     assert "use a god" not in view.table.status  # nobody starts with a god
 
 
+def test_every_sun_on_the_board_carries_its_number_for_a_stray_click() -> None:
+    """Each sun's piece names its number (``data-sun``), which a stray click sends with its label, on both boards."""
+    from ra_core.pictures.portrait import portrait_svg
+    from ra_core.pictures.svg import svg
+
+    for seed in range(3):
+        s = list(play_game([random_bot] * 3, seed=seed).states())[40]
+        suns = sorted([s.center_sun, *(x for p in s.players for x in p.suns_up + p.suns_down)])
+        for board in (str(svg(s, you=0)), str(portrait_svg(s, you=0))):
+            tree = ElementTree.fromstring(board)
+            marked = [e for e in tree.iter() if e.get("data-sun") is not None]
+            assert sorted(int(e.get("data-sun", "")) for e in marked) == suns
+            assert all(f"sun {e.get('data-sun')}" in e.get("aria-label", "") for e in marked)
+
+
 def test_a_click_on_a_sun_below_the_high_bid_says_why_it_is_no_choice() -> None:
     """In an auction, a click on one of your suns lower than the high bid says so, with the high bid, and what to do."""
     from ra_core.engine.actions import Bid
@@ -443,7 +463,7 @@ def test_a_click_on_a_sun_below_the_high_bid_says_why_it_is_no_choice() -> None:
             if a is None or mover < 0 or not any(isinstance(x, Bid) for x in s.legal_actions()):
                 continue
             for sun in (x for x in s.players[mover].suns_up if x < a.high_bid):
-                click = read_click({"label": f"sun {sun}, face up", "version": 0})
+                click = read_click({"label": f"sun {sun}, face up", "sun": sun, "version": 0})
                 answer = judge(s, click, version=0, seats={mover})
                 assert answer.kind == "refused", answer
                 assert answer.text.startswith(

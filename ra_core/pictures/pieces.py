@@ -250,12 +250,14 @@ def _tile_label(word: str, cx: float, y: float, size: float, ink: str, room: flo
 def sun_svg(value: int, cx: float, cy: float, r: float, face_up: bool, label: str = "") -> str:
     """Return a sun disk: face up is yellow with a solid rim, face down grey with a dashed rim.
 
-    Its number is black on either disk (11:1 on the grey, 15:1 on the yellow), in every theme.
+    Its number is black on either disk (11:1 on the grey, 15:1 on the yellow), in every theme. The
+    disk carries its number as ``data-sun`` too: a stray click on it names the sun by number, so
+    that the refusal says why it is no choice (`ra_core.table.judge`) whatever its label's words.
     """
     label = label or f"sun {value}, face {'up' if face_up else 'down'}"
     fill, dash = ("#F0E442", "") if face_up else ("#bbbbbb", ' stroke-dasharray="3 2"')
     return (
-        f'<g role="img" aria-label="{escape(label)}"><title>{escape(label)}</title>'
+        f'<g role="img" aria-label="{escape(label)}" data-sun="{value}"><title>{escape(label)}</title>'
         f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{fill}" stroke="#000" stroke-width="1.5"{dash}/>'
         f'<text x="{cx:.1f}" y="{cy + r * 0.38:.1f}" font-size="{r * 1.05:.1f}" text-anchor="middle" '
         f'font-weight="bold" fill="#000">{value}</text></g>'

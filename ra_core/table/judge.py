@@ -73,6 +73,8 @@ class Click(NamedTuple):
         action: the move parsed, or None if the text is no action's notation.
         ui: the step of a choice (``god``, ``pick TILE``, ``unpick TILE``, ``clear``, ``dismiss``).
         label: what was clicked, in words, if it was no piece of the controls (a stray click).
+        sun: the number of the sun a stray click hit (its piece's ``data-sun``), else None: a
+            refusal says why that sun is no choice from the number, never from the label's words.
     """
 
     version: int | None
@@ -80,13 +82,16 @@ class Click(NamedTuple):
     action: Action | None = None
     ui: str = ""
     label: str = ""
+    sun: int | None = None
 
 
 def read_click(message: Mapping[str, object], *, versioned: bool = True) -> Click:
     """Return the click in a front end's `message` (``action`` or ``ui`` or ``label``, and ``version``).
 
+    A stray click on a sun also names the sun (``sun``, the number its piece carries).
     The message comes from outside and is read once, here: texts are cut to 200 characters and
-    anything of the wrong type is dropped; a move's text is parsed into an `Action`. A message
+    anything of the wrong type is dropped (a sun must be an integer from 1 to 99); a move's text is
+    parsed into an `Action`. A message
     from a board must name the board's version: one that is no integer becomes -1, which no board
     has (the click is refused as one on an earlier board). ``versioned=False`` reads a move typed
     in a cell, whose version is not checked.
@@ -103,7 +108,8 @@ def read_click(message: Mapping[str, object], *, versioned: bool = True) -> Clic
     if move:
         with contextlib.suppress(InvalidActionError):  # no action's notation: refused as not legal, by its text
             action = parse_action(move)
-    return Click(checked, move, action, text("ui"), text("label"))
+    sun = message.get("sun")
+    return Click(checked, move, action, text("ui"), text("label"), sun if type(sun) is int and 0 < sun < 100 else None)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -253,13 +259,12 @@ def _refusal(state: State, board: Controls, click: Click, names: Sequence[str]) 
         return f"You have no god to use now. {where}"
     if step == "pick" and tile is not None:
         return f"{tile_name(tile).capitalize()} is not among the tiles you may lose now. {where}"
-    if step or not click.label:
+    if step or not (click.label or click.sun):
         return f"Nothing to do there now. {where}"
-    label = click.label.removeprefix("Bid ").lower()
-    number = label.removeprefix("center ").removeprefix("sun ").partition(",")[0]
-    if label.startswith(("sun ", "center sun ")) and _sun(number):
-        return f"{_shown(click.label)}: {_why_not_sun(state, int(number), names)}. {where}"
-    return f"{_shown(click.label)}: nothing to do there now. {where}"
+    shown = _shown(click.label or f"sun {click.sun}")
+    if click.sun is not None:  # the number the sun's piece carries: the label is only words to show
+        return f"{shown}: {_why_not_sun(state, click.sun, names)}. {where}"
+    return f"{shown}: nothing to do there now. {where}"
 
 
 def _sun(text: str) -> bool:

@@ -158,7 +158,14 @@ class BoardClicks:
         return board
 
     def press(
-        self, action: object = "", ui: object = "", version: object = None, label: object = "", *, reply: Reply = "now"
+        self,
+        action: object = "",
+        ui: object = "",
+        version: object = None,
+        label: object = "",
+        sun: object = None,
+        *,
+        reply: Reply = "now",
     ) -> Answer:
         """Judge a click on the board (or a move typed in a cell), play it or refuse it, and say which.
 
@@ -172,11 +179,12 @@ class BoardClicks:
                 ``clear``, or ``dismiss`` (close the scores shown over the board).
             version: the controller's `version` when the board was drawn; None (a cell) is not checked.
             label: what was clicked, in words, if it was no control (a stray click).
+            sun: the number of the sun a stray click hit (its piece's ``data-sun``), if it hit one.
             reply: how the bots answer a move played (see `ra_core.widgets.controllers.Reply`).
 
         The answer's text is also left in the controller's `message` when the click is refused.
         """
-        message = {"action": action, "ui": ui, "version": version, "label": label}
+        message = {"action": action, "ui": ui, "version": version, "label": label, "sun": sun}
         return self.answer(read_click(message, versioned=version is not None), reply=reply)
 
     def answer(self, click: Click, *, reply: Reply = "now") -> Answer:

@@ -63,14 +63,16 @@ function render({ model, el }) {
     root.classList.toggle("ra-busy", model.get("busy"));
   }
 
-  function send(node, label) {
+  function send(node, named) {
     const msg = { kind: "click", version: model.get("version") };
     if (node) {
       const action = node.getAttribute("data-action");
       if (action !== null) msg.action = action;
       else msg.ui = node.getAttribute("data-ui");
     } else {
-      msg.label = label || "";
+      msg.label = named ? named.getAttribute("aria-label") : "";
+      const sun = named ? named.getAttribute("data-sun") : null;  // a sun's number, so the refusal says why
+      if (sun !== null) msg.sun = Number(sun);
     }
     model.send(msg);
   }
@@ -81,7 +83,7 @@ function render({ model, el }) {
       send(node);
     } else {
       const named = event.target.closest("[aria-label]");
-      send(null, named && board.contains(named) ? named.getAttribute("aria-label") : "");
+      send(null, named && board.contains(named) ? named : null);
     }
   });
   board.addEventListener("keydown", (event) => {

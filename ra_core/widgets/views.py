@@ -210,12 +210,15 @@ class TableView(View):
         """Play `action` (its text) for you, as a click on its piece of the board does; return the answer."""
         return self.press(action=action, version=version)
 
-    def press(self, action: str = "", ui: str = "", version: int | None = None, label: str = "") -> Answer:
+    def press(
+        self, action: str = "", ui: str = "", version: int | None = None, label: str = "", sun: int | None = None
+    ) -> Answer:
         """Press a piece of the board in a cell, by what it stands for (a move's text, or a step); return the answer.
 
         It is read as a click is (`ra_core.table.read_click`); a `version` of None is not checked.
+        A stray click on a sun names it by its `label` and its number (`sun`).
         """
-        message = {"action": action, "ui": ui, "version": version, "label": label}
+        message = {"action": action, "ui": ui, "version": version, "label": label, "sun": sun}
         return self.answer(read_click(message, versioned=version is not None))
 
     def answer(self, click: Click) -> Answer:

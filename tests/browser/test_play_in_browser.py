@@ -234,6 +234,8 @@ def _play_turns(page: Any, turns: int, step_toggle: bool, seed: int = SEED) -> C
         if step_toggle and turn in (1, 4):  # three turns with the bots moving one visible step at a time
             page.get_by_role("button", name="Bots: step by step" if turn == 1 else "Bots: at once").click()
         version = c.version
+        if turn == 0:
+            _stray_click_on_a_sun(page, board)
         if board.scores_due():
             _expect_scores(page, board)
         for _ in range(4):  # an action, or the steps to one
@@ -254,6 +256,19 @@ def _play_turns(page: Any, turns: int, step_toggle: bool, seed: int = SEED) -> C
         if c.state.is_terminal() and not board.scores_due():
             break
     return clicked
+
+
+def _stray_click_on_a_sun(page: Any, board: Any) -> None:
+    """Click another player's sun, which is no choice: the table says why, by the number its piece sends."""
+    from playwright.sync_api import expect
+
+    c = board.controller
+    other = next(seat for seat in range(PLAYERS) if seat != c.state.to_move)
+    sun = c.state.players[other].suns_up[0]
+    page.locator(f'.ra-table-board [data-sun="{sun}"]').first.click()
+    refused = board.press(label=f"sun {sun}, face up", sun=sun, version=c.version)
+    assert not refused and f"sun {sun} is " in refused.text and "not yours" in refused.text, refused.text
+    expect(page.locator(".ra-table-message")).to_have_text(c.message)
 
 
 def _expect_scores(page: Any, board: Any) -> None:
