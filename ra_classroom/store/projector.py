@@ -70,6 +70,7 @@ def _sealed_results(conn: Connection, round_id: int, spec: RoundSpec) -> dict[st
             assignments.c.group_no,
             assignments.c.value,
             bids.c.amount,
+            bids.c.data,
             outcomes.c.won,
             outcomes.c.paid,
             outcomes.c.earnings,
@@ -93,8 +94,7 @@ def _sealed_results(conn: Connection, round_id: int, spec: RoundSpec) -> dict[st
     if not rows:
         return {"chart": None, "summary": ["Nobody had a value in this round."]}
     n = Counter(int(x.size) for x in rows).most_common(1)[0][0]
-    points = [[x.value, x.amount] for x in rows if x.amount is not None]
-    drawn = spec.of.chart(spec, points, n)
+    drawn = spec.of.chart(spec, rows, n)
     return {"chart": None if drawn is None else drawn.to_dict(), "summary": spec.of.summary(spec, rows, n)}
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..auctions.matching import form_groups, form_tables, round_stream
+from ..auctions.matching import form_tables, round_stream
 from ..auctions.settle import Entry
 from ..kinds.spec import RoundSpec
 from .refusal import Refusal
@@ -77,7 +77,7 @@ def open_round(conn: Connection, room: str, spec: RoundSpec, cache: TableCache, 
             tables_of = f"{len(layout)} table{'s' if len(layout) > 1 else ''} of {spec.group_size}"
             info["note"] = f"{len(here)} students at {tables_of}: bots play {bots} seat{'s' if bots > 1 else ''}."
     else:
-        members, out = form_groups(here, spec.group_size, rng)
+        members, out = spec.of.group(here, spec.group_size, rng)
         dealt, common = spec.of.deal(members, spec, rng)
         conn.execute(
             insert(groups),

@@ -321,7 +321,7 @@ class ControlRoom:
     def open_round(
         self,
         kind: str,
-        group_size: int = 4,
+        group_size: int = 0,
         *,
         law: Law | None = None,
         noise: float = 0.0,
@@ -339,7 +339,8 @@ class ControlRoom:
         Args:
             kind: ``first``, ``second``, ``allpay``, ``common``, ``ra``, or any kind registered
                 (see `ra_classroom.kinds.registry`).
-            group_size: bidders per group (2-12), or players per Ra table (3-5).
+            group_size: bidders per group (2-12), or players per Ra table (3-5); 0: the kind's
+                default (4; 1 for Holt and Laury's lotteries, answered alone).
             law: the values' law (default uniform on [0, 100]).
             noise: common value: signals are the worth plus an error uniform in [-noise, noise].
             seconds: the time to bid; None: until you close it.

@@ -209,7 +209,7 @@ class Monitor:
         own = {s.name: _number(form[s.name], s.name) for s in k.settings if form.get(s.name) is not None}
         opened = self.room.open_round(
             k.name,
-            size if k.play == "groups" else min(k.sizes[1], max(k.sizes[0], size)),
+            size if k.play == "groups" and k.sizes[0] < k.sizes[1] else min(k.sizes[1], max(k.sizes[0], size)),
             seconds=(seconds or None) if k.deadline else None,
             noise=noise if k.noisy else 0.0,
             practice=form.get("practice") is True,
