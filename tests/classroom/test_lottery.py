@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from ra_classroom.auctions.settle import Entry
@@ -21,7 +23,15 @@ from ra_classroom.kinds.lottery import (
     risk_neutral_choices,
 )
 from ra_classroom.kinds.spec import RoundSpec
+from ra_classroom.teacher.analysis import (
+    lottery_intervals,
+    nothing_to_show,
+    risk_measures,
+    risk_relation,
+    student_slopes,
+)
 from ra_classroom.teacher.client import TeacherClient
+from ra_classroom.teacher.plan import open_args, session_plan
 from ra_classroom.web.server import ServerProcess
 
 from .pages import Page, seat
@@ -132,3 +142,43 @@ def test_a_lottery_round_from_open_to_export(pages: list[Page], room: str, teach
     assert chart["line"] == [[k, 0.0 if k <= 4 else 100.0] for k in range(1, 11)]
     shares = [round(100 * sum(c[k - 1] == "B" for c in lists) / 3, 1) for k in range(1, 11)]
     assert chart["points"] == [[k, s] for k, s in zip(range(1, 11), shares, strict=True)]
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "notebooks" / "data"
+
+
+def test_the_analysis_recovers_each_simulated_students_lottery_rho() -> None:
+    """Sample 2's students chose as CRRA choosers with their own rho: each interval holds his."""
+    df = pd.read_csv(SAMPLES / "sample_session_mixed.csv", comment="#")
+    types = {
+        str(t["name"]): float(t["lottery_rho"])
+        for t in pd.read_csv(SAMPLES / "sample_session_mixed_students.csv").to_dict("records")
+    }
+    lists = lottery_intervals(df).to_dict("records")
+    assert len(lists) == 24 and all(x["consistent"] for x in lists)
+    for x in lists:
+        assert float(x["low"]) <= types[str(x["name"])] <= float(x["high"])
+    both = risk_measures(df)
+    slopes = {int(x["student"]): float(x["rho"]) for x in student_slopes(df).to_dict("records")}
+    for y in both.to_dict("records"):
+        assert float(y["bids_rho"]) == pytest.approx(1 - slopes[int(y["student"])])
+        meets = float(y["lottery_low"]) <= float(y["bids_high"]) and float(y["bids_low"]) <= float(y["lottery_high"])
+        assert bool(y["overlap"]) == meets
+    rel = risk_relation(df).to_dict("records")[0]
+    assert rel["students"] == 24 and rel["inconsistent"] == 0
+    assert float(rel["spearman_low"]) < float(rel["spearman"]) < float(rel["spearman_high"])
+    ranks = both["safe"].rank().corr(both["bids_rho"].rank())
+    assert float(rel["spearman"]) == pytest.approx(ranks)
+
+
+def test_sessions_without_lotteries_give_empty_tables() -> None:
+    df = pd.read_csv(SAMPLES / "sample_session.csv", comment="#")
+    auctions = df[df["kind"] != "lottery"].drop(columns=list(LOTTERY.export_columns))
+    assert lottery_intervals(auctions).empty and risk_measures(auctions).empty and risk_relation(auctions).empty
+    assert "lottery" in nothing_to_show("lottery", auctions)
+
+
+def test_the_plan_can_end_with_the_lotteries_and_leaves_the_auctions_as_they_were() -> None:
+    plain, with_lottery = session_plan(), session_plan(lottery=True)
+    assert with_lottery[:-1] == plain and with_lottery[-1].kind == "lottery" and with_lottery[-1].group_size == 1
+    assert open_args(with_lottery[-1])["settings"] == {"scale": 20.0}
