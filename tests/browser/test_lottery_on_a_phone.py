@@ -54,8 +54,8 @@ def test_a_lottery_round_is_played_on_a_phone(room: ControlRoom, browser: Any, s
         for box in m["labels"]:
             assert box["w"] >= SMALLEST and box["h"] >= SMALLEST and box["l"] >= 0 and box["r"] <= m["width"], box
         assert m["send"]["w"] >= SMALLEST and m["send"]["h"] >= SMALLEST
-        for row in range(1, 10):
-            page.get_by_label(f"Row {row}: {'A' if row <= 5 else 'B'},", exact=False).tap()
+        for k in range(1, 10):
+            page.get_by_label(f"Row {k}: {'A' if k <= 5 else 'B'},", exact=False).tap()
         page.locator("#lottery-form button").tap()
         expect(page.locator("#notice")).to_contain_text("row 10 has no choice yet")
         page.get_by_label("Row 10: B,", exact=False).tap()
