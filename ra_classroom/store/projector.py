@@ -35,7 +35,14 @@ def projector(conn: Connection, cache: TableCache, room: str, now: float) -> dic
         "joined": len(people),
         "here": sum(p.last_seen >= now - PRESENT_SECONDS for p in people),
         "round": None,
+        "paid": None,
     }
+    if ended is not None:  # how many students the end's draw pays (no names, no rounds: each page says his own)
+        out["paid"] = conn.execute(
+            select(func.count())
+            .select_from(students)
+            .where(students.c.room == room, students.c.paid_round.is_not(None))
+        ).scalar_one()
     r = conn.execute(select(rounds).where(rounds.c.room == room).order_by(rounds.c.number.desc()).limit(1)).first()
     if r is None:
         return out

@@ -22,7 +22,7 @@ from ..auctions.settle import Entry
 from ..kinds.spec import RoundSpec
 from .refusal import Refusal
 from .rooms import present, room_exists
-from .schema import assignments, bids, groups, outcomes, read_spec, rooms, rounds, tables
+from .schema import assignments, bids, groups, outcomes, read_spec, rooms, rounds, students, tables
 from .table_moves import TableCache, create_tables
 
 __all__ = ["close_due", "close_round", "open_round", "place_bid"]
@@ -96,6 +96,7 @@ def open_round(conn: Connection, room: str, spec: RoundSpec, cache: TableCache, 
         if note:
             info["note"] = note
     conn.execute(update(rooms).where(rooms.c.code == room).values(ended_at=None))  # a new round: the session goes on
+    conn.execute(update(students).where(students.c.room == room).values(paid_round=None))  # drawn again at its end
     return info
 
 

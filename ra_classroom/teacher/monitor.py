@@ -60,6 +60,8 @@ def monitor_html(status: dict[str, Any]) -> str:
     here = [p["name"] for p in people if p["present"]]
     away = [p["name"] for p in people if not p["present"]]
     ended = " The session has ended (opening a round goes on)." if status.get("ended") else ""
+    if status.get("ended") and status.get("paid"):
+        ended += f" Each student's paying round is drawn ({status['paid']} students): room.paid_rounds()."
     out = [f"<p><b>Room {html.escape(status['room'])}</b>: {len(people)} joined, {len(here)} here.{ended}</p>"]
     out.append(f"<p>Here: {_names(here)}</p>")
     if away:

@@ -54,7 +54,11 @@
     shown = p;
     $("room-line").textContent = `Room ${p.room}`;
     $("corner").textContent = p.round ? `Join: ${p.link}` : "";
-    if (p.ended) return screen("ended");
+    if (p.ended) {
+      $("paid-line").textContent = p.paid ? `One round was drawn at random to pay each of the ${p.paid} students who played`
+        + " a paid round: your page says which, and what you earned there." : "";
+      return screen("ended");
+    }
     const r = p.round;
     if (!r || r.status === "void") return joinScreen(p);
     if (r.status === "open") return openScreen(r);

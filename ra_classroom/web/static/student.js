@@ -171,7 +171,12 @@
 
   // The screens of a session that has ended, a cancelled round, and a round without this student.
   function waitText(r) {
-    if (view.screen === "ended") return "The session has ended. Thank you for taking part! You can close this page.";
+    if (view.screen === "ended") {
+      const p = view.paid;
+      const paid = p ? ` The round that pays you, drawn at random: round ${p.round} (${p.title}), where you earned ${
+        money(p.earnings)}.` : "";
+      return `The session has ended.${paid} Thank you for taking part! You can close this page.`;
+    }
     if (r && r.status === "void") return `The teacher cancelled round ${r.number}: it does not count. Wait for the next round.`;
     if (view.screen !== "sitout") return "Wait for the teacher to open the next round.";
     if (view.sitout === "late") return "This round began before you came in: you will be in the next one.";
