@@ -32,14 +32,15 @@ from ra_course.clustered import Estimate, clustered_mean, clustered_share, f_sf,
 from ..auctions.laws import Law, law_from_dict
 from ..auctions.theory import (
     common_value_worth,
-    equilibrium_bid,
     expected_revenue,
     first_price_revenue,
     implied_rho,
     shading,
 )
+from ..kinds.common import COMMON
 from ..kinds.lottery import LOTTERY, read_choices
 from ..kinds.registry import kind as kind_named
+from ..kinds.sealed import ALLPAY, FIRST, SECOND
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -64,7 +65,7 @@ __all__ = [
     "with_theory",
 ]
 
-PRIVATE = ("first", "second", "allpay")
+PRIVATE = (FIRST.name, SECOND.name, ALLPAY.name)  #: the private-value sealed-bid kinds whose theory this module knows
 CENT = 0.005  # bids within half a cent of the value count as bidding the value
 
 
@@ -91,7 +92,8 @@ def with_theory(df: pd.DataFrame) -> pd.DataFrame:
     def bid(row: Any) -> float:
         if row["kind"] not in PRIVATE:
             return float("nan")
-        return equilibrium_bid(row["kind"], row["value"], int(row["n"]), _law(row))
+        guess = kind_named(row["kind"]).predicted(float(row["value"]), int(row["n"]), _law(row), row)
+        return float("nan") if guess is None else guess
 
     out["equilibrium"] = out.apply(bid, axis=1) if len(out) else []
     return out
@@ -145,7 +147,7 @@ def bid_ratios(df: pd.DataFrame, practice: bool = False) -> pd.DataFrame:
 def _first_price_bids(df: pd.DataFrame, practice: bool, min_share: float) -> pd.DataFrame:
     """Return the first-price bids with their ratio (bid - low) / (value - low), values not too near the bottom."""
     data = counted(df, practice)
-    data = data[(data["kind"] == "first") & data["bid"].notna()].copy()
+    data = data[(data["kind"] == FIRST.name) & data["bid"].notna()].copy()
     if data.empty:
         return data.assign(low=[], span=[], ratio=[], neutral=[])
     laws = [law_from_dict(json.loads(text)) for text in data["law_json"]]
@@ -339,16 +341,18 @@ def overbidding(
     if len(first):
         above = [float(a) for a in first["ratio"] > first["neutral"]]
         rows.append(
-            _share("bids above the risk-neutral line", "first", above, list(first["student"]), "bids", confidence)
+            _share("bids above the risk-neutral line", FIRST.name, above, list(first["student"]), "bids", confidence)
         )
         per = student_slopes(df, practice, min_share, confidence)
         over = [float(s) for s in per["slope"] > per["neutral"]]
         rows.append(
-            _share("students whose slope is above the risk-neutral slope", "first", over, None, "students", confidence)
+            _share(
+                "students whose slope is above the risk-neutral slope", FIRST.name, over, None, "students", confidence
+            )
         )
         sure = [float(s) for s in per["slope_low"] > per["neutral"]]
-        rows.append(_share("students whose whole interval is above it", "first", sure, None, "students", confidence))
-    second = data[(data["kind"] == "second") & data["bid"].notna()]
+        rows.append(_share("students whose whole interval is above it", FIRST.name, sure, None, "students", confidence))
+    second = data[(data["kind"] == SECOND.name) & data["bid"].notna()]
     if len(second):
         gap, who = second["bid"] - second["value"], list(second["student"])
         for what, hits in (
@@ -356,12 +360,12 @@ def overbidding(
             ("bids at the value", gap.abs() <= CENT),
             ("bids below the value", gap < -CENT),
         ):
-            rows.append(_share(what, "second", [float(h) for h in hits], who, "bids", confidence))
+            rows.append(_share(what, SECOND.name, [float(h) for h in hits], who, "bids", confidence))
         ever = second.assign(over=gap > CENT).groupby("student")["over"].any()
         rows.append(
             _share(
                 "students who bid above their value at least once",
-                "second",
+                SECOND.name,
                 [float(h) for h in ever],
                 None,
                 "students",
@@ -419,7 +423,7 @@ def revenue(
     import pandas as pd
 
     groups = _groups(df, practice)
-    if rho is None and (groups["kind"] == "first").any():
+    if rho is None and (groups["kind"] == FIRST.name).any():
         slope = class_slope(df, practice)["rho"]
         rho = float(slope.iloc[0]) if len(slope) else None
     rows = []
@@ -428,9 +432,9 @@ def revenue(
         e = overlap_ratio(list(part["revenue"]), [1.0] * len(part), list(part["members"]), confidence)
         neutral = [expected_revenue(n, law) for n, law in zip(part["n"], part["law"], strict=True)]
         averse: list[float] = neutral
-        if kind == "allpay":
+        if kind == ALLPAY.name:
             averse = [math.nan]
-        elif kind == "first" and rho is not None and 0 < rho <= 20:  # NaN (a slope of 1 or more) fails too
+        elif kind == FIRST.name and rho is not None and 0 < rho <= 20:  # NaN (a slope of 1 or more) fails too
             averse = [first_price_revenue(n, law, rho) for n, law in zip(part["n"], part["law"], strict=True)]
         rows.append(
             {
@@ -442,7 +446,7 @@ def revenue(
                 **_interval(e),
                 "risk_neutral": sum(neutral) / len(neutral),
                 "risk_averse": sum(averse) / len(averse),
-                "rho": rho if kind == "first" else math.nan,
+                "rho": rho if kind == FIRST.name else math.nan,
             }
         )
     columns = ["kind", "n", "rounds", "groups", "revenue", "low", "high", "risk_neutral", "risk_averse", "rho"]
@@ -499,7 +503,7 @@ def efficiency(df: pd.DataFrame, practice: bool = False, confidence: float = 0.9
 
 def _common(df: pd.DataFrame, practice: bool) -> pd.DataFrame:
     data = counted(df, practice)
-    data = data[(data["kind"] == "common") & data["bid"].notna()].copy()
+    data = data[(data["kind"] == COMMON.name) & data["bid"].notna()].copy()
     data["won"] = data["won"].astype(bool)
     data["worth_if_highest"] = [
         common_value_worth(x, int(n), float(noise), _law(row))

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING
 from ..auctions.laws import Uniform, law_from_dict
 from ..auctions.theory import common_value_bid, common_value_worth, equilibrium_bid
 from ..game.bridge import plot_style
+from ..kinds.common import COMMON
 from ..kinds.lottery import ROWS, risk_neutral_choices
 from ..kinds.registry import TITLES as KINDS
+from ..kinds.sealed import ALLPAY, FIRST, SECOND
 from .analysis import counted, learning, lottery_intervals, revenue
 from .notes import Note
 
@@ -33,7 +35,7 @@ __all__ = [
     "winners_curse_plot",
 ]
 
-_PRIVATE = ("first", "second", "allpay")
+_PRIVATE = (FIRST.name, SECOND.name, ALLPAY.name)
 _NO_PRIVATE = (
     "No first-price, second-price or all-pay round (practice aside) in these results, so nothing to plot here:"
     ' run one (room.open_round("first")), or skip this plot.'
@@ -76,7 +78,7 @@ def bids_against_values(df: pd.DataFrame, rho: float | None = 0.5, practice: boo
             color=style.PALETTE[1],
             label=f"equilibrium, n = {n}",
         )
-        if kind == "first" and rho is not None:
+        if kind == FIRST.name and rho is not None:
             ax.plot(
                 grid,
                 [equilibrium_bid(kind, v, n, law, rho=rho) for v in grid],
@@ -220,7 +222,7 @@ def winners_curse_plot(df: pd.DataFrame, practice: bool = False) -> Figure | Not
     """
     style = plot_style()
     data = counted(df, practice)
-    bids = data[(data["kind"] == "common") & data["bid"].notna()]
+    bids = data[(data["kind"] == COMMON.name) & data["bid"].notna()]
     if bids.empty:
         return Note(
             "No common-value round with a bid in these results, so no winner's curse to show: run one"
