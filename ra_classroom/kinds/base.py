@@ -93,6 +93,8 @@ class Chart:
         low, top: the axes' range (both axes, unless `ylow` and `ytop` are given).
         ylow, ytop: the vertical axis's range, if not the horizontal one's.
         point: what a point is, in the legend.
+        count: the number the legend gives beside `point` (None: the points'; a lottery's chart
+            has a point per row, and counts the lists).
     """
 
     points: list[list[float]]
@@ -105,6 +107,7 @@ class Chart:
     ylow: float | None = None
     ytop: float | None = None
     point: str = "a bid"
+    count: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the chart as the projector page reads it."""

@@ -289,7 +289,11 @@ class HoltLaury(Kind):
         if not choices:
             return None
         shares = [[k, round(100 * sum(c[k - 1] == "B" for c in choices) / len(choices), 1)] for k in range(1, ROWS + 1)]
-        neutral = [[k, 100.0 if c == "B" else 0.0] for k, c in enumerate(risk_neutral_choices(), start=1)]
+        neutral = [  # a step: each row's choice held from half a row before it to half a row after
+            [min(ROWS, max(1, k + side)), 100.0 if c == "B" else 0.0]
+            for k, c in enumerate(risk_neutral_choices(), start=1)
+            for side in (-0.5, 0.5)
+        ]
         return Chart(
             points=shares,
             line=neutral,
@@ -300,7 +304,8 @@ class HoltLaury(Kind):
             top=ROWS,
             ylow=0,
             ytop=100,
-            point="the class",
+            point="the class's lists",
+            count=len(choices),
         )
 
     def summary(self, spec: RoundSpec, rows: Sequence[Any], n: int) -> list[str]:

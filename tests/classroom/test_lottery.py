@@ -139,7 +139,8 @@ def test_a_lottery_round_from_open_to_export(pages: list[Page], room: str, teach
     header = teacher.results_csv(room).splitlines()[0].split(",")
     assert header[-9:] == list(LOTTERY.export_columns)
     chart = teacher.projector(room)["round"]["chart"]
-    assert chart["line"] == [[k, 0.0 if k <= 4 else 100.0] for k in range(1, 11)]
+    steps = [[min(10, max(1, k + d)), 0.0 if k <= 4 else 100.0] for k in range(1, 11) for d in (-0.5, 0.5)]
+    assert chart["line"] == steps and chart["count"] == 3
     shares = [round(100 * sum(c[k - 1] == "B" for c in lists) / 3, 1) for k in range(1, 11)]
     assert chart["points"] == [[k, s] for k, s in zip(range(1, 11), shares, strict=True)]
 

@@ -158,7 +158,7 @@
       "stroke-width": 6 });
     for (const [v, b] of c.points) add("circle", { cx: x(v), cy: y(b), r: 11, fill: "#F0E442", stroke: "#000", "stroke-width": 2 });
     add("circle", { cx: L + 40, cy: T + 25, r: 11, fill: "#F0E442" });
-    add("text", { x: L + 62, y: T + 36, fill: "#fff", "font-size": 30 }, `${c.point || "a bid"} (${c.points.length})`);
+    add("text", { x: L + 62, y: T + 36, fill: "#fff", "font-size": 30 }, `${c.point || "a bid"} (${c.count ?? c.points.length})`);
     add("line", { x1: L + 28, y1: T + 70, x2: L + 52, y2: T + 70, stroke: "#56B4E9", "stroke-width": 6 });
     add("text", { x: L + 62, y: T + 80, fill: "#fff", "font-size": 30 }, c.label);
     return svg;
