@@ -7,9 +7,9 @@ play the session's plan (`ra_classroom.teacher.plan`, the one the control room r
 explains) in groups of 4, values uniform on [0, 100]: a practice round (first price), then eight
 private-value rounds in a counterbalanced order, then three common-value rounds (first price) with
 signals +/- 10, then Holt and Laury's ten lottery choices (the plan's optional last round, after
-the auctions, so that it changes none of them). The simulated students are CRRA bidders in first price and risk-neutral in all-pay
-(utility money**rho is not defined for an all-pay loser's loss), as their first line says.
-Their behaviour is stated in each file's first line, in words (and in
+the auctions, so that it changes none of them). The simulated students are CRRA bidders in first
+price and risk-neutral in all-pay (utility money**rho is not defined for an all-pay loser's loss),
+as their first line says. Their behaviour is stated in each file's first line, in words (and in
 its second, as the `Behaviour`'s fields), so the data are never mistaken for a real class's.
 Seeded: the same files every time.
 
