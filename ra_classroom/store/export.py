@@ -21,7 +21,18 @@ from .rooms import MAX_STUDENTS, PRESENT_SECONDS
 from .schema import assignments, bids, groups, outcomes, read_spec, requests, rooms, rounds, seats, students, tables
 from .table_moves import TableCache, seat_names
 
-__all__ = ["BID_COLUMNS", "TABLE_COLUMNS", "bid_rows", "csv_text", "inert", "status", "table_rows"]
+__all__ = [
+    "BID_COLUMNS",
+    "PAID_COLUMNS",
+    "TABLE_COLUMNS",
+    "bid_columns",
+    "bid_rows",
+    "csv_text",
+    "inert",
+    "paid_rows",
+    "status",
+    "table_rows",
+]
 
 #: The columns of the results, in order (CLASSROOM.md's export: one row per bid).
 BID_COLUMNS = (
@@ -45,11 +56,23 @@ BID_COLUMNS = (
     "earnings",
     "seconds_to_bid",
 )
+
+
+def bid_columns(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """Return the results' columns for `rows`: `BID_COLUMNS`, then those the rows' kinds add, in order of first use."""
+    extra: list[str] = []
+    for row in rows:
+        extra.extend(c for c in row if c not in BID_COLUMNS and c not in extra)
+    return [*BID_COLUMNS, *extra]
+
+
 TABLE_COLUMNS = ("room", "round", "table", "seat", "name", "bot", "fame", "winner", "over", "moves")
 
 
 def bid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
-    """Return the results of every closed sealed-bid round of `room`, one row per student who had a value.
+    """Return the results of every closed round played in groups, one row per student who had a value.
+
+    Each row has the `BID_COLUMNS`, then the columns its round's kind adds (`Kind.export`).
 
     Rounds the teacher cancelled or excluded are left out.
     """
@@ -67,10 +90,12 @@ def bid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
             groups.c.size,
             bids.c.amount,
             bids.c.placed_at,
+            bids.c.data,
             outcomes.c.won,
             outcomes.c.price,
             outcomes.c.paid,
             outcomes.c.earnings,
+            outcomes.c.data.label("settled"),
         )
         .select_from(
             rounds.join(assignments, assignments.c.round_id == rounds.c.id)
@@ -108,9 +133,63 @@ def bid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
                 "paid": r.paid,
                 "earnings": r.earnings,
                 "seconds_to_bid": None if r.placed_at is None else round(r.placed_at - r.opened_at, 2),
+                **spec.of.export(spec, _loads(r.data), _loads(r.settled)),
             }
         )
     return rows
+
+
+#: The columns of the paying rounds drawn at the session's end (one row per student paid).
+PAID_COLUMNS = ("room", "student", "name", "rounds", "round", "kind", "earnings")
+
+
+def paid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
+    """Return the round drawn to pay each student at the end of `room`'s session, with his earnings there.
+
+    ``rounds``: how many paid rounds he played (closed, not practice, not excluded), the draw's
+    choices. Empty while the session goes on (the draw is made when it ends).
+    """
+    counted = (
+        select(outcomes.c.student_id, rounds.c.number, rounds.c.kind, outcomes.c.earnings)
+        .select_from(outcomes.join(rounds, rounds.c.id == outcomes.c.round_id))
+        .where(
+            rounds.c.room == room,
+            rounds.c.status == "closed",
+            rounds.c.practice.is_(False),
+            rounds.c.excluded.is_(False),
+        )
+    )
+    played: dict[int, dict[int, Any]] = {}
+    for o in conn.execute(counted):
+        played.setdefault(int(o.student_id), {})[int(o.number)] = o
+    people = conn.execute(
+        select(students.c.id, students.c.name, students.c.paid_round)
+        .where(students.c.room == room, students.c.paid_round.is_not(None))
+        .order_by(students.c.id)
+    ).all()
+    rows = []
+    for p in people:
+        mine = played.get(int(p.id), {})
+        drawn = mine.get(int(p.paid_round))
+        if drawn is None:  # the round was excluded since: the draw is made again when the session ends again
+            continue
+        rows.append(
+            {
+                "room": room,
+                "student": int(p.id),
+                "name": p.name,
+                "rounds": len(mine),
+                "round": int(p.paid_round),
+                "kind": drawn.kind,
+                "earnings": drawn.earnings,
+            }
+        )
+    return rows
+
+
+def _loads(text: str | None) -> dict[str, Any] | None:
+    """Return a stored JSON column as data (None if empty)."""
+    return None if text is None else dict(json.loads(text))
 
 
 def table_rows(conn: Connection, cache: TableCache, room: str, number: int | None = None) -> list[dict[str, Any]]:
@@ -160,7 +239,7 @@ def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[s
     how many seconds ago) or his Ra seats handed to a bot by the teacher (``bot``).
     """
     people = conn.execute(
-        select(students.c.id, students.c.name, students.c.last_seen, students.c.removed_at)
+        select(students.c.id, students.c.name, students.c.last_seen, students.c.removed_at, students.c.paid_round)
         .where(students.c.room == room)
         .order_by(students.c.id)
     ).all()
@@ -193,6 +272,7 @@ def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[s
     out: dict[str, Any] = {
         "room": room,
         "ended": ended is not None,
+        "paid": sum(p.paid_round is not None for p in people),  # students whose paying round the end drew
         "size": size or MAX_STUDENTS,
         "students": [
             {
@@ -246,7 +326,7 @@ def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[s
             n for s, n in names.items() if s not in set(given) and not any(p.id == s and p.removed_at for p in people)
         )
     out["round"] = info
-    if spec.kind == "ra":
+    if not spec.sealed:
         for row in table_rows(conn, cache, room, int(r.number)):
             if row["seat"] == 0:
                 out["tables"].append(

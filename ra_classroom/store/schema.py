@@ -32,7 +32,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.schema import CreateColumn
 
-from ..auctions.experiments import RoundSpec
+from ..kinds.spec import RoundSpec
 
 __all__ = [
     "MAX_ID",
@@ -79,6 +79,7 @@ students = Table(
     Column("last_seen", Float, nullable=False),
     Column("rejoin_hash", String(64)),  # the SHA-256 of his id and his short rejoin code (None: none given)
     Column("removed_at", Float),  # the teacher removed him: his seat token no longer opens anything
+    Column("paid_round", Integer),  # the round drawn to pay him at the session's end (None: not drawn, or it goes on)
     UniqueConstraint("room", "name", name="one_name_per_room"),
 )
 
@@ -142,6 +143,7 @@ bids = Table(
     Column("student_id", Integer, ForeignKey("students.id"), primary_key=True),
     Column("amount", Float, nullable=False),
     Column("placed_at", Float, nullable=False),
+    Column("data", Text),  # the details of an action that is more than one number, as JSON (its kind's)
 )
 
 outcomes = Table(
@@ -153,6 +155,7 @@ outcomes = Table(
     Column("price", Float, nullable=False),
     Column("paid", Float, nullable=False),
     Column("earnings", Float, nullable=False),
+    Column("data", Text),  # what the kind's settlement adds to a student's outcome, as JSON
 )
 
 tables = Table(

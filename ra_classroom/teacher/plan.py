@@ -21,9 +21,18 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..auctions.experiments import RoundSpec
+from ..kinds.spec import RoundSpec
 
-__all__ = ["COMMON_ROUNDS", "MINUTES", "PAID", "experience", "mean_place", "open_args", "session_plan"]
+__all__ = [
+    "COMMON_ROUNDS",
+    "LOTTERY_MINUTES",
+    "MINUTES",
+    "PAID",
+    "experience",
+    "mean_place",
+    "open_args",
+    "session_plan",
+]
 
 PAID = ("first", "second", "allpay", "first", "first", "allpay", "second", "first")  #: the paid private-value rounds
 COMMON_ROUNDS = 3  #: common-value rounds (first price, signals +/- 10), after the paid ones
@@ -44,18 +53,38 @@ MINUTES: tuple[tuple[int, str, str], ...] = (
 )  # fmt: skip
 
 
-def session_plan(group_size: int = GROUP_SIZE, seconds: float | None = SECONDS) -> list[RoundSpec]:
-    """Return the session's rounds in order, as `ControlRoom.open_round` takes them (``**spec`` of each's fields)."""
+#: The optional part: Holt and Laury's lotteries, after the auctions (4 of the 15 minutes of results).
+LOTTERY_MINUTES = (
+    4,
+    "Optional: **Holt and Laury's ten lottery choices**, a measure of risk attitude apart from the bids.",
+    '`open_round("lottery")`',
+)
+
+
+def session_plan(
+    group_size: int = GROUP_SIZE, seconds: float | None = SECONDS, *, lottery: bool = False
+) -> list[RoundSpec]:
+    """Return the session's rounds in order, as `ControlRoom.open_round` takes them (``**spec`` of each's fields).
+
+    With `lottery`, Holt and Laury's list follows the auctions (`LOTTERY_MINUTES`): a risk attitude
+    measured apart from the bids, which notebook 14 sets beside the one the first-price bids imply.
+    It comes last, so it changes none of the auctions before it (their rounds, groups and values).
+    """
     return [
         RoundSpec("first", group_size=group_size, seconds=seconds, practice=True),
         *(RoundSpec(kind, group_size=group_size, seconds=seconds) for kind in PAID),
         *(RoundSpec("common", group_size=group_size, seconds=seconds, noise=NOISE) for _ in range(COMMON_ROUNDS)),
+        *([RoundSpec("lottery", seconds=seconds)] if lottery else []),
     ]
 
 
 def open_args(spec: RoundSpec) -> dict[str, Any]:
-    """Return the round's settings as `ControlRoom.open_round` takes them: ``room.open_round(**open_args(spec))``."""
-    return {field.name: getattr(spec, field.name) for field in dataclasses.fields(spec)}
+    """Return the round's settings as `ControlRoom.open_round` takes them: ``room.open_round(**open_args(spec))``.
+
+    The settings the round's kind adds (``spec.options``) go as ``settings``.
+    """
+    out = {field.name: getattr(spec, field.name) for field in dataclasses.fields(spec) if field.name != "options"}
+    return {**out, "settings": dict(spec.options)}
 
 
 def mean_place(order: Sequence[str] = PAID) -> dict[str, float]:

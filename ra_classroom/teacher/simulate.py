@@ -22,10 +22,9 @@ from typing import Any, Protocol
 
 import orjson
 
-from ..auctions.laws import law_from_dict
-from ..auctions.theory import equilibrium_bid, shading
+from ..kinds.registry import kind as kind_named
 
-__all__ = ["Behaviour", "Probe", "SimStudent", "SimulatedClass", "sim_bid"]
+__all__ = ["Behaviour", "Probe", "SimStudent", "SimulatedClass", "sim_answer", "sim_bid"]
 
 GAP = 1 / 6  #: seconds between two messages of one simulated student, at least (the server takes 8 a second)
 _AGAIN = ("paused", "Too many messages")  # refusals that mean "not now": he acts again later
@@ -54,6 +53,10 @@ class Behaviour:
             (experience teaches caution), for the students who learn.
         learners: the share of students who learn (each is a learner or not, drawn once).
         think: the seconds he takes before each bid or move, drawn uniformly from this range.
+        lottery_noise: Holt and Laury's lotteries: he answers as a CRRA chooser whose ρ (u = x^(1-ρ)/(1-ρ))
+            is 1 - rho (the attitude behind his first-price bids, in the lotteries' convention) plus
+            his own shift, drawn once uniform in [-lottery_noise, lottery_noise] (0: no shift).
+        lottery_shift: his own shift (set by `student`).
     """
 
     rho: float = 0.5
@@ -65,6 +68,13 @@ class Behaviour:
     learn: float = 0.0
     learners: float = 1.0
     think: tuple[float, float] = (0.2, 1.0)
+    lottery_noise: float = 0.0
+    lottery_shift: float = 0.0
+
+    @property
+    def lottery_rho(self) -> float:
+        """Return his CRRA ρ in Holt and Laury's lotteries: 1 - rho, plus his own shift."""
+        return 1 - self.rho + self.lottery_shift
 
     def __post_init__(self) -> None:
         if self.errors not in ("uniform", "normal"):
@@ -78,13 +88,20 @@ class Behaviour:
         Drawn from a stream of his own (the seed and his name), apart from his bids' stream, so the
         same student has the same type in every run. Without a spread or non-learners, this behaviour.
         """
-        if self.rho_spread == 0 and self.learners >= 1:
+        if self.rho_spread == 0 and self.learners >= 1 and self.lottery_noise == 0:
             return self
         rng = random.Random(f"ra-classroom-type:{seed}:{name}")
         rho = self.rho + self.rho_spread * (2 * rng.random() - 1)
         learns = rng.random() < self.learners
+        shift = self.lottery_noise * (2 * rng.random() - 1) if self.lottery_noise else 0.0
         return dataclasses.replace(
-            self, rho=round(rho, 4), rho_spread=0.0, learn=self.learn if learns else 0.0, learners=1.0
+            self,
+            rho=round(rho, 4),
+            rho_spread=0.0,
+            learn=self.learn if learns else 0.0,
+            learners=1.0,
+            lottery_noise=0.0,
+            lottery_shift=round(self.lottery_shift + shift, 4),
         )
 
     def describe(self) -> str:
@@ -111,30 +128,48 @@ class Behaviour:
             f"price, in each round a bid above the value with probability {self.overbid:g} (by up to 20 %), else the "
             f"value; all-pay, risk-neutral (utility x^ρ has no value for a loser's loss), the risk-neutral equilibrium "
             f"bid; first-price and all-pay bids {noise}; common value (first price), "
-            f"the signal minus noise × s × u, u uniform on [0, 1], s = {self.shade:g}{learning}"
+            f"the signal minus noise × s × u, u uniform on [0, 1], s = {self.shade:g}{learning}{self._lotteries()}"
         )
+
+    def _lotteries(self) -> str:
+        """Return how he answers Holt and Laury's lotteries, when that is more than 1 - rho (else empty)."""
+        if not self.lottery_noise and not self.lottery_shift:
+            return ""
+        shift = (
+            f"uniform in [-{self.lottery_noise:g}, {self.lottery_noise:g}]"
+            if self.lottery_noise
+            else (f"{self.lottery_shift:g}")
+        )
+        return f"; Holt–Laury lotteries, the choices of CRRA ρ = 1 - (his first-price ρ) + a shift of his own, {shift}"
 
 
 def sim_bid(rnd: dict[str, Any], behaviour: Behaviour, rng: random.Random, common_rounds: int = 0) -> float:
     """Return a simulated student's bid in the round `rnd` of his page (its value, kind, law, group size).
 
-    `common_rounds` is how many common-value rounds he bid in before (see `Behaviour.learn`).
+    `common_rounds` is how many rounds of this kind he bid in before (see `Behaviour.learn`).
     """
-    kind, value, n = rnd["kind"], float(rnd["value"]), int(rnd["group_size"])
-    law = law_from_dict(rnd["law"])
+    answer = sim_answer(rnd, behaviour, rng, common_rounds)
+    if isinstance(answer, dict):
+        raise ValueError(f"a round of kind {rnd['kind']!r} takes an action, not a bid")
+    return answer
+
+
+def sim_answer(
+    rnd: dict[str, Any], behaviour: Behaviour, rng: random.Random, before: int = 0
+) -> float | dict[str, Any]:
+    """Return what a simulated student sends in the round `rnd` of his page: a bid, or his kind's action's data.
+
+    His kind decides (`Kind.simulate`), with his error factor drawn here; `before` is how many
+    rounds of this kind he played before (see `Behaviour.learn`).
+    """
     u = rng.random()
     if behaviour.errors == "normal":
         wobble = 1 + behaviour.jitter * NormalDist().inv_cdf(min(max(u, 1e-12), 1 - 1e-12))
     else:
         wobble = 1 + behaviour.jitter * (2 * u - 1)
-    if kind == "first":
-        bid = (law.low + shading(n, law, behaviour.rho) * (value - law.low)) * wobble
-    elif kind == "second":
-        bid = value * (1 + 0.2 * rng.random()) if rng.random() < behaviour.overbid else value
-    elif kind == "allpay":
-        bid = equilibrium_bid("allpay", value, n, law) * wobble
-    else:
-        bid = value - float(rnd["noise"]) * (behaviour.shade + behaviour.learn * common_rounds) * rng.random()
+    bid = kind_named(rnd["kind"]).simulate(rnd, behaviour, rng, wobble, before)
+    if isinstance(bid, dict):
+        return bid
     return round(min(float(rnd["max_bid"]), max(0.0, bid)), 2)
 
 
@@ -175,7 +210,7 @@ class SimStudent:
         # reconnection) it is the same, so his random stream is drawn once per decision, whatever the timing
         self.joined = asyncio.Event()
         self.connections = 0
-        self.common_rounds: set[int] = set()  # the common-value rounds he has bid in
+        self.played: dict[str, set[int]] = {}  # the rounds of each kind he has acted in
         self.quiet = False  # set: he reads his views but takes no new action (the end of a session)
         self.gone = False  # set: the teacher removed him, or his seat moved to another device: he stops
         self._ids = 0
@@ -269,11 +304,15 @@ class SimStudent:
         if view["screen"] == "bid" and rnd and rnd.get("your_bid") is None:
             key: tuple[Any, ...] = ("bid", rnd["id"])
             if key not in self.done and key not in self.pending.values():
+                played = self.played.setdefault(rnd["kind"], set())
                 if key not in self.decided:
-                    self.decided[key] = sim_bid(rnd, self.behaviour, self.rng, len(self.common_rounds - {rnd["id"]}))
-                if rnd["kind"] == "common":
-                    self.common_rounds.add(rnd["id"])
-                self._later(ws, key, {"t": "bid", "round": rnd["id"], "amount": self.decided[key]})
+                    self.decided[key] = sim_answer(rnd, self.behaviour, self.rng, len(played - {rnd["id"]}))
+                played.add(rnd["id"])
+                answer = self.decided[key]
+                if isinstance(answer, dict):
+                    self._later(ws, key, {"t": "act", "round": rnd["id"], "data": answer})
+                else:
+                    self._later(ws, key, {"t": "bid", "round": rnd["id"], "amount": answer})
         elif view["screen"] == "ra" and table and table["yours"] and table["choices"]:
             key = ("move", table["id"], table["ply"])
             if key not in self.done and key not in self.pending.values():
