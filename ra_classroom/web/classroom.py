@@ -32,6 +32,8 @@ from ..store import commands
 from ..store.bus import EventLog, Listener
 from ..store.database import Database
 from ..store.pages import build_views
+from ..store.refusal import Refusal
+from ..store.rooms import NO_DEVICE, Asked, Device, Joined
 from ..store.table_moves import TableCache
 from ..store.writer import Writer, announced, one_transaction
 from .hub import Hub
@@ -40,7 +42,6 @@ from .limits import JOINS_PER_MINUTE, JoinLimit
 if TYPE_CHECKING:
     from ..auctions.experiments import RoundSpec
     from ..game.table import Selection
-    from ..store.rooms import Joined
 
 __all__ = ["Classroom"]
 
@@ -173,13 +174,27 @@ class Classroom:
 
     # -- the students' commands (`ra_classroom.store.commands`) ---------------------------------
 
-    async def join(self, room: Any, name: Any, code: Any = None) -> Joined:
-        """Seat a new student, or give one his seat back with his rejoin code."""
-        return await self.command(lambda conn: commands.join(conn, room, name, code, time.time()))
+    async def join(self, room: Any, name: Any, code: Any = None, device: Device = NO_DEVICE) -> Joined | Asked:
+        """Seat a new student, or give one his seat back with his rejoin code (`commands.join`)."""
+        joined = await self.command(lambda conn: commands.join(conn, room, name, code, time.time(), device))
+        if isinstance(joined, Refusal):  # a wrong rejoin code: counted against the name, and refused
+            raise joined
+        return joined
 
-    async def ask(self, room: Any, name: Any) -> tuple[str, str, str]:
-        """Ask the teacher for a student's seat from a new device; return the device's token, the room, the name."""
-        return await self.command(lambda conn: commands.ask(conn, room, name, time.time()))
+    async def ask(self, room: Any, name: Any, device: Device = NO_DEVICE) -> Asked:
+        """Ask the teacher for a student's seat from a new device; return what the device waits with."""
+        return await self.command(lambda conn: commands.ask(conn, room, name, time.time(), device))
+
+    async def answer(self, student: int, request: Any, yes: Any) -> bool:
+        """The seat's own page says whether a device that typed its rejoin code may take it."""
+        return await self.command(lambda conn: commands.answer(conn, student, request, yes, time.time()))
+
+    async def away(self, student: int) -> None:
+        """Mark that `student`'s last page in this process closed (`rooms.away`); a failure is only logged."""
+        try:
+            await self.command(lambda conn: commands.away(conn, student, time.time()))
+        except Exception:
+            log.exception("could not mark student %s away", student)
 
     async def hello(self, token: Any) -> tuple[int, str, str, str | None]:
         """Find a seat token's student (raises `Pending` for a device not let in yet); see `commands.hello`."""
@@ -227,8 +242,8 @@ class Classroom:
         info: dict[str, Any] = await self.command(lambda conn: commands.close_round(conn, room, round_id, time.time()))
         return info
 
-    async def on_student(self, room: str, action: str, who: Any, to: Any) -> dict[str, Any]:
+    async def on_student(self, room: str, action: str, who: Any, to: Any, request: Any = None) -> dict[str, Any]:
         """Do one of the teacher's actions on a student (`commands.on_student`)."""
         return await self.command(
-            lambda conn: commands.on_student(conn, self.cache, room, action, who, to, time.time())
+            lambda conn: commands.on_student(conn, self.cache, room, action, who, to, time.time(), request)
         )
