@@ -367,7 +367,10 @@ def _rejoin(conn: Connection, taken: Any, room: str, code: Any, now: float, devi
             " (it was on your page when you joined), or ask the teacher to let you back in; if not, add an initial."
         )
     sid = int(taken.id)
-    if taken.wrong_codes >= MAX_WRONG_CODES:
+    wrong = conn.execute(  # his row locked (PostgreSQL): two wrong codes at once are counted one after the other
+        select(students.c.wrong_codes).where(students.c.id == sid).with_for_update()
+    ).scalar_one()
+    if wrong >= MAX_WRONG_CODES:
         raise Refusal(
             f"Too many wrong rejoin codes were typed for {taken.name}: that code opens nothing now."
             " Ask the teacher to let you back in."
@@ -375,7 +378,7 @@ def _rejoin(conn: Connection, taken: Any, room: str, code: Any, now: float, devi
     typed = normal_code(code) if isinstance(code, str) else ""
     if taken.rejoin_hash is None or not same_secret(rejoin_hash(sid, typed), str(taken.rejoin_hash)):
         conn.execute(update(students).where(students.c.id == sid).values(wrong_codes=students.c.wrong_codes + 1))
-        left = MAX_WRONG_CODES - taken.wrong_codes - 1
+        left = MAX_WRONG_CODES - wrong - 1
         raise WrongCode(
             f"That is not {taken.name}'s rejoin code ({left} more tries for this name)."
             " Check it, or ask the teacher to let you back in."

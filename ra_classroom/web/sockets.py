@@ -39,7 +39,7 @@ from .hub import Page
 from .limits import MAX_PAGES, RATE, RateLimit, network_of
 from .protocol import parse, read_id
 
-__all__ = ["DEVICE_COOKIE", "UNSEATED_SECONDS", "origin_allowed", "student_socket"]
+__all__ = ["DEVICE_COOKIE", "UNSEATED_SECONDS", "device_cookie", "origin_allowed", "student_socket"]
 
 log = logging.getLogger("ra_classroom")
 
@@ -49,6 +49,13 @@ UNSEATED_SECONDS = 60.0
 DEVICE_COOKIE = "ra_device"  #: the cookie that holds a browser's device token
 DEVICE_DAYS = 400  #: how long a browser keeps it (the most browsers allow)
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
+
+
+def device_cookie(token: str | None) -> str:
+    """Return the ``Set-Cookie`` value that gives a browser its device token (a new one if `token` is not one)."""
+    if token is None or not _TOKEN.fullmatch(token):
+        token = new_secret()
+    return f"{DEVICE_COOKIE}={token}; Max-Age={DEVICE_DAYS * 86400}; Path=/; HttpOnly; SameSite=Strict"
 
 
 def origin_allowed(origin: str | None, host: str | None, public: str | None) -> bool:
@@ -95,8 +102,7 @@ async def student_socket(
         await ws.accept()
     else:
         device = new_secret()
-        cookie = f"{DEVICE_COOKIE}={device}; Max-Age={DEVICE_DAYS * 86400}; Path=/; HttpOnly; SameSite=Strict"
-        await ws.accept(headers=[(b"set-cookie", cookie.encode())])
+        await ws.accept(headers=[(b"set-cookie", device_cookie(device).encode())])
     page = Page(ws)
     page.address = ws.client.host if ws.client else "unknown"
     page.device = Device(device, describe(ws.headers.get("user-agent")), network_of(page.address))
