@@ -228,8 +228,8 @@ def on_student(
 
 
 def remove_burst(
-    conn: Connection, cache: TableCache, room: str, address: Any, seconds: Any, now: float
+    conn: Connection, cache: TableCache, room: str, address: Any, seconds: Any, now: float, until: Any = 0
 ) -> tuple[dict[str, Any], Events]:
-    """Remove the students of `room` who joined from `address` in the last `seconds` (`roster.remove_burst`)."""
-    names, events = roster.remove_burst(conn, cache, room, address, seconds, now)
+    """Remove the students of `room` who joined from `address` between `seconds` and `until` seconds ago."""
+    names, events = roster.remove_burst(conn, cache, room, address, seconds, now, until)
     return {"removed": names, "address": address}, events

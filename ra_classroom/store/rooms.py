@@ -298,8 +298,8 @@ def join(conn: Connection, room: Any, name: Any, now: float, code: Any = None, d
         `Joined`, or `Asked` (a connected seat's code: its page is asked first).
 
     Raises:
-        Refusal: no such room, a bad name, a name taken (without its code), a removed student or
-            device, or a full room (removed students do not count).
+        Refusal: no such room, a bad name, a name taken (without its code), a code for a name
+            nobody has, a removed student or device, or a full room (removed students do not count).
         WrongCode: a wrong rejoin code (the count is to be committed).
     """
     code_text = room_code(room)
@@ -310,6 +310,11 @@ def join(conn: Connection, room: Any, name: Any, now: float, code: Any = None, d
     taken = same_name(conn, code_text, shown)
     if taken is not None:
         return _rejoin(conn, taken, code_text, code, now, device)
+    if code is not None and code != "":  # a rejoin code is for a seat: a typo in the name seats nobody new
+        raise Refusal(
+            f"Nobody in room {code_text} is called {shown}: check your name as you joined,"
+            " or leave the rejoin code empty to join as someone new."
+        )
     _device_allowed(conn, code_text, device)
     count = conn.execute(
         select(func.count()).select_from(students).where(students.c.room == code_text, students.c.removed_at.is_(None))

@@ -132,26 +132,31 @@ def _remove(conn: Connection, cache: TableCache, room: str, sid: int, now: float
 
 
 def remove_burst(
-    conn: Connection, cache: TableCache, room: str, address: Any, seconds: Any, now: float
+    conn: Connection, cache: TableCache, room: str, address: Any, seconds: Any, now: float, until: Any = 0
 ) -> tuple[list[str], list[dict[str, Any]]]:
-    """Remove every student of `room` who joined from network `address` in the last `seconds`; return their names.
+    """Remove every student of `room` who joined from network `address` from `seconds` ago until `until` seconds ago.
 
     A burst of joins from one address (a script behind the class's NAT) is undone at once, and
     the seats it took are free again: removed students do not count against the room's size.
+    Return the names removed.
 
     Raises:
-        Refusal: no such address among the room's joins, or a time that is not a number of seconds.
+        Refusal: nobody joined from that address then, or times that are not numbers of seconds.
     """
     if not isinstance(address, str) or not address or len(address) > 64:
         raise Refusal("Name the address, as the panel shows it.")
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= 86_400:
-        raise Refusal("Say how many seconds back the burst began: a number from 1 to 86400.")
+    for given in (seconds, until):
+        if isinstance(given, bool) or not isinstance(given, (int, float)) or not 0 <= given <= 86_400:
+            raise Refusal("Say how many seconds back the burst began (and ended): numbers from 0 to 86400.")
+    if until >= seconds:
+        raise Refusal("A burst ends after it began: give until fewer seconds back than seconds.")
     rows = conn.execute(
         select(students.c.id, students.c.name)
         .where(
             students.c.room == room,
             students.c.address == address,
             students.c.joined_at >= now - seconds,
+            students.c.joined_at <= now - until,
             students.c.removed_at.is_(None),
         )
         .order_by(students.c.id)

@@ -121,9 +121,10 @@ class TeacherClient:
             body["request"] = request
         return dict(self.call("POST", f"/api/rooms/{room}/students/{action}", body))
 
-    def remove_burst(self, room: str, address: str, seconds: float = 60) -> dict[str, Any]:
-        """Remove every student of `room` who joined from network `address` in the last `seconds`."""
-        return dict(self.call("POST", f"/api/rooms/{room}/burst", {"address": address, "seconds": seconds}))
+    def remove_burst(self, room: str, address: str, seconds: float = 60, until: float = 0) -> dict[str, Any]:
+        """Remove every student of `room` who joined from network `address` from `seconds` until `until` seconds ago."""
+        body = {"address": address, "seconds": seconds, "until": until}
+        return dict(self.call("POST", f"/api/rooms/{room}/burst", body))
 
     def projector(self, room: str) -> dict[str, Any]:
         """Return what the projector shows now (counts, the clock, the results; no names)."""

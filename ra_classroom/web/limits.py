@@ -4,11 +4,12 @@ A page may send `RATE` messages a second (bursts of `BURST`); a seat token may h
 `MAX_PAGES` pages at once in a process; an address may seat `JOINS_PER_MINUTE` new students at
 once, and as many a minute after that (`JoinLimit`, per process): a lecture hall behind one NAT
 shares an address, and its 1,000 students get in within a minute. Only a seat made (or a device
-asking for one) counts: a refused join, a wrong rejoin code, a seat taken back, is given back
-(`JoinLimit.refund`), so one client sending wrong codes or taken names spends nothing of his
-classmates' allowance (wrong codes are limited per name, in the store). What a burst of joins
-from one address can take is bounded by the room's size, and the teacher's panel shows joins
-per address and removes a burst at once.
+asking for one) counts: a refused join, a seat taken back, is given back (`JoinLimit.refund`),
+and a join with a rejoin code is not counted at all (it seats nobody new), so one client sending
+wrong codes or taken names spends nothing of his classmates' allowance (wrong codes are limited
+per name, in the store). What a burst of joins from one address can take is bounded by the
+room's size, and the teacher's panel shows joins per address and removes a burst at once (its
+joins given back to the allowance).
 
 >>> bucket = RateLimit(rate=2, burst=3)
 >>> [bucket.allow(now=0.0) for _ in range(4)]

@@ -187,7 +187,8 @@ async def _enter(msg: dict[str, Any], page: Page, classroom: Classroom) -> None:
     """
     kind, ident = msg["t"], msg.get("id")
     device = page.device if isinstance(page.device, Device) else NO_DEVICE
-    if kind in ("join", "ask") and not classroom.joins.allow(page.address):
+    counted = kind == "ask" or (kind == "join" and msg.get("code") in (None, ""))  # a code seats nobody new
+    if counted and not classroom.joins.allow(page.address):
         raise Refusal("Many students joined from your network just now: wait a few seconds and join again.")
     if kind in ("join", "ask"):
         try:
@@ -197,7 +198,8 @@ async def _enter(msg: dict[str, Any], page: Page, classroom: Classroom) -> None:
                 else classroom.join(msg.get("room"), msg.get("name"), msg.get("code"), device)
             )
         except Refusal:
-            classroom.joins.refund(page.address)  # no seat made: the network's allowance is not spent
+            if counted:
+                classroom.joins.refund(page.address)  # no seat made: the network's allowance is not spent
             raise
         if isinstance(entered, Asked):
             await page.send(
@@ -205,7 +207,7 @@ async def _enter(msg: dict[str, Any], page: Page, classroom: Classroom) -> None:
                 | {"why": entered.why}
             )
             return
-        if entered.moved:
+        if entered.moved and counted:
             classroom.joins.refund(page.address)
         sid, room, name, token = entered.student, entered.room, entered.name, entered.token
         welcome = {

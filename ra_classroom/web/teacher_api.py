@@ -21,8 +21,8 @@ call                                               what it does
                                                    (that device), ``bot`` (bots play his Ra seats), ``back``
                                                    (give them back), ``readmit`` (a removed student's device may
                                                    join again)
-``POST /api/rooms/{code}/burst``                   ``{"address": ..., "seconds": 60}``: remove every student who
-                                                   joined from that network in the last 60 s
+``POST /api/rooms/{code}/burst``                   ``{"address": ..., "seconds": 60, "until": 0}``: remove every
+                                                   student who joined from that network from 60 s ago until now
 ``POST /api/rooms/{code}/end``                     end the session: every page says so (an open round is closed);
                                                    ``{"ended": false}``: the session goes on
 ``GET  /api/rooms/{code}/projector``               what the projector shows: counts, the clock, the results
@@ -245,14 +245,15 @@ async def _student(request: Request, classroom: Classroom) -> Response:
 async def _burst(request: Request, classroom: Classroom) -> Response:
     """Remove the students who joined from one network address in the last seconds (a burst of joins)."""
     body, code = await _body(request), _code(request)
-    if not isinstance(body, dict) or set(body) - {"address", "seconds"}:
-        raise Refusal('Name the burst: {"address": "10.0.0.7", "seconds": 60}.')
-    address, seconds = body.get("address"), body.get("seconds", 60)
-    return JSONResponse(
-        await classroom.control(
-            lambda conn, now: commands.remove_burst(conn, classroom.cache, code, address, seconds, now)
-        )
+    if not isinstance(body, dict) or set(body) - {"address", "seconds", "until"}:
+        raise Refusal('Name the burst: {"address": "10.0.0.7", "seconds": 60} (and "until": seconds ago it ended).')
+    address, seconds, until = body.get("address"), body.get("seconds", 60), body.get("until", 0)
+    done = await classroom.control(
+        lambda conn, now: commands.remove_burst(conn, classroom.cache, code, address, seconds, now, until)
     )
+    for _ in done["removed"]:  # the burst's joins are given back to the network's allowance (in this process)
+        classroom.joins.refund(str(address))
+    return JSONResponse(done)
 
 
 def _projector(address: str | None) -> Handler:
