@@ -262,7 +262,7 @@ def pending(conn: Connection, token: Any, now: float) -> list[dict[str, Any]] | 
     raise Pending(f"Waiting for the teacher to let you back in as {row.name}: tell your teacher it is you.")
 
 
-def _request(conn: Connection, room: str, who: Any, request: Any) -> tuple[int, int, str]:
+def _request(conn: Connection, room: str, who: Any, request: Any, hint: bool = False) -> tuple[int, int, str]:
     """Return the request chosen (its id), its student and his name: by its id, or the one device asking for `who`.
 
     Raises:
@@ -282,7 +282,8 @@ def _request(conn: Connection, room: str, who: Any, request: Any) -> tuple[int, 
     sid, name = find(conn, room, who)
     asked = conn.execute(select(requests.c.id).where(requests.c.student_id == sid)).scalars().all()
     if not asked:
-        raise Refusal(f"No device is asking for {name}'s seat: ask {name} to open the page and type the name.")
+        more = f": ask {name} to open the page and type the name" if hint else ""
+        raise Refusal(f"No device is asking for {name}'s seat{more}.")
     if len(asked) > 1:
         raise Refusal(f"{len(asked)} devices ask for {name}'s seat: choose one of them by its line in the panel.")
     return int(asked[0]), sid, name
@@ -315,7 +316,7 @@ def reseat(conn: Connection, room: str, who: Any, now: float, request: Any = Non
     Raises:
         Refusal: no such student or request, or no device (or several) asking for his seat.
     """
-    ident, _, name = _request(conn, room, who, request)
+    ident, _, name = _request(conn, room, who, request, hint=True)
     return name, _let_in(conn, ident, "teacher", now)[1]
 
 
