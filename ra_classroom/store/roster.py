@@ -46,6 +46,7 @@ __all__ = [
     "remove_burst",
     "rename",
     "reseat",
+    "waiting_for",
 ]
 
 MAX_ASKING = 5  #: devices that may ask for one seat at once: each is a line in the teacher's panel
@@ -349,6 +350,16 @@ def answer(conn: Connection, student: int, request: Any, yes: Any, now: float) -
     conn.execute(delete(requests).where(requests.c.id == request))
     room = conn.execute(select(students.c.room).where(students.c.id == student)).scalar_one()
     return False, [{"k": "room", "room": room}]
+
+
+def waiting_for(conn: Connection, student: int) -> list[dict[str, Any]]:
+    """Return the devices that typed `student`'s rejoin code and wait for his page to agree (a page back asks again)."""
+    rows = conn.execute(
+        select(requests.c.id, requests.c.device)
+        .where(requests.c.student_id == student, requests.c.by_code)
+        .order_by(requests.c.id)
+    )
+    return [{"k": "confirm", "student": student, "request": int(r.id), "device": r.device or "a device"} for r in rows]
 
 
 def new_rejoin(conn: Connection, student: int) -> str | None:

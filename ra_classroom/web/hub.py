@@ -201,8 +201,8 @@ class Hub:
         if self._dirty:
             self._wake.set()
 
-    def ask_pages(self, event: dict[str, Any]) -> None:
-        """Ask the pages of a seat here whether the device that typed its rejoin code may take it."""
+    def ask_pages(self, event: dict[str, Any], only: Page | None = None) -> None:
+        """Ask the pages of a seat here (or page `only`) whether the device that typed its rejoin code may take it."""
         device = str(event.get("device", "a device"))
         why = (
             f"Your rejoin code was just typed on another device ({device}). If that was you, move your seat there;"
@@ -210,7 +210,8 @@ class Hub:
         )
         message = {"t": "confirm", "request": event.get("request"), "device": device, "why": why}
         student = event.get("student")
-        for page in self.pages.get(student, set()) if isinstance(student, int) else ():
+        pages = self.pages.get(student, set()) if isinstance(student, int) else set()
+        for page in [only] if only is not None else pages:
             page.post(message, self._sending)
 
     def leave(self, student: Any, why: str, removed: bool = False) -> None:

@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ra_core import Tile
 
 from ..game.table import Selection
+from ..store import roster
 from ..store.refusal import Refusal
 from ..store.rooms import NO_DEVICE, Asked, Device
 from ..store.roster import Pending
@@ -235,6 +236,9 @@ async def _enter(msg: dict[str, Any], page: Page, classroom: Classroom) -> None:
     classroom.hub.attach(page, sid, room, token_hash(token))
     await page.send(welcome)
     classroom.hub.refresh([sid])
+    if kind == "hello":  # a page back (a reload, a reconnection) is asked again what it missed being asked
+        for asked in await classroom.read(lambda conn: roster.waiting_for(conn, sid)):
+            classroom.hub.ask_pages(asked, only=page)
 
 
 def _room_for_one_more(classroom: Classroom, token: Any) -> None:

@@ -117,7 +117,13 @@ def test_nobody_asks_for_a_connected_seat_and_its_code_needs_its_page(
     asked = ana.until(lambda m: m.get("t") == "confirm")
     assert asked["device"] == "Windows computer, Firefox" and "nobody takes it while this page is open" in asked["why"]
     assert [a["by_code"] for a in teacher.status(room)["requests"]] == [True]  # the teacher sees it too
-    assert ana.answer(ana.send(t="confirm", request=asked["request"], yes=False))["confirmed"] is False
+    reloaded = device(server.url, opened)  # her page reloads: it is asked again
+    reloaded.hello(str(ana.token))
+    again = [m for m in reloaded.log if m.get("t") == "confirm"] or [reloaded.until(lambda m: m.get("t") == "confirm")]
+    assert again[0]["request"] == asked["request"]
+    assert reloaded.answer(reloaded.send(t="confirm", request=asked["request"], yes=False))["confirmed"] is False
+    refused = ana.answer(ana.send(t="confirm", request=asked["request"], yes=True))  # answered already
+    assert refused["t"] == "refused" and "No device waits for that answer" in refused["why"]
     thief.send(t="hello", token=waiting["token"])
     assert "unknown" in told(thief, "welcome")["why"]
     teacher.student(room, "rename", "Ana", to="Ana L.")  # her page is still hers, and still open
