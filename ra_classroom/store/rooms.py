@@ -43,6 +43,7 @@ __all__ = [
     "away",
     "clean_name",
     "connected",
+    "device_hash",
     "log_move",
     "create_room",
     "heartbeat",
@@ -144,6 +145,11 @@ def connected(row: Any, now: float) -> bool:
 def away(conn: Connection, student: int, now: float) -> None:
     """Mark that the last page of `student` on this process closed: his seat may be asked for after `AWAY_GRACE`."""
     conn.execute(update(students).where(students.c.id == student).values(away_since=now))
+
+
+def device_hash(device: Device) -> str | None:
+    """Return what the database keeps of a device's token (None: it sent none)."""
+    return token_hash(device.token) if device.token else None
 
 
 def log_move(conn: Connection, student: int, how: str, what: str, address: str, now: float) -> None:
@@ -287,8 +293,8 @@ def join(conn: Connection, room: Any, name: Any, now: float, code: Any = None, d
     page when he joined). If none of his pages is connected, this device gets the seat at once:
     a new seat token, a new rejoin code shown here only (the one typed opens nothing more), and
     the old token opens nothing (`Joined.moved`). If one is, the seat is not taken: the device
-    waits (`Asked`) until his page agrees, or the teacher lets it in, or his page has been gone
-    for `PRESENT_SECONDS` (`ra_classroom.store.roster.pending`). A wrong code is counted against
+    waits (`Asked`) until his page agrees, or the teacher lets it in, or his page is no longer
+    connected (`connected`; `ra_classroom.store.roster.pending`). A wrong code is counted against
     the name (`WrongCode`); after `MAX_WRONG_CODES`, the name's code opens nothing until the
     teacher lets a device in. Without a code, the student asks the teacher instead
     (`ra_classroom.store.roster.ask`). A device whose student the teacher removed cannot join
@@ -334,7 +340,7 @@ def join(conn: Connection, room: Any, name: Any, now: float, code: Any = None, d
                     joined_at=now,
                     last_seen=now,
                     address=device.address[:64] or None,
-                    device_hash=token_hash(device.token) if device.token else None,
+                    device_hash=device_hash(device),
                 )
                 .returning(students.c.id)
             ).scalar_one()
@@ -399,12 +405,13 @@ def _rejoin(conn: Connection, taken: Any, room: str, code: Any, now: float, devi
                 device=device.what[:80] or None,
                 address=device.address[:64] or None,
                 by_code=True,
+                device_hash=device_hash(device),
             )
             .returning(requests.c.id)
         ).scalar_one()
         why = (
             f"{taken.name}'s seat is open on another page right now: that page is asked whether to move the seat here."
-            f" Wait here; if that page says nothing and stays away for {PRESENT_SECONDS:.0f} s, the seat comes here."
+            f" Wait here; if that page is closed instead, the seat comes here {AWAY_GRACE:.0f} s later."
         )
         return Asked(token, room, str(taken.name), int(ident), why)
     fresh = new_rejoin_code()
@@ -413,6 +420,7 @@ def _rejoin(conn: Connection, taken: Any, room: str, code: Any, now: float, devi
         .where(students.c.id == sid)
         .values(
             token_hash=token_hash(token),
+            device_hash=device_hash(device),
             last_seen=now,
             away_since=None,
             rejoin_hash=rejoin_hash(sid, fresh),

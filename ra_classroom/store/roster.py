@@ -25,7 +25,18 @@ from sqlalchemy import Connection, case, delete, func, insert, select, update
 
 from .names import skeleton
 from .refusal import Refusal
-from .rooms import NO_DEVICE, Asked, Device, clean_name, connected, log_move, room_code, room_exists, same_name
+from .rooms import (
+    NO_DEVICE,
+    Asked,
+    Device,
+    clean_name,
+    connected,
+    device_hash,
+    log_move,
+    room_code,
+    room_exists,
+    same_name,
+)
 from .schema import MAX_ID, assignments, bids, groups, requests, rounds, seat_moves, students
 from .table_moves import TableCache, hand_to_bot
 from .tokens import new_rejoin_code, new_secret, rejoin_hash, token_hash
@@ -219,6 +230,7 @@ def ask(conn: Connection, room: Any, name: Any, now: float, device: Device = NO_
             asked_at=now,
             device=device.what[:80] or None,
             address=device.address[:64] or None,
+            device_hash=device_hash(device),
         )
         .returning(requests.c.id)
     ).scalar_one()
@@ -296,9 +308,10 @@ def _let_in(conn: Connection, request: int, how: str, now: float) -> tuple[int, 
     sid = int(row.student_id)
     room = conn.execute(select(students.c.room).where(students.c.id == sid)).scalar_one()
     conn.execute(delete(requests).where(requests.c.id == request))
-    conn.execute(
-        update(students).where(students.c.id == sid).values(token_hash=row.token_hash, rejoin_hash=None, wrong_codes=0)
-    )  # the new device is shown a new rejoin code at its hello
+    moved = {"token_hash": row.token_hash, "rejoin_hash": None, "wrong_codes": 0}  # a new code at its hello
+    if row.device_hash is not None:  # the seat's device is the new one (a removal keeps it out)
+        moved["device_hash"] = row.device_hash
+    conn.execute(update(students).where(students.c.id == sid).values(**moved))
     log_move(conn, sid, how, row.device or "", row.address or "", now)
     said = {
         "teacher": "your teacher let it in",

@@ -104,6 +104,7 @@ requests = Table(  # a new device asks for a student's seat; the teacher lets it
     Column("device", String(80)),  # the device as its browser describes it ("Android phone, Chrome")
     Column("address", String(64)),  # the network it asked from
     Column("by_code", Boolean, nullable=False, server_default=false()),  # it typed his rejoin code: his page may agree
+    Column("device_hash", String(64)),  # the SHA-256 of its device token: the seat's device once let in
 )
 
 seat_moves = Table(  # every move of a seat to another device: the teacher's panel lists them

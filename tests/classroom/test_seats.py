@@ -214,6 +214,15 @@ def test_a_removed_students_device_cannot_come_back_under_another_name_unless_le
     assert teacher.student(room, "readmit", "Dan")["name"] == "Dan"
     again.join(room, "Dan2")  # let by the teacher
     assert [s["name"] for s in teacher.status(room)["students"] if not s["removed"]] == ["Dan2"]
+    code = next(m for m in again.log if m.get("t") == "welcome")["code"]
+    away(again)
+    phone = device(server.url, opened)  # Dan2 moves his seat to a phone: the phone is his seat's device now
+    phone.send(t="join", room=room, name="Dan2", code=code)
+    assert told(phone, "welcome", "asking")["t"] == "welcome"
+    teacher.student(room, "remove", "Dan2")
+    from_phone = device(server.url, opened, cookie=phone.cookie)
+    from_phone.send(t="join", room=room, name="Dan3")
+    assert "removed Dan2 from room" in told(from_phone, "welcome")["why"]
 
 
 def test_a_lecture_hall_behind_one_address_joins_and_a_burst_is_removed_at_once(
