@@ -53,13 +53,14 @@ STUDENT_ACTIONS = ("remove", "rename", "reseat", "refuse", "bot", "back", "readm
 
 
 def join(
-    conn: Connection, room: Any, name: Any, code: Any, now: float, device: rooms.Device = rooms.NO_DEVICE
+    conn: Connection, room: Any, name: Any, code: Any, now: float, device: rooms.Device | None = None
 ) -> tuple[rooms.Joined | rooms.Asked | Refusal, Events]:
     """Seat a new student, or give one his seat back with his rejoin code (see `rooms.join`).
 
     A wrong rejoin code is returned as the `Refusal` to raise, not raised: its count against the
     name must be committed. A code typed for a seat whose page is connected asks that page.
     """
+    device = device or rooms.NO_DEVICE
     try:
         joined = rooms.join(conn, room, name, now, code, device)
     except rooms.WrongCode as wrong:
@@ -78,10 +79,10 @@ def _student_of(conn: Connection, asked: rooms.Asked) -> int:
 
 
 def ask(
-    conn: Connection, room: Any, name: Any, now: float, device: rooms.Device = rooms.NO_DEVICE
+    conn: Connection, room: Any, name: Any, now: float, device: rooms.Device | None = None
 ) -> tuple[rooms.Asked, Events]:
     """Ask the teacher for a student's seat from a new device; return what the device waits with."""
-    asked = roster.ask(conn, room, name, now, device)
+    asked = roster.ask(conn, room, name, now, device or rooms.NO_DEVICE)
     return asked, [{"k": "room", "room": asked.room}]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -92,6 +93,12 @@ def _button(text: str, control: str, style: str = "", **data: Any) -> str:
     )
 
 
+def _clock(move: dict[str, Any]) -> str:
+    """Return the time of day a seat moved, as this machine's clock shows it ("10:42:03, "), if the status says."""
+    at = move.get("at")
+    return time.strftime("%H:%M:%S, ", time.localtime(at)) if isinstance(at, (int, float)) else ""
+
+
 def _seat_lines(status: dict[str, Any]) -> list[str]:
     """Return the panel's lines about seats: each device asking, wrong codes, joins per address, removed, moves.
 
@@ -143,7 +150,7 @@ def _seat_lines(status: dict[str, Any]) -> list[str]:
             "teacher": "let in by you",
         }
         items = "".join(
-            f"<li>{html.escape(m['name'])}, {m['ago']} s ago: to {html.escape(m['device'])}"
+            f"<li>{html.escape(m['name'])}, {_clock(m)}{m['ago']} s ago: to {html.escape(m['device'])}"
             f" ({html.escape(m['address'] or '?')}), {said.get(m['how'], html.escape(m['how']))}</li>"
             for m in moves[:10]
         )

@@ -32,8 +32,6 @@ from ..store import commands
 from ..store.bus import EventLog, Listener
 from ..store.database import Database
 from ..store.pages import build_views
-from ..store.refusal import Refusal
-from ..store.rooms import NO_DEVICE, Asked, Device, Joined
 from ..store.table_moves import TableCache
 from ..store.writer import Writer, announced, one_transaction
 from .hub import Hub
@@ -42,6 +40,7 @@ from .limits import JOINS_PER_MINUTE, JoinLimit
 if TYPE_CHECKING:
     from ..auctions.experiments import RoundSpec
     from ..game.table import Selection
+    from ..store.rooms import Asked, Device, Joined
 
 __all__ = ["Classroom"]
 
@@ -174,14 +173,14 @@ class Classroom:
 
     # -- the students' commands (`ra_classroom.store.commands`) ---------------------------------
 
-    async def join(self, room: Any, name: Any, code: Any = None, device: Device = NO_DEVICE) -> Joined | Asked:
+    async def join(self, room: Any, name: Any, code: Any = None, device: Device | None = None) -> Joined | Asked:
         """Seat a new student, or give one his seat back with his rejoin code (`commands.join`)."""
         joined = await self.command(lambda conn: commands.join(conn, room, name, code, time.time(), device))
-        if isinstance(joined, Refusal):  # a wrong rejoin code: counted against the name, and refused
+        if isinstance(joined, Exception):  # a wrong rejoin code (a Refusal): counted against the name, and refused
             raise joined
         return joined
 
-    async def ask(self, room: Any, name: Any, device: Device = NO_DEVICE) -> Asked:
+    async def ask(self, room: Any, name: Any, device: Device | None = None) -> Asked:
         """Ask the teacher for a student's seat from a new device; return what the device waits with."""
         return await self.command(lambda conn: commands.ask(conn, room, name, time.time(), device))
 
