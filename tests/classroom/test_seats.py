@@ -309,7 +309,7 @@ def test_a_database_from_before_the_skeletons_gets_them_and_their_unique_index(
     first.close()
     again = Database(url)
     with again.transaction() as conn:
-        shapes = dict(conn.execute(text("SELECT name, skeleton FROM students ORDER BY id")).all())
+        shapes: dict[str, str] = dict(conn.execute(text("SELECT name, skeleton FROM students ORDER BY id")).all())
         assert shapes["Ann"] == "ann" and shapes["Bo"] == "bo" and shapes["\u0410nn"].startswith("ann#")
         assert "one_lookalike_per_room" in {i["name"] for i in inspect(conn).get_indexes("students")}
         with pytest.raises(Refusal, match="called Ann already"):
