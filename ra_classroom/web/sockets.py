@@ -53,10 +53,15 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
 
 
 def device_cookie(token: str | None) -> str:
-    """Return the ``Set-Cookie`` value that gives a browser its device token (a new one if `token` is not one)."""
+    """Return the ``Set-Cookie`` value that gives a browser its device token (a new one if `token` is not one).
+
+    ``SameSite=Lax``: a browser sends it when a link from elsewhere (a QR code's scanner, an e-mail)
+    opens the page, so that the page does not give that device a new token; ``HttpOnly``: no script
+    reads it, and leaving a seat does not change the device.
+    """
     if token is None or not _TOKEN.fullmatch(token):
         token = new_secret()
-    return f"{DEVICE_COOKIE}={token}; Max-Age={DEVICE_DAYS * 86400}; Path=/; HttpOnly; SameSite=Strict"
+    return f"{DEVICE_COOKIE}={token}; Max-Age={DEVICE_DAYS * 86400}; Path=/; HttpOnly; SameSite=Lax"
 
 
 def origin_allowed(origin: str | None, host: str | None, public: str | None) -> bool:
