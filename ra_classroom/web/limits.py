@@ -42,9 +42,9 @@ WIRE_LIMIT = 64 * 1024  #: bytes: a websocket frame larger than this closes the 
 RATE = 8.0  #: messages per second a page may send on average ...
 BURST = 16  #: ... and at once: a student clicks a few times a second at most
 MAX_PAGES = 4  #: pages open at once on one seat token, in one process: a phone, a laptop, a reload or two
-JOINS_PER_MINUTE = (
-    1000  #: students who may join from one address at once (a lecture hall behind one NAT), and each minute
-)
+#: New students who may join from one address at once, and each minute: a lecture hall of 1,000 behind one NAT, with
+#: room to spare for the joins being refused at that moment (each holds its place until it is refused).
+JOINS_PER_MINUTE = 1200
 #: Connections open at once from one address (but the named proxy's): a room's 1,000 students behind one NAT, twice.
 CONNECTIONS_PER_ADDRESS = 2000
 HEADER_SECONDS = 10.0  #: seconds for a request's headers and body to arrive; a slower request is closed
