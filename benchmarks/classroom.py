@@ -5,6 +5,7 @@
     python benchmarks/classroom.py --students 1000 --seconds 60 --postgres --processes 2  # a lecture hall
     python benchmarks/classroom.py --students 200 --seconds 30 --reconnect               # pages reconnect
     python benchmarks/classroom.py --slowloris 20000                                     # one client's slowloris
+    python benchmarks/classroom.py --joins-behind-one-address 1000 [--hostile]          # a lecture hall's NAT
 
 The server runs in child processes (`ra_classroom.web.server.ServerProcess`: SQLite in a temporary
 folder unless --database or --postgres is given; --processes N serves one port from N processes);
@@ -36,6 +37,17 @@ API and ``/healthz`` are asked. Printed: ``student_got_in: yes|no`` (and how lon
 ``seated_student_bid``, ``teacher_api``, ``healthz``, ``refused_at_once`` (connections the server
 closed before reading them) and ``all_closed_s`` (from the last request sent until the server had
 closed every connection).
+
+With ``--joins-behind-one-address N`` the script plays a lecture hall behind one NAT instead: N
+students on this machine's one address (127.0.0.1), each on a websocket of his own, all join a
+room of N + 50 (at most 1,000) at once, at the server's own limits (``serve`` as a teacher starts it). Printed:
+``joined: K of N``, ``every_student_got_in``, ``joins_per_second`` (K over the time from the first
+join sent to the last welcome) and the joins' ``join_s`` p50/p90/max. With ``--hostile`` one
+client behind the same address first takes 50 seats with a burst of joins, which the teacher's
+panel shows (joins per address) and the teacher removes at once (one call of the API: the
+panel's button); then, while the class joins, it sends wrong rejoin codes for a classmate's name
+from 8 pages at their full rate. Printed besides: ``wrong_codes_sent``, ``burst_seats``,
+``panel_shows``, ``burst_removed`` and ``a_student_still_got_in``.
 """
 
 from __future__ import annotations
@@ -438,6 +450,126 @@ def slowloris(count: int) -> int:
     return 0 if got_in and bid and health == "yes" else 1
 
 
+def joins_behind_one_address(count: int, hostile: bool, processes: int, database: str | None) -> int:
+    """Seat `count` students from one address at once (and a hostile client); print how fast, and whether all got in."""
+    import websockets
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 2 * count + 600)), hard))
+    spare = 50  # the seats of the hostile client's burst: the room holds the class and these
+    load = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="ra-classroom-bench-") as tmp:
+        secret = new_secret()
+        server = ServerProcess(
+            database or str(Path(tmp) / "b.db"), secret, log=Path(tmp) / "server.log", processes=processes
+        )
+        server.start()
+        try:
+            teacher = TeacherClient(server.url, secret)
+            room = teacher.create_room(size=min(1000, count + spare))
+            url = server.url.replace("http://", "ws://") + "/ws"
+
+            async def ask(ws: Any, msg: dict[str, Any]) -> dict[str, Any]:
+                await ws.send(json.dumps(msg))
+                while True:
+                    answer: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 120))
+                    if answer.get("t") in ("welcome", "refused", "asking"):
+                        return answer
+
+            async def play() -> dict[str, Any]:
+                out: dict[str, Any] = {"times": [], "wrong": 0, "burst": 0, "refused": []}
+                async with contextlib.AsyncExitStack() as stack:
+                    if hostile:  # first a burst of joins; the teacher sees it in the panel and removes it at once
+                        burst_began = time.time()
+                        pages = [await stack.enter_async_context(websockets.connect(url)) for _ in range(spare)]
+                        said = await asyncio.gather(
+                            *(ask(p, {"t": "join", "room": room, "name": f"Junk {i}"}) for i, p in enumerate(pages))
+                        )
+                        out["burst"] = sum(a["t"] == "welcome" for a in said)
+                        burst_ended = time.time()
+                        await asyncio.sleep(1.0)
+                        joins = (await asyncio.to_thread(teacher.status, room))["addresses"]
+                        out["shown"] = "; ".join(
+                            f"{j['address']}: {j['students']} ({j['last_minute']} in the last minute)" for j in joins
+                        )
+                        now = time.time()
+                        window = (joins[0]["address"], now - burst_began + 0.2, now - burst_ended - 0.2)
+                        out["removed"] = len((await asyncio.to_thread(teacher.remove_burst, room, *window))["removed"])
+                    done = asyncio.Event()
+
+                    async def guess(page: Any) -> None:  # wrong codes for a classmate's name, at the page's rate
+                        k = 0
+                        while not done.is_set():
+                            k += 1
+                            await page.send(
+                                json.dumps({"t": "join", "room": room, "name": "Student 0000", "code": f"{k:06d}"})
+                            )
+                            out["wrong"] += 1
+                            await asyncio.sleep(1 / 8)
+
+                    async def drain(page: Any) -> None:
+                        with contextlib.suppress(Exception):
+                            while True:
+                                await page.recv()
+
+                    async def student(i: int) -> None:
+                        async with websockets.connect(url, open_timeout=120) as ws:
+                            sent = time.monotonic()
+                            answer = await ask(ws, {"t": "join", "room": room, "name": f"Student {i:04d}"})
+                            if answer["t"] == "welcome":
+                                out["times"].append((sent, time.monotonic()))
+                            else:
+                                out["refused"].append(answer.get("why", ""))
+                            await held.wait()  # a class stays connected while the others join
+
+                    held = asyncio.Event()
+                    began = time.monotonic()
+                    tasks = [asyncio.create_task(student(0))]  # the classmate whose name is guessed at, in first
+                    while not out["times"] and not out["refused"] and time.monotonic() - began < 60:
+                        await asyncio.sleep(0.01)
+                    guessers = []
+                    if hostile:
+                        for _ in range(8):
+                            page = await stack.enter_async_context(websockets.connect(url))
+                            guessers += [asyncio.create_task(guess(page)), asyncio.create_task(drain(page))]
+
+                    tasks += [asyncio.create_task(student(i)) for i in range(1, count)]
+                    while len(out["times"]) + len(out["refused"]) < count and time.monotonic() - began < 180:
+                        await asyncio.sleep(0.05)
+                    out["began"] = began
+                    done.set()
+                    held.set()
+                    await asyncio.gather(*tasks, return_exceptions=True)
+                    for task in guessers:
+                        task.cancel()
+                    await asyncio.gather(*guessers, return_exceptions=True)
+                return out
+
+            out = asyncio.run(play())
+        finally:
+            server.stop()
+    times = out["times"]
+    span = max(t for _, t in times) - out["began"] if times else float("nan")
+    waits = sorted(t - s for s, t in times)
+    print(f"students: {count}, all from one address (127.0.0.1), at the server's own limits; processes: {processes}")
+    print(f"database: {'sqlite' if database is None else 'postgresql'}")
+    print(f"load_average: {load[0]:.2f} at the start, {os.getloadavg()[0]:.2f} at the end")
+    print(
+        f"joined: {len(times)} of {count} in {span:.1f} s"
+        + (f"; refused: {out['refused'][:1]}" if out["refused"] else "")
+    )
+    print(f"every_student_got_in: {'yes' if len(times) == count else 'no'}")
+    print(f"joins_per_second: {len(times) / span:.0f}")
+    print(f"join_s: p50 {pct(waits, 0.5):.2f}, p90 {pct(waits, 0.9):.2f}, max {max(waits, default=float('nan')):.2f}")
+    if hostile:
+        print(f"wrong_codes_sent: {out['wrong']} (from 8 pages behind the same address, for Student 0000's name)")
+        print(f"burst_seats: {out['burst']} (one client's joins before the class came)")
+        print(f"panel_shows: {out['shown']}")
+        print(f"burst_removed: {out['removed']} (one call of the teacher's API, the panel's button)")
+        print(f"a_student_still_got_in: {'yes' if times else 'no'}")
+    return 0 if len(times) == count else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=200)
@@ -453,9 +585,17 @@ def main() -> int:
     parser.add_argument(
         "--slowloris", type=int, default=0, metavar="N", help="instead of a session: one client's N unfinished requests"
     )
+    parser.add_argument(
+        "--joins-behind-one-address", type=int, default=0, metavar="N", help="instead of a session: N joins at once"
+    )
+    parser.add_argument("--hostile", action="store_true", help="with --joins-behind-one-address: a hostile client too")
     args = parser.parse_args()
     if args.slowloris:
         return slowloris(args.slowloris)
+    if args.joins_behind_one_address:
+        with ExitStack() as stack:
+            database = args.database or (stack.enter_context(postgres(CpuMeter())) if args.postgres else None)
+            return joins_behind_one_address(args.joins_behind_one_address, args.hostile, args.processes, database)
     cpu = CpuMeter()
     with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="ra-classroom-bench-") as tmp:
         database = args.database or (stack.enter_context(postgres(cpu)) if args.postgres else str(Path(tmp) / "b.db"))

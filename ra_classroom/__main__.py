@@ -47,8 +47,8 @@ def main(argv: list[str] | None = None) -> int:
         "--joins-per-minute",
         type=int,
         default=JOINS_PER_MINUTE,
-        help=f"students who may join from one address at once, and each minute (default "
-        f"{JOINS_PER_MINUTE}: a class behind one NAT shares an address)",
+        help=f"new students who may join from one address at once, and each minute (default "
+        f"{JOINS_PER_MINUTE}: a lecture hall behind one NAT shares an address; refused joins do not count)",
     )
     run.add_argument(
         "--trusted-proxy",

@@ -27,7 +27,9 @@ __all__ = [
     "STUDENT_ACTIONS",
     "Done",
     "act",
+    "answer",
     "ask",
+    "away",
     "bid",
     "close_round",
     "create_room",
@@ -36,6 +38,7 @@ __all__ = [
     "move",
     "on_student",
     "open_round",
+    "remove_burst",
     "set_size",
     "step",
     "sweep",
@@ -43,25 +46,50 @@ __all__ = [
 
 Events = list[dict[str, Any]]
 Done = tuple[Any, Events]  #: what a command returns: its result, and the events to send once it has committed
-STUDENT_ACTIONS = ("remove", "rename", "reseat", "refuse", "bot", "back")  #: the teacher's actions on a student
+#: The teacher's actions on a student.
+STUDENT_ACTIONS = ("remove", "rename", "reseat", "refuse", "bot", "back", "readmit")
 
 
 # -- the students' commands ----------------------------------------------------------------
 
 
-def join(conn: Connection, room: Any, name: Any, code: Any, now: float) -> tuple[rooms.Joined, Events]:
-    """Seat a new student, or give one his seat back with his rejoin code (see `rooms.join`)."""
-    joined = rooms.join(conn, room, name, now, code)
+def join(
+    conn: Connection, room: Any, name: Any, code: Any, now: float, device: rooms.Device | None = None
+) -> tuple[rooms.Joined | rooms.Asked | Refusal, Events]:
+    """Seat a new student, or give one his seat back with his rejoin code (see `rooms.join`).
+
+    A wrong rejoin code is returned as the `Refusal` to raise, not raised: its count against the
+    name must be committed. A code typed for a seat whose page is connected asks that page.
+    """
+    device = device or rooms.NO_DEVICE
+    try:
+        joined = rooms.join(conn, room, name, now, code, device)
+    except rooms.WrongCode as wrong:
+        return wrong, []
+    if isinstance(joined, rooms.Asked):
+        return joined, [roster.confirm_event(joined, device.what, _student_of(conn, joined))]
     if not joined.moved:
         return joined, []
-    why = "Your seat is now open on another device (you typed your rejoin code there)."
+    why = f"Your seat is now open on another device ({device.what or 'a device'}): your rejoin code was typed there."
     return joined, [{"k": "leave", "student": joined.student, "why": why}, {"k": "room", "room": joined.room}]
 
 
-def ask(conn: Connection, room: Any, name: Any, now: float) -> tuple[tuple[str, str, str], Events]:
-    """Ask the teacher for a student's seat from a new device; return the device's token, the room, the name."""
-    asked = roster.ask(conn, room, name, now)
-    return asked, [{"k": "room", "room": asked[1]}]
+def _student_of(conn: Connection, asked: rooms.Asked) -> int:
+    """Return the student whose seat the request of `asked` is for."""
+    return roster.find(conn, asked.room, asked.name)[0]
+
+
+def ask(
+    conn: Connection, room: Any, name: Any, now: float, device: rooms.Device | None = None
+) -> tuple[rooms.Asked, Events]:
+    """Ask the teacher for a student's seat from a new device; return what the device waits with."""
+    asked = roster.ask(conn, room, name, now, device or rooms.NO_DEVICE)
+    return asked, [{"k": "room", "room": asked.room}]
+
+
+def answer(conn: Connection, student: int, request: Any, yes: Any, now: float) -> tuple[bool, Events]:
+    """The seat's own page says whether the device that typed its rejoin code may take it (`roster.answer`)."""
+    return roster.answer(conn, student, request, yes, now)
 
 
 def hello(
@@ -69,15 +97,29 @@ def hello(
 ) -> tuple[tuple[int, str, str, str | None], Events]:
     """Find a seat token's student; give him back the seats bots played meanwhile, and a rejoin code if none.
 
+    A device that typed the seat's rejoin code gets the seat here once the seat's page has been
+    away long enough (`roster.pending`).
+
     Raises:
-        Pending: the token is a device's that asked for a seat, and the teacher has not let it in yet.
+        Pending: the token is a device's that asked for a seat, and it has not been let in yet.
     """
+    moved: Events = []
     try:
         sid, room, name = rooms.hello(conn, token, now)
     except Refusal:
-        roster.pending(conn, token)
-        raise
-    return (sid, room, name, roster.new_rejoin(conn, sid)), table_moves.return_seats(conn, cache, sid, now)
+        let_in = roster.pending(conn, token, now)
+        if let_in is None:
+            raise
+        moved = let_in
+        sid, room, name = rooms.hello(conn, token, now)
+    back = table_moves.return_seats(conn, cache, sid, now)
+    return (sid, room, name, roster.new_rejoin(conn, sid)), moved + back
+
+
+def away(conn: Connection, student: int, now: float) -> tuple[None, Events]:
+    """Mark that a student's last page on this process closed (`rooms.away`)."""
+    rooms.away(conn, student, now)
+    return None, []
 
 
 def bid(conn: Connection, student: int, round_id: Any, amount: Any, now: float) -> tuple[int, Events]:
@@ -159,12 +201,20 @@ def close_round(conn: Connection, room: str, round_id: int | None, now: float) -
 
 
 def on_student(
-    conn: Connection, cache: TableCache, room: str, action: str, who: Any, to: Any, now: float
+    conn: Connection,
+    cache: TableCache,
+    room: str,
+    action: str,
+    who: Any,
+    to: Any,
+    now: float,
+    request: Any = None,
 ) -> tuple[dict[str, Any], Events]:
     """Do one of the teacher's `STUDENT_ACTIONS` to the student `who` (his name or id) of `room`.
 
-    ``remove``, ``rename`` (to `to`), ``reseat`` (let his asking device in), ``refuse`` (it),
-    ``bot`` (bots play his seats until ``back``).
+    ``remove``, ``rename`` (to `to`), ``reseat`` (let in the device of `request`, or the one
+    device asking for his seat), ``refuse`` (it), ``bot`` (bots play his seats until ``back``),
+    ``readmit`` (a removed student's device may join again, under another name).
     """
     if action not in STUDENT_ACTIONS:
         raise Refusal(f"No such action on a student: {action[:20]!r}; known: {', '.join(STUDENT_ACTIONS)}.")
@@ -173,9 +223,11 @@ def on_student(
     elif action == "rename":
         name, events = roster.rename(conn, room, who, to)
     elif action == "reseat":
-        name, events = roster.reseat(conn, room, who)
+        name, events = roster.reseat(conn, room, who, now, request)
     elif action == "refuse":
-        name, events = roster.refuse(conn, room, who)
+        name, events = roster.refuse(conn, room, who, request)
+    elif action == "readmit":
+        name, events = roster.readmit(conn, room, who)
     else:
         sid, name = roster.find(conn, room, who)
         bot = action == "bot"
@@ -185,3 +237,11 @@ def on_student(
         if not events:
             raise Refusal(f"{name} has no seat that the teacher handed to a bot.")
     return {"name": name, "done": action}, events
+
+
+def remove_burst(
+    conn: Connection, cache: TableCache, room: str, address: Any, seconds: Any, now: float, until: Any = 0
+) -> tuple[dict[str, Any], Events]:
+    """Remove the students of `room` who joined from `address` between `seconds` and `until` seconds ago."""
+    names, events = roster.remove_burst(conn, cache, room, address, seconds, now, until)
+    return {"removed": names, "address": address}, events

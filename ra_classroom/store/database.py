@@ -39,6 +39,7 @@ from .schema import events, metadata, upgrade
 __all__ = ["CHANNEL", "Database", "database_url", "is_postgres"]
 
 CHANNEL = "ra_classroom"  #: the PostgreSQL notification channel of every classroom process
+NOTIFY_BYTES = 7000  #: the most one NOTIFY payload carries here (PostgreSQL refuses 8,000 bytes and more)
 
 
 def database_url(given: str) -> str:
@@ -117,9 +118,16 @@ class Database:
         """Send `events` to the other server processes when `conn`'s transaction commits (PostgreSQL, shared SQLite)."""
         if not events:
             return
-        if self.is_postgres:
-            payload = json.dumps({"o": origin, "e": list(events)}, separators=(",", ":"))
-            conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+        if self.is_postgres:  # a NOTIFY carries under 8,000 bytes: many events (a burst removed) go in several
+            part: list[dict[str, Any]] = []
+            for event in [*events, None]:
+                if event is not None and len(json.dumps([*part, event], separators=(",", ":"))) < NOTIFY_BYTES:
+                    part.append(event)
+                    continue
+                if part:
+                    payload = json.dumps({"o": origin, "e": part}, separators=(",", ":"))
+                    conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+                part = [event] if event is not None else []
         elif self.shared:
             payload = json.dumps(list(events), separators=(",", ":"))
             conn.execute(_LOG, {"origin": origin, "payload": payload, "at": time.time()})

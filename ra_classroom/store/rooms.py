@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .names import skeleton
 from .refusal import Refusal
-from .schema import rooms, students
+from .schema import requests, rooms, seat_moves, students
 from .tokens import (
     ROOM_ALPHABET,
     new_code,
@@ -31,10 +31,20 @@ from .tokens import (
 )
 
 __all__ = [
+    "AWAY_GRACE",
     "MAX_STUDENTS",
+    "MAX_WRONG_CODES",
+    "NO_DEVICE",
     "PRESENT_SECONDS",
+    "Asked",
+    "Device",
     "Joined",
+    "WrongCode",
+    "away",
     "clean_name",
+    "connected",
+    "device_hash",
+    "log_move",
     "create_room",
     "heartbeat",
     "hello",
@@ -47,9 +57,15 @@ __all__ = [
 ]
 
 PRESENT_SECONDS = 15.0  #: a student whose page was connected this recently takes part in the next round
+#: Seconds after a student's last page on a process closed before his seat counts as not connected (two heartbeats of
+#: the other processes, which would mark him present again if a page of his is open there).
+AWAY_GRACE = 6.0
 MAX_NAME = 30
 MAX_CODE = 12  #: letters and digits of a room code at most
 MAX_STUDENTS = 1000  #: per room: a bound on what one room code can be made to hold
+#: Wrong rejoin codes typed for one name before its code opens nothing more (until the teacher lets a device in):
+#: counted per name, so a student who guesses locks out only that name's code, never his classmates behind his address.
+MAX_WRONG_CODES = 5
 #: Words the boards write beside names ("bot", "Ann, a bot plays for now", "Ann (you)"): no name may hold
 #: them, so that no student passes for a bot, for someone a bot stands in for, or for the reader himself.
 _RESERVED = re.compile(r"(?<![^\W\d_])bots?(?![^\W\d_])|\(\s*you\s*\)|plays for now", re.IGNORECASE)
@@ -73,6 +89,72 @@ class Joined(NamedTuple):
     name: str
     rejoin: str
     moved: bool
+
+
+class Device(NamedTuple):
+    """The device a join or an ask comes from.
+
+    Attributes:
+        token: its device token (a cookie the server set at its first visit), or None if it sent none.
+        what: a short description from its browser's User-Agent ("Android phone, Chrome").
+        address: the network it came from (`ra_classroom.web.limits.network_of`).
+    """
+
+    token: str | None = None
+    what: str = ""
+    address: str = ""
+
+
+NO_DEVICE = Device()  #: a device that said nothing of itself (a test's client, a script)
+
+
+class Asked(NamedTuple):
+    """A device waiting for a seat: the teacher, or the seat's own page, lets it in.
+
+    Attributes:
+        token: the seat token it will hold once let in (this device's; the database keeps its hash).
+        room: the room's code.
+        name: the student's name.
+        request: the request's id (its line in the teacher's panel).
+        why: what the device is told while it waits.
+    """
+
+    token: str
+    room: str
+    name: str
+    request: int
+    why: str
+
+
+class WrongCode(Refusal):
+    """A wrong rejoin code: refused, yet counted against the name (the caller commits the count)."""
+
+
+def connected(row: Any, now: float) -> bool:
+    """Return whether a page of student `row` (his ``last_seen`` and ``away_since``) is connected now.
+
+    A page is connected while its process marks him present, until `AWAY_GRACE` seconds after
+    his last page on a process closed (`away`): time enough for another process with a page of
+    his to mark him present again (`heartbeat` clears ``away_since``).
+    """
+    if row.away_since is not None and now - float(row.away_since) >= AWAY_GRACE:
+        return False
+    return float(row.last_seen) >= now - PRESENT_SECONDS
+
+
+def away(conn: Connection, student: int, now: float) -> None:
+    """Mark that the last page of `student` on this process closed: his seat may be asked for after `AWAY_GRACE`."""
+    conn.execute(update(students).where(students.c.id == student).values(away_since=now))
+
+
+def device_hash(device: Device) -> str | None:
+    """Return what the database keeps of a device's token (None: it sent none)."""
+    return token_hash(device.token) if device.token else None
+
+
+def log_move(conn: Connection, student: int, how: str, what: str, address: str, now: float) -> None:
+    """Write one move of a seat to another device, for the teacher's panel."""
+    conn.execute(insert(seat_moves).values(student_id=student, at=now, how=how, device=what[:80], address=address[:64]))
 
 
 def clean_name(name: Any) -> str:
@@ -173,18 +255,30 @@ def room_code(text: Any) -> str:
 
 
 def same_name(conn: Connection, room: str, name: str) -> Any:
-    """Return the row (id, name, rejoin_hash, removed_at) of the student of `room` whose name looks like `name`.
+    """Return the row (id, name, rejoin_hash, removed_at, last_seen, wrong_codes) of the student of `room` named `name`.
 
     Names are the same when their skeletons are (`ra_classroom.store.names`): "Аnn" with a
     Cyrillic A is Ann's name, and so is "ＡＮＮ". A room holds at most `MAX_STUDENTS` names.
     """
+    columns = (
+        students.c.id,
+        students.c.name,
+        students.c.rejoin_hash,
+        students.c.removed_at,
+        students.c.last_seen,
+        students.c.away_since,
+        students.c.wrong_codes,
+    )
     wanted = skeleton(name)
-    rows = conn.execute(
-        select(students.c.id, students.c.name, students.c.rejoin_hash, students.c.removed_at)
-        .where(students.c.room == room)
+    row = conn.execute(select(*columns).where(students.c.room == room, students.c.skeleton == wanted)).first()
+    if row is not None:
+        return row
+    rows = conn.execute(  # a student from an earlier database whose skeleton was made unique by his id
+        select(*columns, students.c.skeleton)
+        .where(students.c.room == room, students.c.skeleton.like("%#%"))
         .order_by(students.c.id)
     )
-    return next((row for row in rows if skeleton(row.name) == wanted), None)
+    return next((r for r in rows if skeleton(r.name) == wanted), None)
 
 
 def room_exists(conn: Connection, code: str) -> bool:
@@ -192,17 +286,27 @@ def room_exists(conn: Connection, code: str) -> bool:
     return conn.execute(select(rooms.c.code).where(rooms.c.code == code)).first() is not None
 
 
-def join(conn: Connection, room: Any, name: Any, now: float, code: Any = None) -> Joined:
+def join(conn: Connection, room: Any, name: Any, now: float, code: Any = None, device: Device = NO_DEVICE) -> Any:
     """Seat a new student in `room`, or give a student his seat back on a new device; return who he is.
 
     A name taken in the room is his own seat only with his rejoin code (`code`, shown on his
-    page when he joined): then this device gets a new seat token, and the old one opens nothing
-    (`Joined.moved`). Without the code, or with a wrong one, the name is refused: the student
-    asks the teacher instead (`ra_classroom.store.roster.ask`).
+    page when he joined). If none of his pages is connected, this device gets the seat at once:
+    a new seat token, a new rejoin code shown here only (the one typed opens nothing more), and
+    the old token opens nothing (`Joined.moved`). If one is, the seat is not taken: the device
+    waits (`Asked`) until his page agrees, or the teacher lets it in, or his page is no longer
+    connected (`connected`; `ra_classroom.store.roster.pending`). A wrong code is counted against
+    the name (`WrongCode`); after `MAX_WRONG_CODES`, the name's code opens nothing until the
+    teacher lets a device in. Without a code, the student asks the teacher instead
+    (`ra_classroom.store.roster.ask`). A device whose student the teacher removed cannot join
+    under another name until the teacher readmits it.
+
+    Returns:
+        `Joined`, or `Asked` (a connected seat's code: its page is asked first).
 
     Raises:
-        Refusal: no such room, a bad name, a name taken (without its code), a removed student,
-            or a full room.
+        Refusal: no such room, a bad name, a name taken (without its code), a code for a name
+            nobody has, a removed student or device, or a full room (removed students do not count).
+        WrongCode: a wrong rejoin code (the count is to be committed).
     """
     code_text = room_code(room)
     found = conn.execute(select(rooms.c.size).where(rooms.c.code == code_text)).first()
@@ -211,8 +315,16 @@ def join(conn: Connection, room: Any, name: Any, now: float, code: Any = None) -
     shown = clean_name(name)
     taken = same_name(conn, code_text, shown)
     if taken is not None:
-        return _rejoin(conn, taken, code_text, code, now)
-    count = conn.execute(select(func.count()).select_from(students).where(students.c.room == code_text)).scalar_one()
+        return _rejoin(conn, taken, code_text, code, now, device)
+    if code is not None and code != "":  # a rejoin code is for a seat: a typo in the name seats nobody new
+        raise Refusal(
+            f"Nobody in room {code_text} is called {shown}: check your name as you joined,"
+            " or leave the rejoin code empty to join as someone new."
+        )
+    _device_allowed(conn, code_text, device)
+    count = conn.execute(
+        select(func.count()).select_from(students).where(students.c.room == code_text, students.c.removed_at.is_(None))
+    ).scalar_one()
     if count >= (found.size or MAX_STUDENTS):
         raise Refusal(f"Room {code_text} is full ({count} students): ask your teacher.")
     token, rejoin = new_secret(), new_rejoin_code()
@@ -220,17 +332,44 @@ def join(conn: Connection, room: Any, name: Any, now: float, code: Any = None) -
         with conn.begin_nested():
             sid = conn.execute(
                 insert(students)
-                .values(room=code_text, name=shown, token_hash=token_hash(token), joined_at=now, last_seen=now)
+                .values(
+                    room=code_text,
+                    name=shown,
+                    skeleton=skeleton(shown),
+                    token_hash=token_hash(token),
+                    joined_at=now,
+                    last_seen=now,
+                    address=device.address[:64] or None,
+                    device_hash=device_hash(device),
+                )
                 .returning(students.c.id)
             ).scalar_one()
-    except IntegrityError:  # another process seated the same name a moment ago
+    except IntegrityError:  # another process seated the same name, or one that looks the same, a moment ago
         raise Refusal(f"Someone in room {code_text} is called {shown} already: add an initial.") from None
     conn.execute(update(students).where(students.c.id == sid).values(rejoin_hash=rejoin_hash(int(sid), rejoin)))
     return Joined(int(sid), token, code_text, shown, rejoin, False)
 
 
-def _rejoin(conn: Connection, taken: Any, room: str, code: Any, now: float) -> Joined:
-    """Give student `taken` his seat on this device if `code` is his rejoin code; refuse otherwise."""
+def _device_allowed(conn: Connection, room: str, device: Device) -> None:
+    """Refuse a device whose student the teacher removed from `room` (until he readmits it)."""
+    if not device.token:
+        return
+    banned = conn.execute(
+        select(students.c.name).where(
+            students.c.room == room,
+            students.c.device_hash == token_hash(device.token),
+            students.c.removed_at.is_not(None),
+        )
+    ).first()
+    if banned is not None:
+        raise Refusal(
+            f"The teacher has removed {banned.name} from room {room}, who joined on this device:"
+            " ask your teacher to let this device join again."
+        )
+
+
+def _rejoin(conn: Connection, taken: Any, room: str, code: Any, now: float, device: Device) -> Joined | Asked:
+    """Give student `taken` his seat on this device if `code` is his rejoin code (see `join`); refuse otherwise."""
     if taken.removed_at is not None:
         raise Refusal(f"The teacher has removed {taken.name} from room {room}.")
     if code is None or code == "":
@@ -238,12 +377,58 @@ def _rejoin(conn: Connection, taken: Any, room: str, code: Any, now: float) -> J
             f"Someone in room {room} is called {taken.name} already. If that is you, type your rejoin code"
             " (it was on your page when you joined), or ask the teacher to let you back in; if not, add an initial."
         )
+    sid = int(taken.id)
+    wrong = conn.execute(  # his row locked (PostgreSQL): two wrong codes at once are counted one after the other
+        select(students.c.wrong_codes).where(students.c.id == sid).with_for_update()
+    ).scalar_one()
+    if wrong >= MAX_WRONG_CODES:
+        raise Refusal(
+            f"Too many wrong rejoin codes were typed for {taken.name}: that code opens nothing now."
+            " Ask the teacher to let you back in."
+        )
     typed = normal_code(code) if isinstance(code, str) else ""
-    if taken.rejoin_hash is None or not same_secret(rejoin_hash(int(taken.id), typed), str(taken.rejoin_hash)):
-        raise Refusal(f"That is not {taken.name}'s rejoin code. Check it, or ask the teacher to let you back in.")
+    if taken.rejoin_hash is None or not same_secret(rejoin_hash(sid, typed), str(taken.rejoin_hash)):
+        conn.execute(update(students).where(students.c.id == sid).values(wrong_codes=students.c.wrong_codes + 1))
+        left = MAX_WRONG_CODES - wrong - 1
+        raise WrongCode(
+            f"That is not {taken.name}'s rejoin code ({left} more tries for this name)."
+            " Check it, or ask the teacher to let you back in."
+        )
     token = new_secret()
-    conn.execute(update(students).where(students.c.id == taken.id).values(token_hash=token_hash(token), last_seen=now))
-    return Joined(int(taken.id), token, room, str(taken.name), typed, True)
+    if connected(taken, now):
+        ident = conn.execute(
+            insert(requests)
+            .values(
+                student_id=sid,
+                token_hash=token_hash(token),
+                asked_at=now,
+                device=device.what[:80] or None,
+                address=device.address[:64] or None,
+                by_code=True,
+                device_hash=device_hash(device),
+            )
+            .returning(requests.c.id)
+        ).scalar_one()
+        why = (
+            f"{taken.name}'s seat is open on another page right now: that page is asked whether to move the seat here."
+            f" Wait here; if that page is closed instead, the seat comes here {AWAY_GRACE:.0f} s later."
+        )
+        return Asked(token, room, str(taken.name), int(ident), why)
+    fresh = new_rejoin_code()
+    conn.execute(
+        update(students)
+        .where(students.c.id == sid)
+        .values(
+            token_hash=token_hash(token),
+            device_hash=device_hash(device),
+            last_seen=now,
+            away_since=None,
+            rejoin_hash=rejoin_hash(sid, fresh),
+            wrong_codes=0,
+        )
+    )
+    log_move(conn, sid, "code", device.what, device.address, now)
+    return Joined(sid, token, room, str(taken.name), fresh, True)
 
 
 def hello(conn: Connection, token: Any, now: float) -> tuple[int, str, str]:
@@ -263,14 +448,14 @@ def hello(conn: Connection, token: Any, now: float) -> tuple[int, str, str]:
         raise Refusal("That seat is unknown here: join again with the room code.")
     if row.removed_at is not None:
         raise Refusal(f"The teacher has removed you from room {row.room}.")
-    conn.execute(update(students).where(students.c.id == row.id).values(last_seen=now))
+    conn.execute(update(students).where(students.c.id == row.id).values(last_seen=now, away_since=None))
     return int(row.id), str(row.room), str(row.name)
 
 
 def heartbeat(conn: Connection, ids: Collection[int], now: float) -> None:
     """Mark the students with pages connected to this process as present now."""
     if ids:
-        conn.execute(update(students).where(students.c.id.in_(sorted(ids))).values(last_seen=now))
+        conn.execute(update(students).where(students.c.id.in_(sorted(ids))).values(last_seen=now, away_since=None))
 
 
 def present(conn: Connection, room: str, now: float) -> list[int]:

@@ -28,14 +28,18 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
     inspect,
+    select,
     text,
+    update,
 )
 from sqlalchemy.schema import CreateColumn
 
 from ..kinds.spec import RoundSpec
+from .names import skeleton
 
 __all__ = [
     "MAX_ID",
+    "ONE_LOOKALIKE",
     "assignments",
     "bids",
     "events",
@@ -48,6 +52,7 @@ __all__ = [
     "requests",
     "rooms",
     "rounds",
+    "seat_moves",
     "seats",
     "students",
     "tables",
@@ -57,6 +62,7 @@ __all__ = [
 metadata = MetaData()
 
 MAX_ID = 2**31 - 1  #: the largest id, round number or ply an INTEGER column holds (on every database)
+SKELETON_LENGTH = 200  #: characters: the skeleton of a name of 30 (NFKC may lengthen a character, "ﷺ" to 18)
 
 rooms = Table(
     "rooms",
@@ -80,8 +86,15 @@ students = Table(
     Column("rejoin_hash", String(64)),  # the SHA-256 of his id and his short rejoin code (None: none given)
     Column("removed_at", Float),  # the teacher removed him: his seat token no longer opens anything
     Column("paid_round", Integer),  # the round drawn to pay him at the session's end (None: not drawn, or it goes on)
+    Column("skeleton", String(SKELETON_LENGTH)),  # what his name looks like (`names.skeleton`): unique in the room
+    Column("address", String(64)),  # the network he joined from (`web.limits.network_of`): joins per address
+    Column("device_hash", String(64)),  # the SHA-256 of the device token of the device he joined on
+    Column("away_since", Float),  # his last page on a process closed then (None: a page of his is connected)
+    Column("wrong_codes", Integer, nullable=False, server_default=text("0")),  # wrong rejoin codes typed for his name
     UniqueConstraint("room", "name", name="one_name_per_room"),
 )
+#: Two processes cannot seat "Ann" and "Аnn" (a Cyrillic A) at once: one skeleton per room.
+ONE_LOOKALIKE = Index("one_lookalike_per_room", students.c.room, students.c.skeleton, unique=True)
 
 requests = Table(  # a new device asks for a student's seat; the teacher lets it in (or not)
     "rejoin_requests",
@@ -90,6 +103,21 @@ requests = Table(  # a new device asks for a student's seat; the teacher lets it
     Column("student_id", Integer, ForeignKey("students.id"), nullable=False, index=True),
     Column("token_hash", String(64), nullable=False, unique=True),  # the seat token the device will hold
     Column("asked_at", Float, nullable=False),
+    Column("device", String(80)),  # the device as its browser describes it ("Android phone, Chrome")
+    Column("address", String(64)),  # the network it asked from
+    Column("by_code", Boolean, nullable=False, server_default=false()),  # it typed his rejoin code: his page may agree
+    Column("device_hash", String(64)),  # the SHA-256 of its device token: the seat's device once let in
+)
+
+seat_moves = Table(  # every move of a seat to another device: the teacher's panel lists them
+    "seat_moves",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("student_id", Integer, ForeignKey("students.id"), nullable=False, index=True),
+    Column("at", Float, nullable=False),
+    Column("how", String(20), nullable=False),  # "code", "confirmed", "unanswered", "teacher"
+    Column("device", String(80)),
+    Column("address", String(64)),
 )
 
 rounds = Table(
@@ -228,7 +256,31 @@ def upgrade(conn: Connection) -> list[str]:
                 spec = CreateColumn(column).compile(dialect=conn.dialect)
                 conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {spec}"))
                 added.append(f"{table.name}.{column.name}")
+    _fill_skeletons(conn)
+    ONE_LOOKALIKE.create(conn, checkfirst=True)
     return added
+
+
+def _fill_skeletons(conn: Connection) -> None:
+    """Give every student of an earlier database the skeleton of his name, so that one skeleton per room holds.
+
+    Two students seated before it held (by two processes at once) keep their seats: the later
+    one's skeleton gets his id, so the index can be built, and the teacher can rename him.
+    """
+    rows = conn.execute(
+        select(students.c.id, students.c.room, students.c.name)
+        .where(students.c.skeleton.is_(None))
+        .order_by(students.c.id)
+    ).all()
+    if not rows:
+        return
+    taken = {(r.room, r.skeleton) for r in conn.execute(select(students.c.room, students.c.skeleton))}
+    for r in rows:
+        shape = skeleton(str(r.name))
+        if (r.room, shape) in taken:
+            shape = f"{shape}#{r.id}"
+        taken.add((r.room, shape))
+        conn.execute(update(students).where(students.c.id == r.id).values(skeleton=shape))
 
 
 @functools.lru_cache(maxsize=256)

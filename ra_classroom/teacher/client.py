@@ -107,12 +107,24 @@ class TeacherClient:
         """Leave round `number` out of the results (or count it again)."""
         return dict(self.call("POST", f"/api/rooms/{room}/rounds/{number}/exclude", {"excluded": excluded}))
 
-    def student(self, room: str, action: str, name: str | int, to: str | None = None) -> dict[str, Any]:
-        """Act on a student (``remove``, ``rename`` with `to`, ``reseat``, ``refuse``, ``bot``, ``back``)."""
-        body: dict[str, Any] = {"student": name} if isinstance(name, int) else {"name": name}
+    def student(
+        self, room: str, action: str, name: str | int | None, to: str | None = None, request: int | None = None
+    ) -> dict[str, Any]:
+        """Act on a student: ``remove``, ``rename`` (`to`), ``reseat``, ``refuse`` (a device: its `request`), ...
+
+        The others are ``bot``, ``back``, ``readmit``.
+        """
+        body: dict[str, Any] = {"student": name} if isinstance(name, int) else {"name": name} if name else {}
         if to is not None:
             body["to"] = to
+        if request is not None:
+            body["request"] = request
         return dict(self.call("POST", f"/api/rooms/{room}/students/{action}", body))
+
+    def remove_burst(self, room: str, address: str, seconds: float = 60, until: float = 0) -> dict[str, Any]:
+        """Remove every student of `room` who joined from network `address` from `seconds` until `until` seconds ago."""
+        body = {"address": address, "seconds": seconds, "until": until}
+        return dict(self.call("POST", f"/api/rooms/{room}/burst", body))
 
     def projector(self, room: str) -> dict[str, Any]:
         """Return what the projector shows now (counts, the clock, the results; no names)."""

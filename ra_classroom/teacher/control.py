@@ -450,14 +450,29 @@ class ControlRoom:
         """Rename a student (his seat and history stay his)."""
         return Note(f"{name} is now {self.teacher.student(self.room, 'rename', name, to)['name']}.")
 
-    def reseat(self, name: str) -> Note:
-        """Let in the device that asks for `name`'s seat: it is his from now on (his old device's page closes)."""
-        return Note(f"{self.teacher.student(self.room, 'reseat', name)['name']}'s seat is open on the new device.")
+    def reseat(self, name: str | None = None, request: int | None = None) -> Note:
+        """Let in one device asking for a seat: its `request` (a line of the panel), or the only one for `name`'s seat.
 
-    def refuse(self, name: str) -> Note:
-        """Refuse the device that asks for `name`'s seat."""
+        It is his from now on (his old device's page closes); `status()["requests"]` lists the devices asking.
+        """
+        who = self.teacher.student(self.room, "reseat", name, request=request)["name"]
+        return Note(f"{who}'s seat is open on the new device.")
+
+    def refuse(self, name: str | None = None, request: int | None = None) -> Note:
+        """Refuse one device asking for a seat: `request`, or the only one asking for `name`'s seat."""
+        who = self.teacher.student(self.room, "refuse", name, request=request)["name"]
+        return Note(f"The device asking for {who}'s seat is refused.")
+
+    def readmit(self, name: str) -> Note:
+        """Let the device of removed student `name` join the room again, under another name."""
+        return Note(f"{self.teacher.student(self.room, 'readmit', name)['name']}'s device may join again.")
+
+    def remove_burst(self, address: str, seconds: float = 60) -> Note:
+        """Remove every student who joined from network `address` in the last `seconds` (a burst of joins)."""
+        names = self.teacher.remove_burst(self.room, address, seconds)["removed"]
         return Note(
-            f"The device asking for {self.teacher.student(self.room, 'refuse', name)['name']}'s seat is refused."
+            f"{len(names)} students who joined from {address} are removed: {', '.join(names[:10])}"
+            + (", ..." if len(names) > 10 else ".")
         )
 
     def bot_plays(self, name: str) -> Note:

@@ -62,6 +62,16 @@ function render({ model, el }) {
     return b;
   }
 
+  // A button drawn in the status (a device's Let in, a burst's Remove): it sends its line's data with the form.
+  status.addEventListener("click", (event) => {
+    const b = event.target.closest("button[data-control]");
+    if (!b || !status.contains(b)) return;
+    clicks += 1;
+    root.dataset.sent = String(clicks);
+    const { control, request, address, name } = b.dataset;
+    model.send({ control, click: clicks, ...form(), request: request || "", address: address || "", name: name || "" });
+  });
+
   function row(...nodes) {
     const r = part("div", { class: "ra-panel-row" });
     r.append(...nodes);

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -66,12 +67,7 @@ def monitor_html(status: dict[str, Any]) -> str:
     out.append(f"<p>Here: {_names(here)}</p>")
     if away:
         out.append(f"<p>Away: {_names(away)}</p>")
-    for p in status["students"]:
-        if p.get("asking") is not None:
-            out.append(
-                f'<p style="font-weight:bold">A device asks to be {html.escape(p["name"])} ({p["asking"]} s ago):'
-                " if it is really them, choose the name below and click <i>Let in</i>.</p>"
-            )
+    out += _seat_lines(status)
     bots = [p["name"] for p in people if p.get("bot")]
     if bots:
         out.append(f"<p>Bots play for: {_names(bots)} (until you give the seat back)</p>")
@@ -90,6 +86,80 @@ def monitor_html(status: dict[str, Any]) -> str:
         over = ", game over" if t["over"] else ""
         out.append(f"<p>Table {t['table']}: {t['moves']} moves{over}. Fame: {seats}</p>")
     return "".join(out)
+
+
+def _button(text: str, control: str, style: str = "", **data: Any) -> str:
+    """Return a button of the status drawn here (a line's own control: `monitor.js` sends it with its data)."""
+    attrs = "".join(f' data-{k}="{html.escape(str(v))}"' for k, v in data.items())
+    return (
+        f'<button type="button" class="ra-panel-button {style}" data-control="{control}"{attrs}>'
+        f"{html.escape(text)}</button>"
+    )
+
+
+def _clock(move: dict[str, Any]) -> str:
+    """Return the time of day a seat moved, as this machine's clock shows it ("10:42:03, "), if the status says."""
+    at = move.get("at")
+    return time.strftime("%H:%M:%S, ", time.localtime(at)) if isinstance(at, (int, float)) else ""
+
+
+def _seat_lines(status: dict[str, Any]) -> list[str]:
+    """Return the panel's lines about seats: each device asking, wrong codes, joins per address, removed, moves.
+
+    Each device asking has its own Let in and Refuse; an address's burst of joins is removed at once.
+    """
+    out = []
+    for a in status.get("requests", []):
+        how = "typed the rejoin code; the seat's page is asked too" if a.get("by_code") else "asks"
+        out.append(
+            f'<p class="ra-panel-ask" style="font-weight:bold">A device asks to be {html.escape(a["name"])}'
+            f" ({a['asked']} s ago): {html.escape(a['device'])}, from {html.escape(a['address'] or '?')}; {how}. "
+            + _button("Let in", "reseat", "info", request=a["request"])
+            + " "
+            + _button("Refuse", "refuse", request=a["request"])
+            + "</p>"
+        )
+    for p in status["students"]:  # a status without request lines (an older server): one line per name
+        if p.get("asking") is not None and not status.get("requests"):
+            out.append(
+                f'<p style="font-weight:bold">A device asks to be {html.escape(p["name"])} ({p["asking"]} s ago):'
+                " if it is really them, choose the name below and click <i>Let in</i>.</p>"
+            )
+    for name, count in status.get("wrong_codes", {}).items():
+        out.append(f"<p>Wrong rejoin codes typed for {html.escape(name)}: {count}.</p>")
+    joins = status.get("addresses", [])
+    if joins:
+        parts = []
+        for j in joins[:10]:
+            burst = (
+                _button("Remove the last minute's", "burst", "danger", address=j["address"]) if j["last_minute"] else ""
+            )
+            parts.append(
+                f"{html.escape(j['address'])}: {j['students']} ({j['last_minute']} in the last minute) {burst}"
+            )
+        out.append("<p>Joined from: " + "; ".join(parts) + "</p>")
+    removed = [p["name"] for p in status["students"] if p.get("removed")]
+    if removed:
+        out.append(
+            "<p>Removed: "
+            + ", ".join(f"{html.escape(n)} {_button('Let his device join', 'readmit', name=n)}" for n in removed)
+            + "</p>"
+        )
+    moves = status.get("moves", [])
+    if moves:
+        said = {
+            "code": "rejoin code",
+            "confirmed": "agreed on the old page",
+            "unanswered": "rejoin code, old page away",
+            "teacher": "let in by you",
+        }
+        items = "".join(
+            f"<li>{html.escape(m['name'])}, {_clock(m)}{m['ago']} s ago: to {html.escape(m['device'])}"
+            f" ({html.escape(m['address'] or '?')}), {said.get(m['how'], html.escape(m['how']))}</li>"
+            for m in moves[:10]
+        )
+        out.append(f'<p>Seats moved:</p><ul class="ra-panel-moves">{items}</ul>')
+    return out
 
 
 class PanelView(anywidget.AnyWidget):
@@ -164,7 +234,9 @@ class Monitor:
             control: one of `CONTROLS` (``close``, ``pause``, ``rename``, ...).
             form: what the panel shows now: ``student`` (the name chosen), ``to`` (the new name
                 typed), ``round`` (the closed round chosen), ``kind``, ``size``, ``seconds``,
-                ``noise``, ``practice`` (the next round's settings).
+                ``noise``, ``practice`` (the next round's settings); a status line's button adds
+                ``request`` (the device asking: Let in, Refuse), ``address`` (remove the last
+                minute's joins from it), ``name`` (a removed student whose device may join again).
 
         Returns:
             The sentence shown in the message line (which says whom or which round it acted on, or
@@ -194,6 +266,14 @@ class Monitor:
         if control in ("exclude", "include"):
             number = _whole(form.get("round"), "the round", none="Choose a round first.")
             return room.exclude_round(number, control == "exclude")
+        request = form.get("request")
+        if control in ("reseat", "refuse") and request not in (None, ""):
+            line = _whole(request, "the device's line")
+            return str(room.reseat(request=line) if control == "reseat" else room.refuse(request=line))
+        if control == "burst":
+            return str(room.remove_burst(_text(form.get("address")), 60))
+        if control == "readmit":
+            return str(room.readmit(_text(form.get("name")) or student))
         if not student:
             raise ClassroomError("Choose a student first.")
         if control == "rename":
@@ -266,9 +346,9 @@ STUDENT_CONTROLS: dict[str, Callable[[ControlRoom, str], Any]] = {
     "back": lambda room, name: room.give_back(name),
 }
 #: Every control a click may ask for.
-CONTROLS = frozenset({*ROUND_CONTROLS, *STUDENT_CONTROLS, "rename", "open", "exclude", "include"})
-#: What a click carries of the form besides the control.
-FORM = ("student", "to", "round", "kind", "size", "seconds", "noise", "practice")
+CONTROLS = frozenset({*ROUND_CONTROLS, *STUDENT_CONTROLS, "rename", "open", "exclude", "include", "burst", "readmit"})
+#: What a click carries of the form besides the control (``request``, ``address``, ``name``: a status line's button).
+FORM = ("student", "to", "round", "kind", "size", "seconds", "noise", "practice", "request", "address", "name")
 
 
 def _text(value: Any) -> str:

@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket
 
 from .classroom import Classroom
 from .limits import JOINS_PER_MINUTE
-from .sockets import UNSEATED_SECONDS, student_socket
+from .sockets import DEVICE_COOKIE, UNSEATED_SECONDS, device_cookie, student_socket
 from .teacher_api import teacher_routes
 
 __all__ = ["create_app"]
@@ -71,7 +71,9 @@ def create_app(
             await classroom.stop()
 
     async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers=HEADERS)
+        if request.cookies.get(DEVICE_COOKIE):  # checked, and replaced if it is no token, at the websocket
+            return FileResponse(STATIC / "index.html", headers=HEADERS)
+        return FileResponse(STATIC / "index.html", headers={**HEADERS, "Set-Cookie": device_cookie(None)})
 
     async def projector_page(request: Request) -> Response:
         return FileResponse(STATIC / "projector.html", headers=HEADERS)

@@ -41,7 +41,7 @@ from .limits import JOINS_PER_MINUTE, JoinLimit
 if TYPE_CHECKING:
     from ..game.table import Selection
     from ..kinds.spec import RoundSpec
-    from ..store.rooms import Joined
+    from ..store.rooms import Asked, Device, Joined
 
 __all__ = ["Classroom"]
 
@@ -199,13 +199,27 @@ class Classroom:
 
     # -- the students' commands (`ra_classroom.store.commands`) ---------------------------------
 
-    async def join(self, room: Any, name: Any, code: Any = None) -> Joined:
-        """Seat a new student, or give one his seat back with his rejoin code."""
-        return await self.command(lambda conn: commands.join(conn, room, name, code, time.time()))
+    async def join(self, room: Any, name: Any, code: Any = None, device: Device | None = None) -> Joined | Asked:
+        """Seat a new student, or give one his seat back with his rejoin code (`commands.join`)."""
+        joined = await self.command(lambda conn: commands.join(conn, room, name, code, time.time(), device))
+        if isinstance(joined, Exception):  # a wrong rejoin code (a Refusal): counted against the name, and refused
+            raise joined
+        return joined
 
-    async def ask(self, room: Any, name: Any) -> tuple[str, str, str]:
-        """Ask the teacher for a student's seat from a new device; return the device's token, the room, the name."""
-        return await self.command(lambda conn: commands.ask(conn, room, name, time.time()))
+    async def ask(self, room: Any, name: Any, device: Device | None = None) -> Asked:
+        """Ask the teacher for a student's seat from a new device; return what the device waits with."""
+        return await self.command(lambda conn: commands.ask(conn, room, name, time.time(), device))
+
+    async def answer(self, student: int, request: Any, yes: Any) -> bool:
+        """The seat's own page says whether a device that typed its rejoin code may take it."""
+        return await self.command(lambda conn: commands.answer(conn, student, request, yes, time.time()))
+
+    async def away(self, student: int) -> None:
+        """Mark that `student`'s last page in this process closed (`rooms.away`); a failure is only logged."""
+        try:
+            await self.command(lambda conn: commands.away(conn, student, time.time()))
+        except Exception:
+            log.exception("could not mark student %s away", student)
 
     async def hello(self, token: Any) -> tuple[int, str, str, str | None]:
         """Find a seat token's student (raises `Pending` for a device not let in yet); see `commands.hello`."""
@@ -257,8 +271,8 @@ class Classroom:
         info: dict[str, Any] = await self.command(lambda conn: commands.close_round(conn, room, round_id, time.time()))
         return info
 
-    async def on_student(self, room: str, action: str, who: Any, to: Any) -> dict[str, Any]:
+    async def on_student(self, room: str, action: str, who: Any, to: Any, request: Any = None) -> dict[str, Any]:
         """Do one of the teacher's actions on a student (`commands.on_student`)."""
         return await self.command(
-            lambda conn: commands.on_student(conn, self.cache, room, action, who, to, time.time())
+            lambda conn: commands.on_student(conn, self.cache, room, action, who, to, time.time(), request)
         )

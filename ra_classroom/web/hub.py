@@ -54,6 +54,7 @@ class Page:
         self.table: int | None = None
         self.seat: str | None = None  # the hash of the seat token it holds
         self.address = ""  # the network address it came from
+        self.device: Any = None  # the device it runs on (`ra_classroom.store.rooms.Device`), once known
         self.waiting = 0  # messages handed to `send` and not yet sent
         self.heard = time.monotonic()  # when its last message came (or it opened)
         self._lock = asyncio.Lock()  # fair: messages leave in the order they were handed over
@@ -133,8 +134,8 @@ class Hub:
         student = self._seats.get(seat)
         return 0 if student is None else len(self.pages.get(student, ()))
 
-    def detach(self, page: Page) -> None:
-        """Forget `page` (it closed, or it now shows another student)."""
+    def detach(self, page: Page) -> int | None:
+        """Forget `page` (it closed, or it now shows another student); return its student if it was his last here."""
         if page.student is not None:
             mine = self.pages.get(page.student, set())
             mine.discard(page)
@@ -143,6 +144,8 @@ class Hub:
                 self._route(page.student, ())
                 if page.seat is not None:
                     self._seats.pop(page.seat, None)
+                return page.student
+        return None
 
     def _route(self, student: int, keys: tuple[Hashable, ...]) -> None:
         """Make `keys` the routes by which events find `student`'s pages."""
@@ -189,16 +192,31 @@ class Hub:
         """
         events = list(events)
         if self._during is not None:
-            self._during += [e for e in events if e.get("k") != "leave"]
+            self._during += [e for e in events if e.get("k") not in ("leave", "confirm")]
         for e in events:
             if e.get("k") == "leave":
-                self.leave(e.get("student"), str(e.get("why", "")))
+                self.leave(e.get("student"), str(e.get("why", "")), bool(e.get("removed")))
+            elif e.get("k") == "confirm":
+                self.ask_pages(e)
             else:
                 self._dirty |= self.concerned(e)
         if self._dirty:
             self._wake.set()
 
-    def leave(self, student: Any, why: str) -> None:
+    def ask_pages(self, event: dict[str, Any], only: Page | None = None) -> None:
+        """Ask the pages of a seat here (or page `only`) whether the device that typed its rejoin code may take it."""
+        device = str(event.get("device", "a device"))
+        why = (
+            f"Your rejoin code was just typed on another device ({device}). If that was you, move your seat there;"
+            " if not, keep it here: nobody takes it while this page is open."
+        )
+        message = {"t": "confirm", "request": event.get("request"), "device": device, "why": why}
+        student = event.get("student")
+        pages = self.pages.get(student, set()) if isinstance(student, int) else set()
+        for page in [only] if only is not None else pages:
+            page.post(message, self._sending)
+
+    def leave(self, student: Any, why: str, removed: bool = False) -> None:
         """Close every page of `student` here, telling it `why` (removed, or his seat open on another device).
 
         They are forgotten at once, so a page that takes the seat right after is not closed with them.
@@ -209,7 +227,7 @@ class Hub:
                 self._seats.pop(page.seat, None)
 
             async def bye(page: Page = page) -> None:
-                await page.send({"t": "bye", "why": why})
+                await page.send({"t": "bye", "why": why, "removed": removed})
                 await page.ws.close(4001, "left the seat")
 
             task = asyncio.ensure_future(bye())

@@ -1,10 +1,15 @@
 """How much one page, one seat and one address may ask: token buckets, and the largest message read.
 
 A page may send `RATE` messages a second (bursts of `BURST`); a seat token may hold
-`MAX_PAGES` pages at once in a process; an address may join `JOINS_PER_MINUTE` students at once,
-and as many a minute after that (`JoinLimit`, per process): generous, since a class behind one
-NAT shares an address, yet a client that floods a room with joins gets a few dozen seats, not
-the room (whose size the teacher sets).
+`MAX_PAGES` pages at once in a process; an address may seat `JOINS_PER_MINUTE` new students at
+once, and as many a minute after that (`JoinLimit`, per process): a lecture hall behind one NAT
+shares an address, and its 1,000 students get in within a minute. Only a seat made (or a device
+asking for one) counts: a refused join, a seat taken back, is given back (`JoinLimit.refund`),
+and a join with a rejoin code is not counted at all (it seats nobody new), so one client sending
+wrong codes or taken names spends nothing of his classmates' allowance (wrong codes are limited
+per name, in the store). What a burst of joins from one address can take is bounded by the
+room's size, and the teacher's panel shows joins per address and removes a burst at once (its
+joins given back to the allowance).
 
 >>> bucket = RateLimit(rate=2, burst=3)
 >>> [bucket.allow(now=0.0) for _ in range(4)]
@@ -37,7 +42,9 @@ WIRE_LIMIT = 64 * 1024  #: bytes: a websocket frame larger than this closes the 
 RATE = 8.0  #: messages per second a page may send on average ...
 BURST = 16  #: ... and at once: a student clicks a few times a second at most
 MAX_PAGES = 4  #: pages open at once on one seat token, in one process: a phone, a laptop, a reload or two
-JOINS_PER_MINUTE = 60  #: students who may join from one address at once (a class behind one NAT), and each minute
+#: New students who may join from one address at once, and each minute: a lecture hall of 1,000 behind one NAT, with
+#: room to spare for the joins being refused at that moment (each holds its place until it is refused).
+JOINS_PER_MINUTE = 1200
 #: Connections open at once from one address (but the named proxy's): a room's 1,000 students behind one NAT, twice.
 CONNECTIONS_PER_ADDRESS = 2000
 HEADER_SECONDS = 10.0  #: seconds for a request's headers and body to arrive; a slower request is closed
@@ -111,3 +118,14 @@ class JoinLimit:
             self._buckets = {a: b for a, b in self._buckets.items() if b.stamp is not None and now - b.stamp < full}
         bucket = self._buckets.setdefault(network_of(address), RateLimit(self.rate, self.burst))
         return bucket.allow(now)
+
+    def refund(self, address: str) -> None:
+        """Give back the join `allow` counted for `address`: it seated nobody new (refused, or a seat taken back).
+
+        >>> joins = JoinLimit(per_minute=1)
+        >>> joins.allow("10.0.0.7", now=0.0), joins.refund("10.0.0.7"), joins.allow("10.0.0.7", now=0.0)
+        (True, None, True)
+        """
+        bucket = self._buckets.get(network_of(address))
+        if bucket is not None:
+            bucket.tokens = min(bucket.burst, bucket.tokens + 1)

@@ -8,10 +8,13 @@ Page to server (``t`` is the kind; ``id``, optional, is echoed in the answer):
 ``join``    ``room``, ``name``, ``code``            ``welcome`` with the seat ``token`` and the rejoin
                                                     ``code``, then a ``view``; with his rejoin ``code``
                                                     a student takes his seat back on a new device
+                                                    (``asking`` if a page of the seat is connected)
 ``ask``     ``room``, ``name``                      ``asking`` with a seat ``token`` that opens the
                                                     seat once the teacher lets the device in
 ``hello``   ``token``                               ``welcome``, then a ``view`` (a page back after a
                                                     reload), or ``pending`` (the teacher has not let it in)
+``confirm`` ``request``, ``yes``                    ``ack`` with ``confirmed``: the seat's page agrees (or
+                                                    not) that the device that typed its rejoin code takes it
 ``bid``     ``round``, ``amount``                   ``ack`` with ``bids_in`` (of his group)
 ``act``     ``round``, ``data``                     ``ack`` with ``bids_in``: an action of the round's
                                                     kind's own (``data`` read by the kind), not a bid
@@ -20,9 +23,10 @@ Page to server (``t`` is the kind; ``id``, optional, is echoed in the answer):
 ==========  ======================================  =========================================
 
 Server to page: ``view`` (the whole page: see `ra_classroom.store.pages`), ``welcome``, ``ack``,
-``refused`` (with ``why``, one sentence), ``asking`` and ``pending``, and ``bye`` (with ``why``:
-the teacher removed the student, or his seat is open on another device now; the page is closed
-after it). Anything else is refused and changes nothing.
+``refused`` (with ``why``, one sentence), ``asking`` and ``pending``, ``confirm`` (with
+``request`` and ``device``: another device typed this seat's rejoin code; may it take the seat?),
+and ``bye`` (with ``why``, and ``removed`` when the teacher removed the student, else his seat is
+open on another device now; the page is closed after it). Anything else is refused and changes nothing.
 
 >>> parse('{"t": "bid", "round": 3, "amount": 41.5}')
 {'t': 'bid', 'round': 3, 'amount': 41.5}
@@ -48,6 +52,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "join": frozenset({"room", "name", "code"}),
     "ask": frozenset({"room", "name"}),
     "hello": frozenset({"token"}),
+    "confirm": frozenset({"request", "yes"}),
     "bid": frozenset({"round", "amount"}),
     "act": frozenset({"round", "data"}),
     "move": frozenset({"table", "action", "version"}),
@@ -56,7 +61,7 @@ FIELDS: dict[str, frozenset[str]] = {
 
 
 #: The fields that name a round, a table or a board's version: whole numbers of at most 31 bits (a database's INTEGER).
-NUMBERED = ("round", "table", "version")
+NUMBERED = ("round", "table", "version", "request")
 MAX_DIGITS = 15  #: a whole number with more digits is no bid, id or setting here (and no float holds it exactly)
 
 

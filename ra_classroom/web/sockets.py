@@ -9,12 +9,18 @@ A browser says which page opened a websocket (``Origin``): only the classroom's 
 address the browser asked for (``Host``) or at the classroom's public address, may open one, so
 that no other site a student visits can act in his seat. A page that has sent nothing to seat a
 student for `UNSEATED_SECONDS` is closed: an idle connection costs the server memory and a file.
+
+Each browser holds a device token, a cookie (`DEVICE_COOKIE`) the server sets when its first
+websocket opens: the seat a device joins is marked with it, so that a device whose student the
+teacher removed cannot join again under another name. Its User-Agent, in a few words
+(`ra_classroom.web.devices`), names it in the teacher's panel.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from typing import Any
 from urllib.parse import urlsplit
@@ -24,21 +30,39 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ra_core import Tile
 
 from ..game.table import Selection
+from ..store import roster
 from ..store.refusal import Refusal
+from ..store.rooms import NO_DEVICE, Asked, Device
 from ..store.roster import Pending
-from ..store.tokens import token_hash
+from ..store.tokens import new_secret, token_hash
 from .classroom import Classroom
+from .devices import describe
 from .hub import Page
-from .limits import MAX_PAGES, RATE, RateLimit
+from .limits import MAX_PAGES, RATE, RateLimit, network_of
 from .protocol import parse, read_id
 
-__all__ = ["UNSEATED_SECONDS", "origin_allowed", "student_socket"]
+__all__ = ["DEVICE_COOKIE", "UNSEATED_SECONDS", "device_cookie", "origin_allowed", "student_socket"]
 
 log = logging.getLogger("ra_classroom")
 
 #: A page that seats nobody and says nothing this long is closed: time to type a room code and a name (a page
 #: waiting for the teacher asks every 3 s; a page closed reconnects at once, showing the same form).
 UNSEATED_SECONDS = 60.0
+DEVICE_COOKIE = "ra_device"  #: the cookie that holds a browser's device token
+DEVICE_DAYS = 400  #: how long a browser keeps it (the most browsers allow)
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
+
+
+def device_cookie(token: str | None) -> str:
+    """Return the ``Set-Cookie`` value that gives a browser its device token (a new one if `token` is not one).
+
+    ``SameSite=Lax``: a browser sends it when a link from elsewhere (a QR code's scanner, an e-mail)
+    opens the page, so that the page does not give that device a new token; ``HttpOnly``: no script
+    reads it, and leaving a seat does not change the device.
+    """
+    if token is None or not _TOKEN.fullmatch(token):
+        token = new_secret()
+    return f"{DEVICE_COOKIE}={token}; Max-Age={DEVICE_DAYS * 86400}; Path=/; HttpOnly; SameSite=Lax"
 
 
 def origin_allowed(origin: str | None, host: str | None, public: str | None) -> bool:
@@ -80,9 +104,15 @@ async def student_socket(
     if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), public):
         await ws.close(code=1008)  # before the handshake: the browser is answered 403
         return
-    await ws.accept()
+    device = ws.cookies.get(DEVICE_COOKIE, "")
+    if _TOKEN.fullmatch(device):
+        await ws.accept()
+    else:
+        device = new_secret()
+        await ws.accept(headers=[(b"set-cookie", device_cookie(device).encode())])
     page = Page(ws)
     page.address = ws.client.host if ws.client else "unknown"
+    page.device = Device(device, describe(ws.headers.get("user-agent")), network_of(page.address))
     limit = RateLimit()
     try:
         while True:
@@ -114,7 +144,9 @@ async def student_socket(
     except WebSocketDisconnect:
         pass
     finally:
-        classroom.hub.detach(page)
+        last = classroom.hub.detach(page)
+        if last is not None:  # his seat has no page here now: after a grace, it may be asked for
+            await classroom.away(last)
 
 
 def _refusal(msg: dict[str, Any] | None, text: Any, why: str) -> dict[str, Any]:
@@ -128,6 +160,10 @@ def _refusal(msg: dict[str, Any] | None, text: Any, why: str) -> dict[str, Any]:
 async def _handle(msg: dict[str, Any], page: Page, classroom: Classroom) -> None:
     """Act on one parsed message from `page`."""
     kind, ident = msg["t"], msg.get("id")
+    if kind == "confirm" and page.student is not None:
+        yes = await classroom.answer(page.student, msg.get("request"), msg.get("yes"))
+        await page.send({"t": "ack", "id": ident, "confirmed": yes})
+        return
     if kind in ("join", "hello", "ask"):
         if page.student is not None:
             raise Refusal(f"This page is in room {page.room} already.")
@@ -161,16 +197,30 @@ async def _enter(msg: dict[str, Any], page: Page, classroom: Classroom) -> None:
     seat (`MAX_PAGES`).
     """
     kind, ident = msg["t"], msg.get("id")
-    if kind in ("join", "ask") and not classroom.joins.allow(page.address):
+    device = page.device if isinstance(page.device, Device) else NO_DEVICE
+    counted = kind == "ask" or (kind == "join" and msg.get("code") in (None, ""))  # a code seats nobody new
+    if counted and not classroom.joins.allow(page.address):
         raise Refusal("Many students joined from your network just now: wait a few seconds and join again.")
-    if kind == "ask":
-        token, room, name = await classroom.ask(msg.get("room"), msg.get("name"))
-        why = f"Asked: your teacher sees that this device asks to be {name}. Wait here; tell your teacher it is you."
-        await page.send({"t": "asking", "id": ident, "token": token, "room": room, "name": name, "why": why})
-        return
-    if kind == "join":
-        joined = await classroom.join(msg.get("room"), msg.get("name"), msg.get("code"))
-        sid, room, name, token = joined.student, joined.room, joined.name, joined.token
+    if kind in ("join", "ask"):
+        try:
+            entered = await (
+                classroom.ask(msg.get("room"), msg.get("name"), device)
+                if kind == "ask"
+                else classroom.join(msg.get("room"), msg.get("name"), msg.get("code"), device)
+            )
+        except Refusal:
+            if counted:
+                classroom.joins.refund(page.address)  # no seat made: the network's allowance is not spent
+            raise
+        if isinstance(entered, Asked):
+            await page.send(
+                {"t": "asking", "id": ident, "token": entered.token, "room": entered.room, "name": entered.name}
+                | {"why": entered.why}
+            )
+            return
+        if entered.moved and counted:
+            classroom.joins.refund(page.address)
+        sid, room, name, token = entered.student, entered.room, entered.name, entered.token
         welcome = {
             "t": "welcome",
             "id": ident,
@@ -178,7 +228,7 @@ async def _enter(msg: dict[str, Any], page: Page, classroom: Classroom) -> None:
             "room": room,
             "name": name,
             "token": token,
-            "code": joined.rejoin,
+            "code": entered.rejoin,
         }
     else:
         given = msg.get("token")
@@ -196,6 +246,9 @@ async def _enter(msg: dict[str, Any], page: Page, classroom: Classroom) -> None:
     classroom.hub.attach(page, sid, room, token_hash(token))
     await page.send(welcome)
     classroom.hub.refresh([sid])
+    if kind == "hello":  # a page back (a reload, a reconnection) is asked again what it missed being asked
+        for asked in await classroom.read(lambda conn: roster.waiting_for(conn, sid)):
+            classroom.hub.ask_pages(asked, only=page)
 
 
 def _room_for_one_more(classroom: Classroom, token: Any) -> None:

@@ -6,7 +6,8 @@ call                                               what it does
 ``POST /api/rooms``                                create a room (``{"code": ..., "seed": ..., "size": ...}``, all
                                                    optional)
 ``GET  /api/rooms/{code}``                         the students, every round, the latest (who has bid), the tables,
-                                                   the size
+                                                   the size; the devices asking for seats, the moves of seats,
+                                                   joins per address, wrong rejoin codes per name
 ``POST /api/rooms/{code}/size``                    ``{"size": 40}``: at most 40 students may join (those in stay)
 ``POST /api/rooms/{code}/rounds``                  open a round: a `RoundSpec` as JSON
 ``POST /api/rooms/{code}/close``                   close the open round now and settle it
@@ -16,8 +17,12 @@ call                                               what it does
 ``POST /api/rooms/{code}/rounds/{n}/exclude``      ``{"excluded": true}``: leave round n out of the results (false: in)
 ``POST /api/rooms/{code}/students/{action}``       ``{"name": ...}`` (or ``{"student": id}``): ``remove``, ``rename``
                                                    (with ``"to"``), ``reseat`` (let in the device asking for his
-                                                   seat), ``refuse`` (that device), ``bot`` (bots play his Ra
-                                                   seats), ``back`` (give them back)
+                                                   seat: ``{"request": id}``, its line in the status), ``refuse``
+                                                   (that device), ``bot`` (bots play his Ra seats), ``back``
+                                                   (give them back), ``readmit`` (a removed student's device may
+                                                   join again)
+``POST /api/rooms/{code}/burst``                   ``{"address": ..., "seconds": 60, "until": 0}``: remove every
+                                                   student who joined from that network from 60 s ago until now
 ``POST /api/rooms/{code}/end``                     end the session: every page says so (an open round is closed),
                                                    and each student's paying round is drawn; ``{"ended": false}``:
                                                    the session goes on
@@ -40,12 +45,13 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from sqlalchemy import Connection
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from ..kinds.spec import RoundSpec
-from ..store import controls
+from ..store import commands, controls, roster
 from ..store.commands import STUDENT_ACTIONS
 from ..store.export import PAID_COLUMNS, TABLE_COLUMNS, bid_columns, bid_rows, csv_text, paid_rows, status, table_rows
 from ..store.projector import projector
@@ -125,6 +131,7 @@ def teacher_routes(classroom: Classroom, secret: str, address: str | None = None
         Route("/api/rooms/{code}/extend", guarded(_extend), methods=["POST"]),
         Route("/api/rooms/{code}/rounds/{number}/exclude", guarded(_exclude), methods=["POST"]),
         Route("/api/rooms/{code}/students/{action}", guarded(_student), methods=["POST"]),
+        Route("/api/rooms/{code}/burst", guarded(_burst), methods=["POST"]),
         Route("/api/rooms/{code}/projector", guarded(_projector(address)), methods=["GET"]),
         Route("/api/rooms/{code}/results", guarded(_results), methods=["GET"]),
         Route("/api/rooms/{code}/results.csv", guarded(_results_csv), methods=["GET"]),
@@ -157,7 +164,12 @@ async def _size(request: Request, classroom: Classroom) -> Response:
 
 async def _status(request: Request, classroom: Classroom) -> Response:
     code = _code(request)
-    return JSONResponse(await classroom.read(lambda conn: status(conn, classroom.cache, code, time.time())))
+
+    def read(conn: Connection) -> dict[str, Any]:
+        now = time.time()
+        return {**status(conn, classroom.cache, code, now), **roster.panel(conn, code, now)}
+
+    return JSONResponse(await classroom.read(read))
 
 
 async def _open_round(request: Request, classroom: Classroom) -> Response:
@@ -240,10 +252,24 @@ async def _student(request: Request, classroom: Classroom) -> Response:
     body, code, action = await _body(request), _code(request), request.path_params["action"]
     if action not in STUDENT_ACTIONS:
         raise Refusal(f"No such action on a student: {action[:20]!r}; known: {', '.join(STUDENT_ACTIONS)}.")
-    if not isinstance(body, dict) or set(body) - {"name", "student", "to"}:
-        raise Refusal('Name the student: {"name": "Ana"} (and "to" for a new name).')
+    if not isinstance(body, dict) or set(body) - {"name", "student", "to", "request"}:
+        raise Refusal('Name the student: {"name": "Ana"} (and "to" for a new name, "request" for a device).')
     who = body.get("student", body.get("name"))
-    return JSONResponse(await classroom.on_student(code, action, who, body.get("to")))
+    return JSONResponse(await classroom.on_student(code, action, who, body.get("to"), body.get("request")))
+
+
+async def _burst(request: Request, classroom: Classroom) -> Response:
+    """Remove the students who joined from one network address in the last seconds (a burst of joins)."""
+    body, code = await _body(request), _code(request)
+    if not isinstance(body, dict) or set(body) - {"address", "seconds", "until"}:
+        raise Refusal('Name the burst: {"address": "10.0.0.7", "seconds": 60} (and "until": seconds ago it ended).')
+    address, seconds, until = body.get("address"), body.get("seconds", 60), body.get("until", 0)
+    done = await classroom.control(
+        lambda conn, now: commands.remove_burst(conn, classroom.cache, code, address, seconds, now, until)
+    )
+    for _ in done["removed"]:  # the burst's joins are given back to the network's allowance (in this process)
+        classroom.joins.refund(str(address))
+    return JSONResponse(done)
 
 
 def _projector(address: str | None) -> Handler:

@@ -43,6 +43,9 @@ class Page:
             sock = socket.create_connection((host, int(port)), timeout=10, source_address=(source, 0))
         self._connection = connect(self.url, max_size=2**22, open_timeout=10, sock=sock, additional_headers=headers)
         self.ws = self._connection.__enter__()
+        cookie = self.ws.response.headers.get("set-cookie") if self.ws.response is not None else None
+        #: the device cookie the server set (None: the page sent one, and keeps it): send it again to be this device
+        self.cookie: str | None = cookie.split(";")[0] if cookie else None
         self.log: list[Message] = []  # every message received, in order
         self.raw: list[str] = []  # the same, as sent by the server
         self.token: str | None = None

@@ -165,6 +165,51 @@ def test_the_live_panel_escapes_names_and_shows_requests_and_pauses() -> None:
     assert "Bots play for: Bo &amp; Co" in shown
 
 
+def test_the_panel_has_a_line_for_each_device_asking_and_logs_every_move_of_a_seat() -> None:
+    status = {
+        "room": "AB3CD",
+        "students": [
+            {"id": 1, "name": "Ana", "present": False, "asking": 3},
+            {"id": 2, "name": "<b>Dan</b>", "present": False, "removed": True},
+        ],
+        "rounds": [],
+        "round": None,
+        "tables": [],
+        "requests": [
+            {"request": 7, "name": "Ana", "asked": 9, "device": "Android phone, Chrome", "address": "10.0.0.7"},
+            {"request": 8, "name": "Ana", "asked": 3, "device": "Windows computer, Firefox", "address": "10.0.0.9"},
+        ],
+        "moves": [{"name": "Bo", "ago": 40, "how": "code", "device": "iPhone, Safari", "address": "10.0.0.5"}],
+        "addresses": [{"address": "10.0.0.7", "students": 212, "last_minute": 180}],
+        "wrong_codes": {"Ana": 5},
+    }
+    shown = monitor_html(status)
+    assert "A device asks to be Ana (9 s ago): Android phone, Chrome, from 10.0.0.7" in shown
+    assert "A device asks to be Ana (3 s ago): Windows computer, Firefox, from 10.0.0.9" in shown
+    assert shown.count('data-control="reseat" data-request="7"') == 1  # Let in acts on that line's device
+    assert shown.count('data-control="reseat" data-request="8"') == 1
+    assert "Wrong rejoin codes typed for Ana: 5." in shown
+    assert "10.0.0.7: 212 (180 in the last minute)" in shown and 'data-control="burst" data-address="10.0.0.7"' in shown
+    assert "Bo, 40 s ago: to iPhone, Safari (10.0.0.5), rejoin code" in shown
+    assert "&lt;b&gt;Dan&lt;/b&gt;" in shown and 'data-name="&lt;b&gt;Dan&lt;/b&gt;"' in shown and "<b>Dan" not in shown
+
+
+def test_the_panels_line_buttons_are_the_notebook_calls(room: ControlRoom) -> None:
+    panel = room.monitor(every=60)
+    try:
+        assert (
+            panel.click("reseat", request="999999")[0]
+            == "That device no longer asks for a seat (it was let in or refused)."
+        )
+        assert panel.click("refuse", request="two")[0] == "the device's line must be a number, not 'two'."
+        assert panel.click("burst", address="10.9.9.9")[0].startswith(
+            f"Nobody in room {room.room} joined from 10.9.9.9"
+        )
+        assert panel.click("readmit", name="sim01")[0] == "sim01 is not removed: his device may join already."
+    finally:
+        panel.stop()
+
+
 def test_the_panel_buttons_are_the_notebook_calls(room: ControlRoom) -> None:
     panel = room.monitor(every=0.2)
     try:

@@ -1,15 +1,15 @@
-"""Rooms one client cannot flood: joins per address, a room's size set by the teacher, pages per seat token.
+"""Rooms one client cannot take: joins per address, a room's size set by the teacher, pages per seat token.
 
 On SQLite and on PostgreSQL. The module's server stands behind a proxy on 127.0.0.1 (as behind
-Caddy), whose ``X-Forwarded-For`` names the networks a class and a flood come from: a class
-joins from its networks while one client floods the room with joins from another. Every
+Caddy), whose ``X-Forwarded-For`` names the networks a class and a flood come from: a flood of
+joins from one network takes at most the room's size, the teacher sees it per address and
+removes it at once, and the class joins from its networks; a whole class joins from one. Every
 127.x.y.z is this machine, with one allowance, and a forwarded address is believed only from
 the proxy the teacher names.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from sqlalchemy import create_engine, inspect, text
 
 from ra_classroom.store.database import Database
 from ra_classroom.teacher.client import RefusedError, TeacherClient
-from ra_classroom.web.limits import JOINS_PER_MINUTE, MAX_PAGES
+from ra_classroom.web.limits import MAX_PAGES
 from ra_classroom.web.server import ServerProcess
 
 from .conftest import BACKENDS, SECRET, database_for
@@ -47,35 +47,40 @@ def refusal(page: Page, ident: int) -> str:
     return str(answer.get("why", "welcome"))
 
 
-def test_a_room_keeps_its_seats_for_its_class_while_one_client_floods_it_with_joins(
+def test_a_flood_of_joins_from_one_network_is_seen_and_removed_at_once_and_the_class_gets_in(
     server: ServerProcess, teacher: TeacherClient, room: str
 ) -> None:
     teacher.set_size(room, 120)
     flooded: list[str] = []
-    stop = threading.Event()
-
-    def flood() -> None:  # one client, one address: a new connection for every join, as fast as it can
-        k = 0
-        while not stop.is_set() and k < 1000:
-            page = behind_proxy(server, "198.51.100.66")
-            flooded.append(refusal(page, page.send(t="join", room=room, name=f"flood {k}")))
-            page.close()
-            k += 1
-
-    flooder = threading.Thread(target=flood)
-    flooder.start()
-    while len(flooded) < JOINS_PER_MINUTE + 5:  # the flood is on, and has met its limit
-        assert flooder.is_alive()
-        stop.wait(0.05)
+    for k in range(150):  # one client, one network: a new connection for every join, until the room is full
+        page = behind_proxy(server, "198.51.100.66")
+        flooded.append(refusal(page, page.send(t="join", room=room, name=f"flood {k}")))
+        page.close()
+    assert flooded.count("welcome") == 120 and all("is full (120 students)" in w for w in flooded[120:])
+    joins = teacher.status(room)["addresses"]
+    assert [(j["address"], j["students"]) for j in joins] == [("198.51.100.66", 120)]  # the panel shows it
     class_pages = [behind_proxy(server, f"203.0.113.{2 + k % 3}") for k in range(40)]  # the class: three networks
     answers = [refusal(p, p.send(t="join", room=room, name=f"Student {k}")) for k, p in enumerate(class_pages)]
-    stop.set()
-    flooder.join()
+    assert all("is full" in why for why in answers)
+    removed = teacher.remove_burst(room, "198.51.100.66", seconds=600)["removed"]
+    assert len(removed) == 120 and all(name.startswith("flood") for name in removed)
+    answers = [refusal(p, p.send(t="join", room=room, name=f"Student {k}")) for k, p in enumerate(class_pages)]
     assert answers == ["welcome"] * 40  # every student of the class has his seat
-    seated = flooded.count("welcome")
-    assert JOINS_PER_MINUTE <= seated <= JOINS_PER_MINUTE + 30, seated  # the flood got its minute's joins, no more
-    assert all("wait a few seconds" in why for why in flooded if why != "welcome")
-    assert len(teacher.status(room)["students"]) == 40 + seated <= 120
+    joins = teacher.status(room)["addresses"]
+    assert sorted((j["address"], j["students"]) for j in joins) == [
+        (f"203.0.113.{n}", c) for n, c in ((2, 14), (3, 13), (4, 13))
+    ]
+    for page in class_pages:
+        page.close()
+
+
+def test_a_whole_class_behind_one_network_joins_at_once(server: ServerProcess, teacher: TeacherClient) -> None:
+    room = teacher.create_room(size=200)
+    pages = [behind_proxy(server, "198.51.100.9") for _ in range(150)]  # more than the 60 a minute it once had
+    answers = [refusal(p, p.send(t="join", room=room, name=f"Student {k}")) for k, p in enumerate(pages)]
+    assert answers == ["welcome"] * 150
+    for page in pages:
+        page.close()
 
 
 def test_the_teacher_sizes_a_room_and_a_full_room_says_so(server: ServerProcess, teacher: TeacherClient) -> None:

@@ -2,7 +2,8 @@
 
 Pause, extend, resume, cancel and exclude act on the round at any moment and say why when they
 cannot; a removed student is refused everywhere; a student gets his own seat back on a new device
-with his rejoin code, or when the teacher lets the asking device in, and nobody else can take it;
+with his rejoin code (his connected page agreeing), or when the teacher lets the asking device in,
+and nobody else can take it; a removed student's bid in the open round no longer counts;
 bots play a seat the teacher hands them, marked on every board; a class of 2 or 3 plays every kind
 of round; a database from before these controls is upgraded in place.
 """
@@ -18,6 +19,7 @@ import pytest
 from sqlalchemy import text
 
 from ra_classroom.store.database import Database
+from ra_classroom.store.rooms import AWAY_GRACE
 from ra_classroom.teacher.client import RefusedError, TeacherClient
 from ra_classroom.web.server import ServerProcess
 
@@ -114,15 +116,21 @@ def test_a_cancelled_round_counts_nowhere_and_an_excluded_one_leaves_the_results
         teacher.exclude(room, 3)
 
 
-def test_a_removed_student_is_refused_everywhere_and_his_bids_stay(
+def test_a_removed_student_is_refused_everywhere_and_only_his_bids_of_closed_rounds_stay(
     pages: list[Page], room: str, teacher: TeacherClient, server: ServerProcess
 ) -> None:
     seat(pages[:3], room)
     a, gone = pages[0], pages[2]
-    rid = teacher.open_round(room, {"kind": "first", "group_size": 3, "close_when_done": False})["round"]
-    gone.answer(gone.send(t="bid", round=rid, amount=bid_view(gone, rid)["round"]["value"]))
+    first = teacher.open_round(room, {"kind": "first", "group_size": 3})["round"]
+    for p in pages[:3]:
+        p.answer(p.send(t="bid", round=first, amount=1))
+    a.view(result_of(first))
+    rid = teacher.open_round(room, {"kind": "second", "group_size": 3, "close_when_done": False})["round"]
+    gone.answer(gone.send(t="bid", round=rid, amount=99))  # the highest bid of the open round
+    a.answer(a.send(t="bid", round=rid, amount=5))
     assert teacher.student(room, "remove", "student 2")["name"] == "Student 2"
-    assert "removed you" in gone.until(lambda m: m.get("t") == "bye")["why"]
+    bye = gone.until(lambda m: m.get("t") == "bye")
+    assert "removed you" in bye["why"] and bye["removed"] is True
     with pytest.raises(RefusedError, match="removed already"):
         teacher.student(room, "remove", "Student 2")
     back = Page(server.url)
@@ -133,8 +141,12 @@ def test_a_removed_student_is_refused_everywhere_and_his_bids_stay(
     assert "removed Student 2" in again.until(lambda m: m.get("t") == "refused")["why"]
     again.send(t="ask", room=room, name="Student 2")
     assert "removed Student 2" in again.until(lambda m: m.get("t") == "refused")["why"]
+    assert a.view(lambda v: v["round"]["id"] == rid and v["round"]["group_size"] == 2)["round"]["bids_in"] == 1
     teacher.close_round(room)
-    assert {r["name"] for r in teacher.results(room)["bids"]} >= {"Student 2"}  # what he did stays
+    rows = teacher.results(room)["bids"]
+    assert {r["name"] for r in rows if r["round"] == 1} == {"Student 0", "Student 1", "Student 2"}  # what he did
+    settled = {r["name"]: r for r in rows if r["round"] == 2}
+    assert set(settled) == {"Student 0", "Student 1"} and settled["Student 0"]["won"]  # his 99 no longer counts
     status = teacher.status(room)
     assert [s["removed"] for s in status["students"]] == [False, False, True]
     nxt = teacher.open_round(room, {"kind": "second", "group_size": 3})
@@ -169,15 +181,22 @@ def test_a_student_takes_his_seat_back_on_a_new_device_with_his_rejoin_code(
         assert says in thief.until(lambda m: m.get("t") == "refused")["why"]
     phone = Page(server.url)  # his new device: no seat token, only his name and his code
     phone.send(t="join", room=room, name="Student 0", code=f"{code[:3].lower()} {code[3:]}")
+    waiting = phone.until(lambda m: m.get("t") in ("asking", "welcome", "refused"))
+    assert waiting["t"] == "asking" and "asked whether" in waiting["why"]  # his page is connected: it is asked
+    asked = ana.until(lambda m: m.get("t") == "confirm")
+    assert ana.answer(ana.send(t="confirm", request=asked["request"], yes=True))["confirmed"] is True
+    assert "you agreed" in ana.until(lambda m: m.get("t") == "bye")["why"]
+    phone.send(t="hello", token=waiting["token"])
     welcome = phone.until(lambda m: m.get("t") in ("welcome", "refused"))
-    assert welcome["t"] == "welcome" and welcome["student"] == ana.student and welcome["token"] != ana.token
+    assert welcome["t"] == "welcome" and welcome["student"] == ana.student
+    assert len(welcome["code"]) == 6 and welcome["code"] != code  # the code used is replaced
     view = phone.view(lambda v: v["screen"] == "bid")
     assert view["round"]["your_bid"] is not None  # his seat keeps his history
-    assert "another device" in ana.until(lambda m: m.get("t") == "bye")["why"]
     old = Page(server.url)
     old.send(t="hello", token=str(ana.token))
     assert "unknown" in old.until(lambda m: m.get("t") == "refused")["why"]  # the old device opens nothing now
     assert phone.answer(phone.send(t="bid", round=rid, amount=1))["why"].startswith("You have bid")
+    assert [m["how"] for m in teacher.status(room)["moves"]] == ["confirmed"]
 
 
 def test_a_device_asks_and_the_teacher_lets_it_in_or_refuses_it(
@@ -188,6 +207,10 @@ def test_a_device_asks_and_the_teacher_lets_it_in_or_refuses_it(
     with pytest.raises(RefusedError, match="No device is asking for Student 1's seat"):
         teacher.student(room, "reseat", "Student 1")
     stranger = Page(server.url)
+    stranger.send(t="ask", room=room, name="Student 1")
+    assert "open on a connected page" in stranger.until(lambda m: m.get("t") == "refused")["why"]
+    bo.close()  # his page is gone: after the grace, his seat may be asked for
+    time.sleep(AWAY_GRACE + 0.5)
     stranger.send(t="ask", room=room, name="Student 1")
     asked = stranger.until(lambda m: m.get("t") in ("asking", "refused"))
     assert asked["t"] == "asking" and asked["name"] == "Student 1"
@@ -201,7 +224,6 @@ def test_a_device_asks_and_the_teacher_lets_it_in_or_refuses_it(
     tablet.send(t="hello", token=token)
     assert "Waiting for the teacher" in tablet.until(lambda m: m.get("t") == "pending")["why"]
     teacher.student(room, "reseat", "Student 1")
-    assert "let it in" in bo.until(lambda m: m.get("t") == "bye")["why"]
     tablet.send(t="hello", token=token)
     welcome = tablet.until(lambda m: m.get("t") in ("welcome", "refused"))
     assert welcome["t"] == "welcome" and welcome["student"] == bo.student and len(welcome["code"]) == 6

@@ -24,6 +24,7 @@
   let turnShown = null; // the board's version at which the page last brought your turn into view
   const epochsSeen = {}; // {table id: the epochs scored when the page last showed them}
   let stopped = false; // the seat left this page (removed, or open on another device): no reconnecting
+  let asked = null; // the request of a device that typed this seat's rejoin code, while this page is asked
 
   function seats() {
     try { return JSON.parse(localStorage.getItem(SEATS) || "{}") || {}; } catch (e) { return {}; }
@@ -38,6 +39,27 @@
     const all = seats();
     delete all[room];
     localStorage.setItem(SEATS, JSON.stringify(all));
+  }
+  // Every trace of the seat in `room` on this device: its token, its rejoin code, the room last used, and on
+  // the page its name, earnings, code and history (a shared device's next user sees none of it).
+  function wipe(room) {
+    forget(room);
+    let codes = {};
+    try { codes = JSON.parse(localStorage.getItem(CODES) || "{}") || {}; } catch (e) { codes = {}; }
+    delete codes[room];
+    localStorage.setItem(CODES, JSON.stringify(codes));
+    if (localStorage.getItem(LAST) === room) localStorage.removeItem(LAST);
+    view = null;
+    $("who").textContent = "";
+    $("earned").hidden = true;
+    $("earnings").textContent = "";
+    $("code-line").hidden = true;
+    $("code").textContent = "";
+    $("confirm").hidden = true;
+    for (const id of ["ra-board", "ra-recent", "bid-done", "result-text"]) $(id).replaceChildren();
+    $("result-group").querySelector("tbody").replaceChildren();
+    $("name").value = "";
+    $("rejoin").value = "";
   }
   function linkRoom() {
     const m = location.pathname.match(/^\/r\/([A-Za-z0-9]{3,12})$/);
@@ -116,6 +138,11 @@
       showCode(msg.room, msg.code);
     } else if (msg.t === "asking" || msg.t === "pending" || msg.t === "bye") {
       seatMessage(msg);
+    } else if (msg.t === "confirm") {
+      asked = msg.request;
+      $("confirm-text").textContent = msg.why;
+      $("confirm").hidden = false;
+      $("confirm-yes").focus();
     } else if (msg.t === "view") {
       const before = view && view.table ? view.table.ply : null;
       const screen = view ? `${view.screen}:${view.round && view.round.id}` : null;
@@ -133,9 +160,19 @@
     } else if (msg.t === "ack") {
       notice(msg.round !== undefined ? "Your bid is in." : "");
     } else if (msg.t === "refused") {
+      if (!joined && /removed you/.test(msg.why)) { // his page says so, and keeps nothing of the seat
+        const code = room();
+        if (code) wipe(code);
+        stopped = true;
+        show("gone");
+        $("gone-title").textContent = "The teacher has removed you";
+        $("gone-text").textContent = msg.why;
+        $("leave").hidden = true;
+        return;
+      }
       if (!joined && !seatOpenElsewhere(msg)) {
         const code = room();
-        if (code && /seat is unknown|removed you/.test(msg.why)) forget(code);
+        if (code && /seat is unknown/.test(msg.why)) forget(code);
         showJoin();
         $("ask").hidden = !/already|rejoin code/.test(msg.why);
       }
@@ -147,15 +184,17 @@
   // A seat asked for (the teacher lets this device in), waited for, or gone from this page.
   function seatMessage(msg) {
     if (msg.t === "asking") keep(msg.room, msg.token);
-    show("gone");
-    $("gone-title").textContent = msg.t === "bye" ? "You have left this seat" : "Waiting for your teacher";
-    $("gone-text").textContent = msg.why;
-    $("leave").hidden = msg.t === "bye";
-    if (msg.t === "bye") {
+    if (msg.t === "bye") { // removed, or the seat is on another device now: nothing of it stays here
       stopped = true;
       const code = room();
-      if (code) forget(code);
-    } else {
+      if (code) wipe(code);
+    }
+    show("gone");
+    $("gone-title").textContent = msg.t !== "bye" ? "Waiting for your teacher"
+      : msg.removed ? "The teacher has removed you" : "You have left this seat";
+    $("gone-text").textContent = msg.why;
+    $("leave").hidden = msg.t === "bye";
+    if (msg.t !== "bye") {
       setTimeout(() => { if (!joined && seats()[room()]) send({ t: "hello", token: seats()[room()] }); }, 3000);
     }
   }
@@ -469,15 +508,20 @@
       notice("");
       send({ t: "act", round: view.round.id, data: { choices: found.choices } });
     });
-    $("leave").addEventListener("click", () => {
+    $("leave").addEventListener("click", () => { // a fresh page, with nothing of the seat left on this device
       const code = room();
-      if (code) forget(code);
+      stopped = true;
+      if (code) wipe(code);
       if (ws) ws.close();
-      view = null;
-      $("leave").hidden = true;
-      $("who").textContent = "";
-      $("name").value = "";
+      location.replace(code ? `/r/${code}` : "/");
     });
+    for (const [id, yes] of [["confirm-yes", true], ["confirm-no", false]]) {
+      $(id).addEventListener("click", () => {
+        if (asked !== null) send({ t: "confirm", request: asked, yes });
+        asked = null;
+        $("confirm").hidden = true;
+      });
+    }
     $("ra-epoch-close").addEventListener("click", () => {
       $("ra-epoch").hidden = true;
       inView();
