@@ -171,9 +171,9 @@ def sweep(
     return None, rounds.close_due(conn, now) + absent
 
 
-def report_pages(conn: Connection, origin: str, pages: int, now: float) -> tuple[dict[str, int], Events]:
-    """Record the pages process `origin` holds; return the pages of every process alive (`processes.report`)."""
-    return processes.report(conn, origin, pages, now), []
+def report_pages(conn: Connection, origin: str, pages: int, now: float) -> tuple[int, Events]:
+    """Record the pages process `origin` holds; return how many it should close to even them out (`processes`)."""
+    return processes.surplus(origin, processes.report(conn, origin, pages, now)), []
 
 
 # -- the teacher's commands ----------------------------------------------------------------

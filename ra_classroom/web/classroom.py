@@ -32,7 +32,6 @@ from ..store import commands
 from ..store.bus import EventLog, Listener
 from ..store.database import Database
 from ..store.pages import build_views
-from ..store.processes import surplus
 from ..store.table_moves import TableCache
 from ..store.writer import Writer, announced, one_transaction
 from .hub import Hub
@@ -167,11 +166,11 @@ class Classroom:
             await asyncio.sleep(BALANCE_SECONDS)
             try:
                 mine, now = self.hub.count(), time.time()
-                counts = await self.command(
+                over = await self.command(
                     functools.partial(commands.report_pages, origin=self.origin, pages=mine, now=now)
                 )
                 wait = max(wait - 1, 0)
-                if not wait and self.hub.shed(surplus(self.origin, counts), QUIET_SECONDS):
+                if not wait and self.hub.shed(over, QUIET_SECONDS):
                     wait = 2
             except Exception:
                 log.exception("could not compare the processes' pages; trying again")
