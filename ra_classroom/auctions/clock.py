@@ -257,31 +257,40 @@ def away_press(student: int, sent: int) -> Press:
 
 
 def settle_clock(
-    clock: Clock, entries: Sequence[tuple[int, float]], presses: Iterable[Press], rng: random.Random
+    clock: Clock,
+    entries: Sequence[tuple[int, float]],
+    presses: Iterable[Press],
+    rng: random.Random,
+    stopped: int | None = None,
 ) -> Settlement:
-    """Return the group's result from its accepted presses (call it once `is_final`).
+    """Return the group's result from its accepted presses (call it once `is_final`, or when the round is closed).
 
     Args:
         clock: the round's clock.
         entries: each member and his value, at least two members.
         presses: the accepted presses (their order does not matter).
         rng: the group's random stream, drawn from only when a draw is needed.
+        stopped: the tick at which the teacher closed the round before the group was decided
+            (None: the clock ran to its end). English: those still in then are in a draw at its
+            price, as at the top; Dutch: no sale.
     """
     members = [s for s, _ in entries]
     if len(members) < 2 or len(set(members)) != len(members):
         raise ValueError("a clock auction needs two or more different members")
-    ticks = {s: t for s, t in _first_presses(presses).items() if s in members}
+    end = clock.last if stopped is None else max(0, min(stopped, clock.last))
+    ticks = {s: t for s, t in _first_presses(presses).items() if s in members and t <= end}
     decided = deciding_tick(clock, members, [Press(s, t) for s, t in ticks.items()])
     if clock.kind == "dutch":
         if decided is None:
-            return _settlement(clock, entries, None, None, (), "The clock reached its floor: no sale.")
+            where = "reached its floor" if stopped is None else "was stopped by the teacher"
+            return _settlement(clock, entries, None, None, (), f"The clock {where}: no sale.")
         tied = tuple(s for s in members if ticks.get(s) == decided)
         what = "stopped the clock"
     else:
-        if decided is None:  # two or more still in at the top
-            decided = clock.last
+        if decided is None:  # two or more still in at the top (or when the teacher stopped the clock)
+            decided = end
             tied = tuple(s for s in members if s not in ticks)
-            what = "were still in at the top"
+            what = "were still in at the top" if end == clock.last else "were still in when the clock was stopped"
         else:
             left = [s for s in members if ticks.get(s, decided + 1) > decided]
             tied = tuple(left) if left else tuple(s for s in members if ticks[s] == decided)

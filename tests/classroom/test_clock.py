@@ -163,6 +163,14 @@ def test_english_ties_and_the_top() -> None:
     assert top.tick == clock.last == 5 and top.price == 100.0 and top.tied == (1, 2)
     assert still_in(clock, [1, 2, 3], both, 1) == 2 and still_in(clock, [1, 2, 3], both, 2) == 0
     assert away_press(2, 9) == Press(2, 9, away=True)
+    stopped = settle_clock(clock, entries, [Press(3, 1), Press(1, 4)], random.Random(4), stopped=3)
+    assert stopped.tick == 3 and stopped.price == 80.0 and stopped.tied == (1, 2) and "stopped" in stopped.sentence
+
+
+def test_a_dutch_clock_stopped_by_the_teacher_sells_nothing_unpressed() -> None:
+    clock = Clock("dutch", start=100, step=10, end=0)
+    s = settle_clock(clock, [(1, 50.0), (2, 60.0)], [Press(1, 7)], random.Random(0), stopped=5)
+    assert (s.winner, s.price, s.tick) == (None, 0.0, None) and "teacher" in s.sentence
 
 
 @pytest.mark.parametrize(
