@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from ..auctions.experiments import RoundSpec
 from ..auctions.matching import assign_values, form_groups, form_tables, round_stream
 from ..auctions.settle import Entry, settle
+from . import clocks
 from .refusal import Refusal
 from .rooms import present, room_exists
 from .schema import assignments, bids, groups, outcomes, read_spec, rooms, rounds, tables
@@ -190,7 +191,7 @@ def _close(conn: Connection, round_id: int, now: float) -> bool:
     if done.rowcount != 1:
         return False
     r = conn.execute(select(rounds.c.kind, rounds.c.room, rounds.c.number).where(rounds.c.id == round_id)).one()
-    if r.kind == "ra":
+    if r.kind == "ra" or clocks.settle_rest(conn, round_id, now):  # a clock settles its groups by its own rules
         return True
     seed = conn.execute(select(rooms.c.seed).where(rooms.c.code == r.room)).scalar_one()
     common = {

@@ -38,11 +38,14 @@ __all__ = [
     "MAX_ID",
     "assignments",
     "bids",
+    "clock_results",
+    "clocks",
     "events",
     "groups",
     "metadata",
     "moves",
     "outcomes",
+    "presses",
     "read_spec",
     "requests",
     "rooms",
@@ -152,6 +155,47 @@ outcomes = Table(
     Column("price", Float, nullable=False),
     Column("paid", Float, nullable=False),
     Column("earnings", Float, nullable=False),
+)
+
+clocks = Table(  # the clock of an English or Dutch round: its settings, and the last tick stored (and sent)
+    "clocks",
+    metadata,
+    Column("round_id", Integer, ForeignKey("rounds.id"), primary_key=True),
+    Column("kind", String(10), nullable=False),  # "english" or "dutch"
+    Column("start", Float, nullable=False),
+    Column("step", Float, nullable=False),
+    Column("end_price", Float, nullable=False),  # the top (English) or the floor (Dutch)
+    Column("grace", Integer, nullable=False),  # ticks a press may be late and still count at its own tick
+    Column("away", Integer, nullable=False),  # English: ticks without a page before a student is dropped out
+    Column("seconds", Float, nullable=False),  # seconds per tick
+    Column("tick", Integer, nullable=False),  # the last tick stored; a tick is sent only once stored
+    Column("at", Float, nullable=False),  # when it was stored: the next is due `seconds` later
+)
+
+presses = Table(  # a student's press on a clock: one per round, at the tick his page showed
+    "presses",
+    metadata,
+    Column("round_id", Integer, ForeignKey("rounds.id"), primary_key=True),
+    Column("student_id", Integer, ForeignKey("students.id"), primary_key=True),
+    Column("group_no", Integer, nullable=False),
+    Column("tick", Integer, nullable=False),
+    Column("price", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("away", Boolean, nullable=False, server_default=false()),  # the server dropped him out: he was away
+)
+Index("presses_by_group", presses.c.round_id, presses.c.group_no)
+
+clock_results = Table(  # a clock group's result, written once when no press can change it
+    "clock_results",
+    metadata,
+    Column("round_id", Integer, ForeignKey("rounds.id"), primary_key=True),
+    Column("group_no", Integer, primary_key=True),
+    Column("tick", Integer),  # the deciding tick (None: no sale)
+    Column("price", Float, nullable=False),
+    Column("winner", Integer),  # None: no sale
+    Column("tied", Text, nullable=False),  # JSON list of the students of a draw (empty: none)
+    Column("sentence", Text, nullable=False),
+    Column("at", Float, nullable=False),
 )
 
 tables = Table(
