@@ -176,7 +176,7 @@ def trace_classroom_move(seed: str = "trace") -> dict[str, Any]:
     import tempfile
     import time
 
-    from ra_classroom.auctions.experiments import RoundSpec
+    from ra_classroom.kinds.spec import RoundSpec
     from ra_classroom.store import commands, table_moves
     from ra_classroom.store.database import Database
     from ra_classroom.store.pages import build_views

@@ -7,14 +7,16 @@ package imports `ra_core`; `ra_core` never imports it.
 
 Its folders are its floors, each standing on those below it (docs/classroom.md has the table,
 which tests/classroom/test_floors.py checks against every import): `auctions` (sealed-bid rounds
-and their theory), `game` (a Ra table, on `ra_core`), `store` (the database and its
-transactions), `web` (the server) and `teacher` (the control room and a class's data).
+and their theory), `game` (a Ra table, on `ra_core`), `kinds` (each kind of round one object, and
+their registry), `store` (the database and its transactions), `web` (the server) and `teacher`
+(the control room and a class's data).
 """
 
 from __future__ import annotations
 
-from .auctions.experiments import KINDS, RoundSpec
 from .auctions.laws import Power, Uniform
+from .kinds.registry import TITLES as KINDS
+from .kinds.spec import RoundSpec
 from .teacher.client import RefusedError, TeacherClient
 from .teacher.control import ControlRoom
 from .teacher.simulate import Behaviour, SimulatedClass

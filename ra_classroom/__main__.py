@@ -63,12 +63,26 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="seconds a page may stay silent before a student is seated on it, then it is closed (default 60)",
     )
+    run.add_argument(
+        "--kinds",
+        default=os.environ.get("RA_CLASSROOM_KINDS", ""),
+        help="modules (comma-separated) that register kinds of round of their own when imported "
+        "(default: $RA_CLASSROOM_KINDS, else none)",
+    )
     run.add_argument("--shared-port", action="store_true", help=argparse.SUPPRESS)  # one of --processes' processes
     args = parser.parse_args(argv)
     secret = os.environ.get("RA_CLASSROOM_SECRET") or ""
     if not secret:
         secret = new_secret()
         print(f"teacher's secret: {secret}   (set RA_CLASSROOM_SECRET to choose it)", flush=True)
+    if args.kinds:
+        from .kinds.registry import load
+
+        try:
+            load(args.kinds)
+        except ValueError as e:
+            parser.error(str(e))
+        os.environ["RA_CLASSROOM_KINDS"] = args.kinds  # the processes of --processes load them too
     if args.room:
         from .web.links import announce_room
 

@@ -17,9 +17,9 @@ import dataclasses
 import random
 from collections.abc import Sequence
 
-from .experiments import RoundSpec
+from .laws import Law
 
-__all__ = ["Assignment", "assign_values", "form_groups", "form_tables", "round_stream", "shuffled"]
+__all__ = ["Assignment", "common_values", "private_values", "form_groups", "form_tables", "round_stream", "shuffled"]
 
 
 def round_stream(room_seed: str, number: int, purpose: str = "deal") -> random.Random:
@@ -79,23 +79,24 @@ class Assignment:
     value: float
 
 
-def assign_values(
-    groups: Sequence[Sequence[int]], spec: RoundSpec, rng: random.Random
-) -> tuple[list[Assignment], dict[int, float]]:
-    """Return each student's value (or signal), and each group's common value (common rounds only).
+def private_values(groups: Sequence[Sequence[int]], law: Law, rng: random.Random) -> list[Assignment]:
+    """Return each student's private value, drawn from `law`, one per student in the order of `groups`."""
+    return [Assignment(s, g, law.draw(rng)) for g, members in enumerate(groups) for s in members]
 
-    Private values are drawn from the round's law, one per student. In a common-value round
-    each group's worth is drawn from the law, and each member's signal is the worth plus a
+
+def common_values(
+    groups: Sequence[Sequence[int]], law: Law, noise: float, rng: random.Random
+) -> tuple[list[Assignment], dict[int, float]]:
+    """Return each student's signal and each group's common worth.
+
+    Each group's worth is drawn from `law`, and each member's signal is the worth plus a
     uniform error in [-noise, noise], rounded to cents.
     """
     out: list[Assignment] = []
     common: dict[int, float] = {}
     for g, members in enumerate(groups):
-        if spec.kind == "common":
-            worth = spec.law.draw(rng)
-            common[g] = worth
-            for s in members:
-                out.append(Assignment(s, g, round(worth + spec.noise * (2 * rng.random() - 1), 2)))
-        else:
-            out.extend(Assignment(s, g, spec.law.draw(rng)) for s in members)
+        worth = law.draw(rng)
+        common[g] = worth
+        for s in members:
+            out.append(Assignment(s, g, round(worth + noise * (2 * rng.random() - 1), 2)))
     return out, common

@@ -15,8 +15,8 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from ..auctions.experiments import RoundSpec
 from ..game.table import Selection, read_click
+from ..kinds.spec import RoundSpec
 from . import rooms, roster, rounds, table_moves
 from .bus import forget_old_events
 from .pages import table_view
@@ -26,6 +26,7 @@ from .table_moves import TableCache
 __all__ = [
     "STUDENT_ACTIONS",
     "Done",
+    "act",
     "ask",
     "bid",
     "close_round",
@@ -81,7 +82,12 @@ def hello(
 
 def bid(conn: Connection, student: int, round_id: Any, amount: Any, now: float) -> tuple[int, Events]:
     """Store a sealed bid; return how many of the student's group have bid."""
-    return rounds.place_bid(conn, student, round_id, amount, now)
+    return rounds.place_bid(conn, student, round_id, {"t": "bid", "amount": amount}, now)
+
+
+def act(conn: Connection, student: int, round_id: Any, data: Any, now: float) -> tuple[int, Events]:
+    """Store an action of the round's kind's own (`data`, read by the kind); return how many of his group have acted."""
+    return rounds.place_bid(conn, student, round_id, {"t": "act", "data": data}, now)
 
 
 def move(

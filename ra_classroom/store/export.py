@@ -21,7 +21,7 @@ from .rooms import MAX_STUDENTS, PRESENT_SECONDS
 from .schema import assignments, bids, groups, outcomes, read_spec, requests, rooms, rounds, seats, students, tables
 from .table_moves import TableCache, seat_names
 
-__all__ = ["BID_COLUMNS", "TABLE_COLUMNS", "bid_rows", "csv_text", "inert", "status", "table_rows"]
+__all__ = ["BID_COLUMNS", "TABLE_COLUMNS", "bid_columns", "bid_rows", "csv_text", "inert", "status", "table_rows"]
 
 #: The columns of the results, in order (CLASSROOM.md's export: one row per bid).
 BID_COLUMNS = (
@@ -45,11 +45,23 @@ BID_COLUMNS = (
     "earnings",
     "seconds_to_bid",
 )
+
+
+def bid_columns(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """Return the results' columns for `rows`: `BID_COLUMNS`, then those the rows' kinds add, in order of first use."""
+    extra: list[str] = []
+    for row in rows:
+        extra.extend(c for c in row if c not in BID_COLUMNS and c not in extra)
+    return [*BID_COLUMNS, *extra]
+
+
 TABLE_COLUMNS = ("room", "round", "table", "seat", "name", "bot", "fame", "winner", "over", "moves")
 
 
 def bid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
-    """Return the results of every closed sealed-bid round of `room`, one row per student who had a value.
+    """Return the results of every closed round played in groups, one row per student who had a value.
+
+    Each row has the `BID_COLUMNS`, then the columns its round's kind adds (`Kind.export`).
 
     Rounds the teacher cancelled or excluded are left out.
     """
@@ -67,10 +79,12 @@ def bid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
             groups.c.size,
             bids.c.amount,
             bids.c.placed_at,
+            bids.c.data,
             outcomes.c.won,
             outcomes.c.price,
             outcomes.c.paid,
             outcomes.c.earnings,
+            outcomes.c.data.label("settled"),
         )
         .select_from(
             rounds.join(assignments, assignments.c.round_id == rounds.c.id)
@@ -108,9 +122,15 @@ def bid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
                 "paid": r.paid,
                 "earnings": r.earnings,
                 "seconds_to_bid": None if r.placed_at is None else round(r.placed_at - r.opened_at, 2),
+                **spec.of.export(spec, _loads(r.data), _loads(r.settled)),
             }
         )
     return rows
+
+
+def _loads(text: str | None) -> dict[str, Any] | None:
+    """Return a stored JSON column as data (None if empty)."""
+    return None if text is None else dict(json.loads(text))
 
 
 def table_rows(conn: Connection, cache: TableCache, room: str, number: int | None = None) -> list[dict[str, Any]]:
@@ -246,7 +266,7 @@ def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[s
             n for s, n in names.items() if s not in set(given) and not any(p.id == s and p.removed_at for p in people)
         )
     out["round"] = info
-    if spec.kind == "ra":
+    if not spec.sealed:
         for row in table_rows(conn, cache, room, int(r.number)):
             if row["seat"] == 0:
                 out["tables"].append(

@@ -11,14 +11,15 @@ batch rather than per page: a move at a table of four redraws four boards from o
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections import defaultdict
 from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import BindParameter, Connection, Row, bindparam, func, select
 
-from ..auctions.experiments import RoundSpec
 from ..game.table import Selection
+from ..kinds.spec import RoundSpec
 from .schema import assignments, bids, groups, outcomes, read_spec, rooms, rounds, seats, students, tables
 from .table_moves import TableCache, seat_names
 
@@ -101,7 +102,7 @@ def build_views(conn: Connection, cache: TableCache, ids: Collection[int], now: 
                 out[sid]["round"] = dict(info)
             if r.status == "void":
                 pass  # cancelled: every page waits for the next round, and says why
-            elif spec.kind == "ra":
+            elif not spec.sealed:
                 _tables_part(conn, cache, out, members, r)
             else:
                 _sealed_part(conn, out, members, r, spec)
@@ -192,7 +193,6 @@ def _sealed_part(conn: Connection, out: dict[int, dict[str, Any]], members: list
     own = dict(conn.execute(_OWN_BIDS, {"round": r.id, "ids": members}).all())
     counts: dict[int, int] = dict(conn.execute(_COUNTS, {"round": r.id}).all())
     results = _results(conn, int(r.id), {int(a.group_no) for a in mine.values()}) if r.status != "open" else {}
-    label = "Your signal" if spec.kind == "common" else "Your value"
     for sid in members:
         view, a = out[sid], mine.get(sid)
         if a is None:
@@ -200,9 +200,9 @@ def _sealed_part(conn: Connection, out: dict[int, dict[str, Any]], members: list
             continue
         g, size = int(a.group_no), int(a.size)
         view["group"] = g
+        view["round"].update(spec.of.page(spec, a.value))
         view["round"].update(
             value=a.value,
-            label=label,
             your_bid=own.get(sid),
             bids_in=int(counts.get(g, 0)),
             group_no=g + 1,
@@ -231,6 +231,7 @@ def _results(conn: Connection, round_id: int, wanted: set[int]) -> dict[int, tup
             outcomes.c.price,
             outcomes.c.paid,
             outcomes.c.earnings,
+            outcomes.c.data,
         )
         .select_from(
             assignments.outerjoin(
@@ -266,6 +267,7 @@ def _result_for(group: tuple[list[Any], float | None], sid: int) -> dict[str, An
         "paid": me.paid,
         "price": me.price,
         "common_value": worth,
+        "details": None if me.data is None else json.loads(me.data),
         "group": [{"you": x.student_id == sid, "value": x.value, "bid": x.amount, "won": bool(x.won)} for x in rows],
     }
 

@@ -9,13 +9,11 @@ class sees it: no student is named, except the winner of each Ra table once its 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection, func, select
 
-from ..auctions.experiments import RoundSpec
-from ..auctions.theory import common_value_break_even, equilibrium_bid, expected_revenue
+from ..kinds.spec import RoundSpec
 from .export import table_rows
 from .pages import closes_in
 from .rooms import PRESENT_SECONDS
@@ -23,8 +21,6 @@ from .schema import assignments, bids, groups, outcomes, read_spec, rooms, round
 from .table_moves import TableCache
 
 __all__ = ["projector"]
-
-_STEPS = 40  # points on the theory's line
 
 
 def projector(conn: Connection, cache: TableCache, room: str, now: float) -> dict[str, Any]:
@@ -97,49 +93,9 @@ def _sealed_results(conn: Connection, round_id: int, spec: RoundSpec) -> dict[st
     if not rows:
         return {"chart": None, "summary": ["Nobody had a value in this round."]}
     n = Counter(int(x.size) for x in rows).most_common(1)[0][0]
-    law = spec.law
     points = [[x.value, x.amount] for x in rows if x.amount is not None]
-    low, top = law.low, spec.max_bid
-    grid = [low + (law.top - low) * i / _STEPS for i in range(_STEPS + 1)]
-    if spec.kind == "common":
-        line = [[v, common_value_break_even(v, n, spec.noise)] for v in grid]
-        label = f"break-even bid, n = {n}: signal − {spec.noise * (n - 1) / (n + 1):.3g}"
-    else:
-        line = [[v, equilibrium_bid(spec.kind, v, n, law)] for v in grid]
-        label = f"risk-neutral equilibrium, n = {n}"
-    chart = {
-        "points": points,
-        "line": line,
-        "label": label,
-        "x": "signal" if spec.kind == "common" else "value",
-        "low": low,
-        "top": top,
-    }
-    return {"chart": chart, "summary": _sentences(rows, spec, n)}
-
-
-def _sentences(rows: Sequence[Any], spec: RoundSpec, n: int) -> list[str]:
-    """Return what the class should see of a closed round's outcome, in a few sentences."""
-    by_group: dict[int, list[Any]] = defaultdict(list)
-    for x in rows:
-        by_group[int(x.group_no)].append(x)
-    bid = sum(x.amount is not None for x in rows)
-    said = [f"{bid} of {len(rows)} bid, in {len(by_group)} group{'s' if len(by_group) != 1 else ''}."]
-    won = [x for x in rows if x.won]
-    if not won:
-        return [*said, "Nobody bid: nobody won."]
-    if spec.kind == "common":
-        mean = sum(float(x.earnings) for x in won) / len(won)
-        losers = sum(float(x.earnings) < 0 for x in won)
-        said.append(f"The winners earned {mean:.2f} on average; {losers} of {len(won)} lost money.")
-        if losers:
-            said.append("Winning with the most optimistic signal is the winner's curse.")
-        return said
-    revenue = sum(sum(float(x.paid or 0) for x in g) for g in by_group.values()) / len(by_group)
-    said.append(f"Revenue per group: {revenue:.2f} on average; theory: {expected_revenue(n, spec.law):.2f}.")
-    top_won = sum(any(x.won and x.value == max(y.value for y in g) for x in g) for g in by_group.values())
-    said.append(f"The highest value won in {top_won} of {len(by_group)} group{'s' if len(by_group) != 1 else ''}.")
-    return said
+    drawn = spec.of.chart(spec, points, n)
+    return {"chart": None if drawn is None else drawn.to_dict(), "summary": spec.of.summary(spec, rows, n)}
 
 
 def _tables(conn: Connection, cache: TableCache, room: str, number: int) -> dict[str, Any]:

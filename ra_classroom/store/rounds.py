@@ -1,4 +1,7 @@
-"""Rounds: open one (groups or tables, values dealt), take sealed bids, close it and settle every group.
+"""Rounds: open one (groups or tables, values dealt), take students' actions, close it and settle every group.
+
+What a round of each kind deals, what a student's message stores and how a group settles are
+the kind's (`ra_classroom.kinds`): this module stores and reads, in transactions.
 
 Each function runs inside a transaction the caller opens. A bid is checked and stored under a
 shared lock on its round's row, and closing takes that row's write lock first, so a bid is
@@ -9,15 +12,14 @@ process closes a round, it is settled once (``UPDATE ... WHERE status = 'open'``
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..auctions.experiments import RoundSpec
-from ..auctions.matching import assign_values, form_groups, form_tables, round_stream
-from ..auctions.settle import Entry, settle
+from ..auctions.matching import form_groups, form_tables, round_stream
+from ..auctions.settle import Entry
+from ..kinds.spec import RoundSpec
 from . import clocks
 from .refusal import Refusal
 from .rooms import present, room_exists
@@ -41,8 +43,9 @@ def open_round(conn: Connection, room: str, spec: RoundSpec, cache: TableCache, 
     here = present(conn, room, now)
     if not here:
         raise Refusal("No student is here yet: wait until they have joined (the panel counts them).")
-    if spec.sealed and len(here) < 2:
-        raise Refusal("A sealed-bid round needs at least 2 students; 1 is here.")
+    least = spec.of.least(spec)
+    if len(here) < least:
+        raise Refusal(f"A round of this kind needs at least {least} students; {len(here)} is here.")
     number = 1 + (conn.execute(select(func.max(rounds.c.number)).where(rounds.c.room == room)).scalar() or 0)
     seed = conn.execute(select(rooms.c.seed).where(rooms.c.code == room)).scalar_one()
     closes_at = now + spec.seconds if spec.seconds is not None else None
@@ -66,7 +69,7 @@ def open_round(conn: Connection, room: str, spec: RoundSpec, cache: TableCache, 
         raise Refusal("Another round was opened at the same moment: close it first.") from None
     rng = round_stream(seed, number)
     info: dict[str, Any] = {"round": int(round_id), "number": number, "kind": spec.kind, "students": len(here)}
-    if spec.kind == "ra":
+    if not spec.sealed:
         layout = form_tables(here, spec.group_size, rng)
         info["tables"] = create_tables(conn, int(round_id), f"{seed}:{number}", layout, cache, now)
         info["sitting_out"] = []
@@ -76,7 +79,7 @@ def open_round(conn: Connection, room: str, spec: RoundSpec, cache: TableCache, 
             info["note"] = f"{len(here)} students at {tables_of}: bots play {bots} seat{'s' if bots > 1 else ''}."
     else:
         members, out = form_groups(here, spec.group_size, rng)
-        dealt, common = assign_values(members, spec, rng)
+        dealt, common = spec.of.deal(members, spec, rng)
         conn.execute(
             insert(groups),
             [
@@ -110,25 +113,17 @@ def _groups_note(here: int, size: int, sizes: list[int], out: int) -> str:
     return said + "."
 
 
-def _amount(amount: Any, spec: RoundSpec) -> float:
-    """Return a bid as a number of cents' precision in [0, max_bid], or raise Refusal saying what a bid is."""
-    if isinstance(amount, bool) or not isinstance(amount, int | float) or not math.isfinite(amount):
-        raise Refusal(f"A bid is a number from 0 to {spec.max_bid:g}.")
-    if not 0 <= amount <= spec.max_bid:
-        raise Refusal(f"A bid is a number from 0 to {spec.max_bid:g}; {amount:g} is not.")
-    if abs(amount * 100 - round(amount * 100)) > 1e-6:
-        raise Refusal("Bids are in cents: at most two decimals, like 12.34.")
-    return round(float(amount), 2)
-
-
 def place_bid(
-    conn: Connection, student_id: int, round_id: Any, amount: Any, now: float
+    conn: Connection, student_id: int, round_id: Any, message: dict[str, Any], now: float
 ) -> tuple[int, list[dict[str, Any]]]:
-    """Store a student's sealed bid; return how many of his group have bid, and the events to send.
+    """Store a student's action (a sealed bid, or his kind's own); return how many of his group have acted, and events.
+
+    `message` is the page's message (``bid`` with its ``amount``, or ``act`` with its ``data``):
+    the round's kind reads it (`ra_classroom.kinds.base.Kind.act`) into what is stored.
 
     Raises:
         Refusal: not a round he is bidding in, the round closed or its time is up, a second
-            bid, or an amount that is no bid.
+            bid, or a message that is no action of the round's kind.
     """
     if isinstance(round_id, bool) or not isinstance(round_id, int):
         raise Refusal("A bid names its round.")
@@ -147,10 +142,18 @@ def place_bid(
     if row.paused_at is not None:
         raise Refusal(f"The teacher has paused round {row.number}: bid when it goes on.")
     spec = read_spec(row.spec)
-    value = _amount(amount, spec)
+    try:
+        action = spec.of.act(spec, message)
+    except ValueError as e:
+        raise Refusal(str(e)) from None
+    data = None if action.data is None else json.dumps(action.data)
     try:
         with conn.begin_nested():
-            conn.execute(insert(bids).values(round_id=round_id, student_id=student_id, amount=value, placed_at=now))
+            conn.execute(
+                insert(bids).values(
+                    round_id=round_id, student_id=student_id, amount=action.amount, placed_at=now, data=data
+                )
+            )
     except IntegrityError:
         raise Refusal(f"You have bid in round {row.number} already: one bid per round, and it stands.") from None
     count = conn.execute(
@@ -190,15 +193,16 @@ def _close(conn: Connection, round_id: int, now: float) -> bool:
     )
     if done.rowcount != 1:
         return False
-    r = conn.execute(select(rounds.c.kind, rounds.c.room, rounds.c.number).where(rounds.c.id == round_id)).one()
-    if r.kind == "ra" or clocks.settle_rest(conn, round_id, now):  # a clock settles its groups by its own rules
+    r = conn.execute(select(rounds.c.spec, rounds.c.room, rounds.c.number).where(rounds.c.id == round_id)).one()
+    spec = read_spec(r.spec)
+    if not spec.sealed or clocks.settle_rest(conn, round_id, now):  # a clock settles its groups by its own rules
         return True
     seed = conn.execute(select(rooms.c.seed).where(rooms.c.code == r.room)).scalar_one()
     common = {
         int(g.group_no): g.common_value for g in conn.execute(select(groups).where(groups.c.round_id == round_id))
     }
     rows = conn.execute(
-        select(assignments.c.student_id, assignments.c.group_no, assignments.c.value, bids.c.amount)
+        select(assignments.c.student_id, assignments.c.group_no, assignments.c.value, bids.c.amount, bids.c.data)
         .select_from(
             assignments.outerjoin(
                 bids, (bids.c.round_id == assignments.c.round_id) & (bids.c.student_id == assignments.c.student_id)
@@ -209,9 +213,11 @@ def _close(conn: Connection, round_id: int, now: float) -> bool:
     ).all()
     settled = []
     for g in sorted(common):
-        entries = [Entry(int(x.student_id), x.value, x.amount) for x in rows if x.group_no == g]
+        mine = [x for x in rows if x.group_no == g]
+        entries = [Entry(int(x.student_id), x.value, x.amount) for x in mine]
+        details = {int(x.student_id): None if x.data is None else json.loads(x.data) for x in mine}
         rng = round_stream(seed, r.number, f"ties:{g}")
-        for o in settle(r.kind, entries, common[g], rng):
+        for o in spec.of.settle(spec, entries, details, common[g], rng):
             settled.append(
                 {
                     "round_id": round_id,
@@ -220,6 +226,7 @@ def _close(conn: Connection, round_id: int, now: float) -> bool:
                     "price": o.price,
                     "paid": o.paid,
                     "earnings": o.earnings,
+                    "data": None if o.data is None else json.dumps(o.data),
                 }
             )
     if settled:
@@ -250,8 +257,9 @@ def close_due(conn: Connection, now: float) -> list[dict[str, Any]]:
     events = []
     for r in due:
         late = r.closes_at is not None and r.closes_at < now
-        done = (r.placed >= r.given > 0) if r.kind != "ra" else r.playing == 0
-        wanted = late or (done and read_spec(r.spec).close_when_done)
+        spec = read_spec(r.spec)
+        done = (r.placed >= r.given > 0) if spec.sealed else r.playing == 0
+        wanted = late or (done and spec.close_when_done)
         if wanted and _close(conn, int(r.id), now):
             events.append({"k": "room", "room": str(r.room)})
     return events

@@ -32,7 +32,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.schema import CreateColumn
 
-from ..auctions.experiments import RoundSpec
+from ..kinds.spec import RoundSpec
 
 __all__ = [
     "MAX_ID",
@@ -144,6 +144,7 @@ bids = Table(
     Column("student_id", Integer, ForeignKey("students.id"), primary_key=True),
     Column("amount", Float, nullable=False),
     Column("placed_at", Float, nullable=False),
+    Column("data", Text),  # the details of an action that is more than one number, as JSON (its kind's)
 )
 
 outcomes = Table(
@@ -155,6 +156,7 @@ outcomes = Table(
     Column("price", Float, nullable=False),
     Column("paid", Float, nullable=False),
     Column("earnings", Float, nullable=False),
+    Column("data", Text),  # what the kind's settlement adds to a student's outcome, as JSON
 )
 
 clocks = Table(  # the clock of an English or Dutch round: its settings, and the last tick stored (and sent)

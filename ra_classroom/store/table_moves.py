@@ -322,7 +322,6 @@ def take_over_absent(
         )
         .where(
             rounds.c.status == "open",
-            rounds.c.kind == "ra",
             rounds.c.paused_at.is_(None),
             tables.c.to_move >= 0,
             seats.c.bot.is_(False),

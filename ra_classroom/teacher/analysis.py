@@ -37,12 +37,14 @@ from ..auctions.theory import (
     implied_rho,
     shading,
 )
+from ..kinds.registry import kind as kind_named
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
     "bid_ratios",
+    "by_kind",
     "class_slope",
     "counted",
     "efficiency",
@@ -88,6 +90,25 @@ def with_theory(df: pd.DataFrame) -> pd.DataFrame:
 
     out["equilibrium"] = out.apply(bid, axis=1) if len(out) else []
     return out
+
+
+def by_kind(df: pd.DataFrame, practice: bool = False) -> pd.DataFrame:
+    """Return the results, each kind's rows as its kind analyses them (`Kind.analyse`), in the rows' order.
+
+    Every kind's rows get ``predicted`` (what theory says a risk-neutral student sends, or
+    empty) and ``gap`` (his bid minus it), and the columns the kind itself adds.
+    """
+    import pandas as pd
+
+    data = counted(df, practice)
+    rows: list[dict[str, Any]] = [{str(k): v for k, v in row.items()} for row in data.to_dict("records")]
+    done: dict[int, dict[str, Any]] = {}
+    for name in dict.fromkeys(data["kind"]):
+        mine = [i for i, row in enumerate(rows) if row["kind"] == name]
+        for i, row in zip(mine, kind_named(name).analyse([rows[i] for i in mine]), strict=True):
+            done[i] = row
+    empty = [*data.columns, "predicted", "gap"]
+    return pd.DataFrame([done[i] for i in range(len(rows))], columns=None if rows else empty)
 
 
 def bid_ratios(df: pd.DataFrame, practice: bool = False) -> pd.DataFrame:

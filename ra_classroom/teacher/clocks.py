@@ -279,7 +279,7 @@ def _play(
                 s: round(values[s] * (1 + b.by * rng.random()) if rng.random() < b.overbid else values[s], 2)
                 for s in members
             }
-        return bids, settle(kind, [Entry(s, values[s], bids[s]) for s in members], None, group_rng)
+        return bids, settle([Entry(s, values[s], bids[s]) for s in members], group_rng, second_price=kind == "second")
     if kind == "dutch":
         clock = Clock("dutch", start=law.top, step=step, end=law.low)
         ticks = {

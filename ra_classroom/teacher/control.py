@@ -37,8 +37,8 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..auctions.experiments import KINDS
 from ..auctions.laws import Law
+from ..kinds.registry import TITLES as KINDS
 from ..web.links import qr_svg, room_link, server_address
 from .client import ClassroomError, RefusedError, TeacherClient
 from .launch import Launched, launch
@@ -329,6 +329,7 @@ class ControlRoom:
         practice: bool = False,
         absent_after: float = 60.0,
         close_when_done: bool = True,
+        settings: dict[str, float] | None = None,
     ) -> dict[str, Any]:
         """Open the next round for the students here; return its id, groups (or tables), who sits out, and a note.
 
@@ -336,7 +337,8 @@ class ControlRoom:
         group; Ra tables take bots in the empty seats. The returned ``note`` says so.
 
         Args:
-            kind: ``first``, ``second``, ``allpay``, ``common`` or ``ra`` (see `KINDS`).
+            kind: ``first``, ``second``, ``allpay``, ``common``, ``ra``, or any kind registered
+                (see `ra_classroom.kinds.registry`).
             group_size: bidders per group (2-12), or players per Ra table (3-5).
             law: the values' law (default uniform on [0, 100]).
             noise: common value: signals are the worth plus an error uniform in [-noise, noise].
@@ -344,6 +346,7 @@ class ControlRoom:
             practice: a practice round, whose earnings do not count.
             absent_after: Ra tables: seconds before a bot plays a disconnected student's turns.
             close_when_done: close as soon as everyone has bid (or every Ra game is over).
+            settings: the settings the round's kind adds (its `Kind.settings`, by name).
         """
         spec: dict[str, Any] = {
             "kind": kind,
@@ -353,6 +356,7 @@ class ControlRoom:
             "seconds": seconds,
             "absent_after": absent_after,
             "close_when_done": close_when_done,
+            **(settings or {}),
         }
         if law is not None:
             spec["law"] = law.to_dict()
@@ -464,15 +468,16 @@ class ControlRoom:
     # -- results ---------------------------------------------------------------------------------
 
     def results(self) -> pd.DataFrame:
-        """Return the closed sealed-bid rounds, one row per student and round (columns: `export.BID_COLUMNS`).
+        """Return the closed rounds played in groups, one row per student and round (columns: `export.bid_columns`).
 
         Cancelled and excluded rounds are left out; before any round closes the table is empty.
         """
         import pandas as pd
 
-        from ..store.export import BID_COLUMNS
+        from ..store.export import bid_columns
 
-        return pd.DataFrame(self.teacher.results(self.room)["bids"], columns=list(BID_COLUMNS))
+        rows = self.teacher.results(self.room)["bids"]
+        return pd.DataFrame(rows, columns=bid_columns(rows))
 
     def payments(self, show_up: float = 0.0, rate: float = 1.0) -> pd.DataFrame:
         """Draw each student's paying round and return what he gets; saved beside the results (``...-payments.csv``).

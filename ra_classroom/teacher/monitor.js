@@ -34,7 +34,7 @@ function render({ model, el }) {
   const message = part("div", { class: "ra-panel-message", role: "status", "aria-live": "polite" });
   const kind = part("select", { "aria-label": "Kind" });
   for (const [text, value] of model.get("kinds")) kind.append(part("option", { value }, text));
-  kind.value = "first";
+  kind.value = model.get("kinds").length ? model.get("kinds")[0][1] : "";
   const size = part("input", { type: "number", min: "2", max: "12", value: "4", "aria-label": "Group" });
   const seconds = part("input", { type: "number", min: "0", max: "3600", value: "90", "aria-label": "Seconds" });
   const noise = part("input", { type: "number", min: "0", max: "1000", step: "any", value: "10", "aria-label": "Noise" });

@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 import anywidget
 import traitlets
 
-from ..auctions.experiments import KINDS
+from ..kinds.registry import TITLES as KINDS
+from ..kinds.registry import kind as kind_named
+from ..kinds.registry import kinds
 from .client import ClassroomError
 
 if TYPE_CHECKING:
@@ -197,16 +199,21 @@ class Monitor:
         return str(STUDENT_CONTROLS[control](room, student))
 
     def _open_round(self, form: dict[str, Any]) -> str:
-        kind = _text(form.get("kind")) or "first"
+        try:
+            k = kind_named(_text(form.get("kind")) or kinds()[0].name)
+        except ValueError as e:
+            raise ClassroomError(str(e)) from None
         size = _whole(form.get("size", 4), "Group")
         seconds = _whole(form.get("seconds", 90), "Seconds")
         noise = _number(form.get("noise", 10), "Noise")
+        own = {s.name: _number(form[s.name], s.name) for s in k.settings if form.get(s.name) is not None}
         opened = self.room.open_round(
-            kind,
-            size if kind != "ra" else min(5, max(3, size)),
-            seconds=(seconds or None) if kind != "ra" else None,
-            noise=noise if kind == "common" else 0.0,
+            k.name,
+            size if k.play == "groups" else min(k.sizes[1], max(k.sizes[0], size)),
+            seconds=(seconds or None) if k.deadline else None,
+            noise=noise if k.noisy else 0.0,
             practice=form.get("practice") is True,
+            settings=own,
         )
         return f"Round {opened['number']} is open. {opened.get('note', '')}".strip()
 

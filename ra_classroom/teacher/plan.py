@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..auctions.experiments import RoundSpec
+from ..kinds.spec import RoundSpec
 
 __all__ = ["COMMON_ROUNDS", "MINUTES", "PAID", "experience", "mean_place", "open_args", "session_plan"]
 

@@ -11,10 +11,10 @@ import json
 import math
 from typing import TYPE_CHECKING
 
-from ..auctions.experiments import KINDS
 from ..auctions.laws import Uniform, law_from_dict
 from ..auctions.theory import common_value_bid, common_value_worth, equilibrium_bid
 from ..game.bridge import plot_style
+from ..kinds.registry import TITLES as KINDS
 from .analysis import counted, learning, revenue
 from .notes import Note
 

@@ -22,10 +22,9 @@ from typing import Any, Protocol
 
 import orjson
 
-from ..auctions.laws import law_from_dict
-from ..auctions.theory import equilibrium_bid, shading
+from ..kinds.registry import kind as kind_named
 
-__all__ = ["Behaviour", "Probe", "SimStudent", "SimulatedClass", "sim_bid"]
+__all__ = ["Behaviour", "Probe", "SimStudent", "SimulatedClass", "sim_answer", "sim_bid"]
 
 GAP = 1 / 6  #: seconds between two messages of one simulated student, at least (the server takes 8 a second)
 _AGAIN = ("paused", "Too many messages")  # refusals that mean "not now": he acts again later
@@ -118,23 +117,30 @@ class Behaviour:
 def sim_bid(rnd: dict[str, Any], behaviour: Behaviour, rng: random.Random, common_rounds: int = 0) -> float:
     """Return a simulated student's bid in the round `rnd` of his page (its value, kind, law, group size).
 
-    `common_rounds` is how many common-value rounds he bid in before (see `Behaviour.learn`).
+    `common_rounds` is how many rounds of this kind he bid in before (see `Behaviour.learn`).
     """
-    kind, value, n = rnd["kind"], float(rnd["value"]), int(rnd["group_size"])
-    law = law_from_dict(rnd["law"])
+    answer = sim_answer(rnd, behaviour, rng, common_rounds)
+    if isinstance(answer, dict):
+        raise ValueError(f"a round of kind {rnd['kind']!r} takes an action, not a bid")
+    return answer
+
+
+def sim_answer(
+    rnd: dict[str, Any], behaviour: Behaviour, rng: random.Random, before: int = 0
+) -> float | dict[str, Any]:
+    """Return what a simulated student sends in the round `rnd` of his page: a bid, or his kind's action's data.
+
+    His kind decides (`Kind.simulate`), with his error factor drawn here; `before` is how many
+    rounds of this kind he played before (see `Behaviour.learn`).
+    """
     u = rng.random()
     if behaviour.errors == "normal":
         wobble = 1 + behaviour.jitter * NormalDist().inv_cdf(min(max(u, 1e-12), 1 - 1e-12))
     else:
         wobble = 1 + behaviour.jitter * (2 * u - 1)
-    if kind == "first":
-        bid = (law.low + shading(n, law, behaviour.rho) * (value - law.low)) * wobble
-    elif kind == "second":
-        bid = value * (1 + 0.2 * rng.random()) if rng.random() < behaviour.overbid else value
-    elif kind == "allpay":
-        bid = equilibrium_bid("allpay", value, n, law) * wobble
-    else:
-        bid = value - float(rnd["noise"]) * (behaviour.shade + behaviour.learn * common_rounds) * rng.random()
+    bid = kind_named(rnd["kind"]).simulate(rnd, behaviour, rng, wobble, before)
+    if isinstance(bid, dict):
+        return bid
     return round(min(float(rnd["max_bid"]), max(0.0, bid)), 2)
 
 
@@ -175,7 +181,7 @@ class SimStudent:
         # reconnection) it is the same, so his random stream is drawn once per decision, whatever the timing
         self.joined = asyncio.Event()
         self.connections = 0
-        self.common_rounds: set[int] = set()  # the common-value rounds he has bid in
+        self.played: dict[str, set[int]] = {}  # the rounds of each kind he has acted in
         self.quiet = False  # set: he reads his views but takes no new action (the end of a session)
         self.gone = False  # set: the teacher removed him, or his seat moved to another device: he stops
         self._ids = 0
@@ -269,11 +275,15 @@ class SimStudent:
         if view["screen"] == "bid" and rnd and rnd.get("your_bid") is None:
             key: tuple[Any, ...] = ("bid", rnd["id"])
             if key not in self.done and key not in self.pending.values():
+                played = self.played.setdefault(rnd["kind"], set())
                 if key not in self.decided:
-                    self.decided[key] = sim_bid(rnd, self.behaviour, self.rng, len(self.common_rounds - {rnd["id"]}))
-                if rnd["kind"] == "common":
-                    self.common_rounds.add(rnd["id"])
-                self._later(ws, key, {"t": "bid", "round": rnd["id"], "amount": self.decided[key]})
+                    self.decided[key] = sim_answer(rnd, self.behaviour, self.rng, len(played - {rnd["id"]}))
+                played.add(rnd["id"])
+                answer = self.decided[key]
+                if isinstance(answer, dict):
+                    self._later(ws, key, {"t": "act", "round": rnd["id"], "data": answer})
+                else:
+                    self._later(ws, key, {"t": "bid", "round": rnd["id"], "amount": answer})
         elif view["screen"] == "ra" and table and table["yours"] and table["choices"]:
             key = ("move", table["id"], table["ply"])
             if key not in self.done and key not in self.pending.values():

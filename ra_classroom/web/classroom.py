@@ -38,8 +38,8 @@ from .hub import Hub
 from .limits import JOINS_PER_MINUTE, JoinLimit
 
 if TYPE_CHECKING:
-    from ..auctions.experiments import RoundSpec
     from ..game.table import Selection
+    from ..kinds.spec import RoundSpec
     from ..store.rooms import Joined
 
 __all__ = ["Classroom"]
@@ -188,6 +188,10 @@ class Classroom:
     async def bid(self, student: int, round_id: Any, amount: Any) -> int:
         """Store a sealed bid; return how many of the student's group have bid."""
         return await self.command(lambda conn: commands.bid(conn, student, round_id, amount, time.time()))
+
+    async def act(self, student: int, round_id: Any, data: Any) -> int:
+        """Store an action of the round's kind's own; return how many of the student's group have acted."""
+        return await self.command(lambda conn: commands.act(conn, student, round_id, data, time.time()))
 
     async def move(self, student: int, table: Any, action: Any, version: Any) -> int:
         """Make a move at a Ra table (judged by `table_moves.click`, the one way in); return the table's new ply."""

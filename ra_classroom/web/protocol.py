@@ -13,6 +13,8 @@ Page to server (``t`` is the kind; ``id``, optional, is echoed in the answer):
 ``hello``   ``token``                               ``welcome``, then a ``view`` (a page back after a
                                                     reload), or ``pending`` (the teacher has not let it in)
 ``bid``     ``round``, ``amount``                   ``ack`` with ``bids_in`` (of his group)
+``act``     ``round``, ``data``                     ``ack`` with ``bids_in``: an action of the round's
+                                                    kind's own (``data`` read by the kind), not a bid
 ``move``    ``table``, ``action``, ``version``      ``ack`` with ``ply`` (the board's new version)
 ``ui``      ``table``, ``ui``, ``version``, ``sel``  a ``view`` of his table with the choice in progress
 ==========  ======================================  =========================================
@@ -47,6 +49,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "ask": frozenset({"room", "name"}),
     "hello": frozenset({"token"}),
     "bid": frozenset({"round", "amount"}),
+    "act": frozenset({"round", "data"}),
     "move": frozenset({"table", "action", "version"}),
     "ui": frozenset({"table", "ui", "version", "sel"}),
 }

@@ -41,10 +41,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from ..auctions.experiments import RoundSpec
+from ..kinds.spec import RoundSpec
 from ..store import controls
 from ..store.commands import STUDENT_ACTIONS
-from ..store.export import BID_COLUMNS, TABLE_COLUMNS, bid_rows, csv_text, status, table_rows
+from ..store.export import TABLE_COLUMNS, bid_columns, bid_rows, csv_text, status, table_rows
 from ..store.projector import projector
 from ..store.refusal import Refusal
 from ..store.rooms import room_exists
@@ -179,7 +179,7 @@ async def _results(request: Request, classroom: Classroom) -> Response:
 async def _results_csv(request: Request, classroom: Classroom) -> Response:
     code = _code(request)
     rows = await classroom.read(lambda conn: bid_rows(conn, code))
-    return PlainTextResponse(csv_text(rows, BID_COLUMNS), media_type="text/csv")
+    return PlainTextResponse(csv_text(rows, bid_columns(rows)), media_type="text/csv")
 
 
 async def _tables_csv(request: Request, classroom: Classroom) -> Response:

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from ra_classroom.auctions.clock import Clock
-from ra_classroom.auctions.experiments import RoundSpec
+from ra_classroom.kinds.spec import RoundSpec
 from ra_classroom.store import clocks, rooms, rounds
 from ra_classroom.store.database import Database
 from ra_classroom.store.refusal import Refusal

@@ -52,7 +52,7 @@ def targets(path: Path) -> set[str]:
 
 def test_the_page_names_floors_that_exist() -> None:
     floors = Floors()
-    assert list(floors.may) == ["auctions", "game", "store", "web", "teacher", "front"]
+    assert list(floors.may) == ["auctions", "game", "kinds", "store", "web", "teacher", "front"]
     for where in floors.places:
         assert (ROOT / where).exists(), f"{PAGE.name} names {where}, which does not exist"
     for floor, allowed in floors.may.items():

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
-from ra_classroom.auctions.experiments import RoundSpec
-from ra_classroom.auctions.matching import assign_values, form_groups, form_tables, round_stream
-from ra_classroom.auctions.settle import Entry, settle
+from ra_classroom.auctions.matching import form_groups, form_tables, round_stream
+from ra_classroom.auctions.settle import Entry
 from ra_classroom.game.table import Selection, TableGame, read_click
+from ra_classroom.kinds.registry import kind
+from ra_classroom.kinds.spec import RoundSpec
 from ra_classroom.store.refusal import Refusal
 from ra_classroom.web.limits import RateLimit
 from ra_classroom.web.protocol import parse
@@ -49,11 +51,17 @@ def test_tables_hold_everyone_spread_evenly_with_bots_in_the_rest() -> None:
 
 def test_values_and_signals_follow_the_law() -> None:
     groups = [[1, 2, 3], [4, 5, 6]]
-    private, common = assign_values(groups, RoundSpec("first", 3), random.Random(1))
+    private, common = kind("first").deal(groups, RoundSpec("first", 3), random.Random(1))
     assert common == {} and len({a.value for a in private}) == 6 and [a.group for a in private] == [0, 0, 0, 1, 1, 1]
-    signals, worth = assign_values(groups, RoundSpec("common", 3, noise=5), random.Random(1))
+    signals, worth = kind("common").deal(groups, RoundSpec("common", 3, noise=5), random.Random(1))
     assert set(worth) == {0, 1}
     assert all(abs(a.value - worth[a.group]) <= 5 + 1e-9 for a in signals)
+
+
+def settle(name: str, entries: list[Entry], worth: float | None, rng: random.Random) -> list[Any]:
+    """Settle one group as the kind called `name` does (the registry's kind, on default settings)."""
+    spec = RoundSpec(name, noise=5 if name == "common" else 0.0)
+    return kind(name).settle(spec, entries, {}, worth, rng)
 
 
 def test_ties_are_a_coin_flip_and_missing_bids_never_win() -> None:
@@ -172,7 +180,6 @@ def test_a_table_replays_from_its_moves_and_refuses_out_of_turn() -> None:
 def test_a_slow_page_holds_up_nobody_and_is_closed_past_its_backlog() -> None:
     import asyncio
     from collections.abc import Collection
-    from typing import Any
 
     from ra_classroom.web.hub import BACKLOG, Hub, Page
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from ra_classroom.auctions.experiments import RoundSpec
 from ra_classroom.game.table import Selection
+from ra_classroom.kinds.spec import RoundSpec
 from ra_classroom.store import commands, controls, table_moves
 from ra_classroom.store.database import Database
 from ra_classroom.store.refusal import Refusal

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, select
 
-from ra_classroom.auctions.experiments import RoundSpec
 from ra_classroom.game.table import TableGame, read_click
+from ra_classroom.kinds.spec import RoundSpec
 from ra_classroom.store import rooms, rounds, table_moves
 from ra_classroom.store.bus import KEEP_SECONDS, EventLog, forget_old_events
 from ra_classroom.store.database import Database

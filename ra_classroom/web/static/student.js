@@ -239,7 +239,7 @@
     if (!res.group.some((m) => m.won)) text = "Nobody in your group bid.";
     if (res.common_value !== null && res.common_value !== undefined) text += ` The item was worth ${money(res.common_value)}.`;
     $("result-text").textContent = text;
-    $("result-value-head").textContent = r.kind === "common" ? "signal" : "value";
+    $("result-value-head").textContent = r.value_word || "value";
     const body = $("result-group").querySelector("tbody");
     body.replaceChildren();
     for (const m of res.group) {

@@ -1,9 +1,9 @@
 """A round's settings, as the teacher chooses them and as students are told them.
 
-A round is one of five kinds: three sealed-bid formats with private values (``first``,
-``second``, ``allpay``), a first-price round with a common value and private signals
-(``common``), or Ra tables (``ra``). `RoundSpec.from_dict` reads the settings sent to the
-server and names the field that is wrong.
+Every round has a kind (see `registry`), a group size, a law of values, a deadline and a few
+flags; a kind may add settings of its own (`base.Setting`), kept in `RoundSpec.options` and
+written beside the others in `RoundSpec.to_dict`. `RoundSpec.from_dict` reads the settings
+sent to the server and names the field that is wrong; the kind checks what is its own.
 
 >>> spec = RoundSpec.from_dict({"kind": "first", "group_size": 3, "seconds": 60})
 >>> import textwrap
@@ -17,34 +17,20 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Mapping
 from typing import Any
 
-from .laws import Law, Uniform, law_from_dict
+from ..auctions.laws import Law, Uniform, law_from_dict
+from .base import Kind
+from .registry import kind as kind_named
+from .registry import titles
 
-__all__ = ["KINDS", "SEALED", "RoundSpec"]
+__all__ = ["RoundSpec", "titles"]
 
-#: Each kind of round and its name.
-KINDS: dict[str, str] = {
-    "first": "First-price sealed bid",
-    "second": "Second-price sealed bid",
-    "allpay": "All-pay sealed bid",
-    "common": "Common value, first-price sealed bid",
-    "ra": "Ra tables",
-}
-SEALED = ("first", "second", "allpay", "common")  # the kinds in which students submit one bid
-_PAYS = {
-    "first": "The highest bid wins and pays its bid: you earn your value minus your bid if you win, 0 if not.",
-    "second": (
-        "The highest bid wins and pays the second-highest bid: you earn your value minus that price if you"
-        " win, 0 if not."
-    ),
-    "allpay": "The highest bid wins your value, and everyone pays his own bid, win or lose.",
-    "common": "The highest bid wins the item and pays its bid: the winner earns the item's worth minus his bid.",
-}
 _FIELDS = {"kind", "group_size", "law", "noise", "seconds", "practice", "absent_after", "close_when_done"}
 
 
-def _field(data: dict[str, Any], key: str, default: float | None, low: float, high: float) -> float | None:
+def _field(data: Mapping[str, Any], key: str, default: float | None, low: float, high: float) -> float | None:
     """Return ``data[key]`` as a number in [low, high] (or None where `default` is None and it is absent)."""
     value = data.get(key, default)
     if value is None and default is None:
@@ -61,7 +47,8 @@ class RoundSpec:
     """The settings of one round.
 
     Attributes:
-        kind: ``first``, ``second``, ``allpay``, ``common`` or ``ra`` (see `KINDS`).
+        kind: the kind's name (see `registry.kinds`): ``first``, ``second``, ``allpay``,
+            ``common``, ``ra``, and any kind registered since.
         group_size: bidders per group (2-12), or players per Ra table (3-5); groups are
             formed afresh, at random, every round.
         law: the law of the private values, or of the common value.
@@ -71,8 +58,9 @@ class RoundSpec:
         practice: a practice round: played and shown, but its earnings do not count.
         absent_after: Ra tables: the seconds a disconnected student's turn waits before a bot
             plays his seat (until he is back).
-        close_when_done: close the round as soon as everyone with a value has bid, or every
+        close_when_done: close the round as soon as everyone with a value has acted, or every
             table's game is over (False: only when the time is up or the teacher closes it).
+        options: the settings the kind adds (`base.Kind.settings`), each checked, defaults filled in.
     """
 
     kind: str
@@ -83,58 +71,53 @@ class RoundSpec:
     practice: bool = False
     absent_after: float = 60.0
     close_when_done: bool = True
+    options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {self.kind!r:.40}")
-        low, high = (3, 5) if self.kind == "ra" else (2, 12)
+        k = kind_named(self.kind)
+        low, high = k.sizes
         if isinstance(self.group_size, bool) or not isinstance(self.group_size, int):
             raise ValueError(f"group_size must be a whole number, got {self.group_size!r:.40}")
         if not low <= self.group_size <= high:
-            what = "players per Ra table" if self.kind == "ra" else "bidders per group"
-            raise ValueError(f"group_size ({what}) must be between {low} and {high}, got {self.group_size}")
-        if self.kind == "common":
-            if not 0 < self.noise <= (self.law.top - self.law.low) / 2:
-                raise ValueError(f"noise must be above 0 and at most half the value range, got {self.noise:g}")
-        elif self.noise:
-            raise ValueError("noise is for common-value rounds only")
-        if self.kind == "ra" and self.seconds is not None:
-            raise ValueError("Ra tables have no deadline: the teacher closes the round")
+            raise ValueError(f"group_size ({k.size_word}) must be between {low} and {high}, got {self.group_size}")
+        if not isinstance(self.options, Mapping):
+            raise ValueError(f"options must be an object, got {type(self.options).__name__}")
+        known = {s.name for s in k.settings}
+        extra = set(self.options) - known
+        if extra:
+            raise ValueError(f"unknown settings {sorted(extra)} for {k.title}; known: {sorted(known) or 'none'}")
+        object.__setattr__(self, "options", {s.name: s.read(self.options) for s in k.settings})
+        k.check(self)
+        if not k.deadline and self.seconds is not None:
+            raise ValueError(f"{k.title} have no deadline: the teacher closes the round")
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.group_size, self.law, self.noise, self.seconds, self.practice))
+
+    @property
+    def of(self) -> Kind:
+        """Return the round's kind (the object: its rules, settlement, theory)."""
+        return kind_named(self.kind)
 
     @property
     def title(self) -> str:
         """Return the round's kind in words."""
-        return KINDS[self.kind]
+        return self.of.title
 
     @property
     def sealed(self) -> bool:
-        """Return whether students submit one sealed bid (not a Ra table)."""
-        return self.kind in SEALED
+        """Return whether students play in groups, each dealt a value (not at Ra tables)."""
+        return self.of.play == "groups"
 
     @property
     def max_bid(self) -> float:
         """Return the highest bid accepted: the top of the values (or of the signals)."""
-        return round(self.law.top + self.noise, 2)
+        return self.of.max_bid(self)
 
     def rules_text(self) -> str:
         """Return what students are told about the round."""
-        if self.kind == "ra":
-            return (
-                f"Ra, at tables of {self.group_size}: bots fill the empty seats. Click on the board to play"
-                " when it is your turn."
-            )
-        head = f"{self.title}, in a group of {self.group_size}."
-        if self.kind == "common":
-            what = (
-                f" The item is worth the same to everyone in your group: a value drawn {self.law.describe()}."
-                f" Each of you sees a private signal, the worth plus a random error between -{self.noise:g}"
-                f" and +{self.noise:g}."
-            )
-        else:
-            what = f" Each of you has a private value, drawn {self.law.describe()}; you see only your own."
-        end = f" Ties are broken by a coin flip. Bids from 0 to {self.max_bid:g}."
-        practice = " A practice round: its earnings do not count." if self.practice else ""
-        return head + what + " " + _PAYS[self.kind] + end + practice
+        practice = " A practice round: its earnings do not count." if self.practice and self.sealed else ""
+        return self.of.rules(self) + practice
 
     def to_dict(self) -> dict[str, Any]:
         """Return the settings as JSON-ready data (read back by `from_dict`)."""
@@ -147,6 +130,7 @@ class RoundSpec:
             "practice": self.practice,
             "absent_after": self.absent_after,
             "close_when_done": self.close_when_done,
+            **self.options,
         }
 
     @classmethod
@@ -154,12 +138,12 @@ class RoundSpec:
         """Return the settings in `data`; raise ValueError naming the first field that is wrong."""
         if not isinstance(data, dict):
             raise ValueError(f"a round's settings must be an object, got {type(data).__name__}")
-        extra = set(data) - _FIELDS
-        if extra:
-            raise ValueError(f"unknown settings {sorted(extra)}; known: {sorted(_FIELDS)}")
         kind = data.get("kind")
-        if not isinstance(kind, str):
-            raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r:.40}")
+        k = kind_named(kind)
+        own = {s.name for s in k.settings}
+        extra = set(data) - _FIELDS - own
+        if extra:
+            raise ValueError(f"unknown settings {sorted(extra)}; known: {sorted(_FIELDS | own)}")
         size = data.get("group_size", 4)
         practice, done = data.get("practice", False), data.get("close_when_done", True)
         for key, flag in (("practice", practice), ("close_when_done", done)):
@@ -167,7 +151,7 @@ class RoundSpec:
                 raise ValueError(f"{key} must be true or false, got {flag!r:.40}")
         law = law_from_dict(data["law"]) if "law" in data else Uniform(0, 100)
         return cls(
-            kind=kind,
+            kind=k.name,
             group_size=size,
             law=law,
             noise=_field(data, "noise", 0.0, 0, 1e6) or 0.0,
@@ -175,4 +159,5 @@ class RoundSpec:
             practice=practice,
             absent_after=_field(data, "absent_after", 60.0, 1, 3600) or 60.0,
             close_when_done=done,
+            options={key: data[key] for key in own if key in data},
         )
