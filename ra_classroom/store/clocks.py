@@ -9,8 +9,9 @@ server killed at any moment loses nothing it acknowledged:
   tick it last stored and goes on from there, one tick at a time: the clock does not jump ahead
   by the time the server was down (students could not have pressed during it).
 * **A press is stored before it is acknowledged.** `press` judges it against the tick stored
-  (`sent`: a tick not yet stored was never sent, so a press naming it is refused), stores it with
-  its tick and price, and settles the group at once if the press decided it for good.
+  (`sent`: a tick not yet stored was never sent, so a press naming it is refused), stores it as
+  the student's bid (its price, with its tick in the bid's ``data``), and settles the group at
+  once if the press decided it for good.
 * **A group is settled once**, when no press still acceptable could change it (`is_final`), or
   when the teacher closes the round: its outcome rows and its result (`clock_results`: the
   deciding tick, price, winner, the draw if any and the sentence the group is told) are written
@@ -33,7 +34,7 @@ from sqlalchemy import Connection, Row, insert, select, update
 from ..auctions.clock import Clock, Press, Refused, away_press, deciding_tick, is_final, judge, settle_clock, still_in
 from ..auctions.matching import round_stream
 from .refusal import Refusal
-from .schema import assignments, clock_results, clocks, outcomes, presses, rooms, rounds, students
+from .schema import assignments, bids, clock_results, clocks, outcomes, rooms, rounds, students
 
 __all__ = ["due", "group_states", "press", "settle_rest", "start", "tick", "tick_messages"]
 
@@ -77,15 +78,30 @@ def _groups(conn: Connection, round_id: int, only: int | None = None) -> dict[in
 
 
 def _presses(conn: Connection, round_id: int, only: int | None = None) -> dict[int, list[Press]]:
-    query = select(presses.c.group_no, presses.c.student_id, presses.c.tick, presses.c.away).where(
-        presses.c.round_id == round_id
+    """Return each group's presses: the round's bids, each with the tick its page showed (in its ``data``)."""
+    query = (
+        select(assignments.c.group_no, bids.c.student_id, bids.c.data)
+        .select_from(
+            bids.join(
+                assignments,
+                (assignments.c.round_id == bids.c.round_id) & (assignments.c.student_id == bids.c.student_id),
+            )
+        )
+        .where(bids.c.round_id == round_id)
     )
     if only is not None:
-        query = query.where(presses.c.group_no == only)
+        query = query.where(assignments.c.group_no == only)
     found: dict[int, list[Press]] = defaultdict(list)
     for p in conn.execute(query):
-        found[int(p.group_no)].append(Press(int(p.student_id), int(p.tick), bool(p.away)))
+        data = json.loads(p.data)
+        found[int(p.group_no)].append(Press(int(p.student_id), int(data["tick"]), bool(data.get("away", False))))
     return found
+
+
+def _store(conn: Connection, round_id: int, student_id: int, tick: int, price: float, now: float, away: bool) -> None:
+    """Store a press as the student's bid in the round: its price, and its tick (and whether he was away)."""
+    data = json.dumps({"tick": tick, "away": away})
+    conn.execute(insert(bids).values(round_id=round_id, student_id=student_id, amount=price, placed_at=now, data=data))
 
 
 def _settled(conn: Connection, round_id: int) -> set[int]:
@@ -178,11 +194,7 @@ def press(conn: Connection, student_id: int, round_id: Any, tick: Any, now: floa
     except Refused as why:
         raise Refusal(str(why)[0].upper() + str(why)[1:] + ".") from None
     price = clock.price(tick)
-    conn.execute(
-        insert(presses).values(
-            round_id=round_id, student_id=student_id, group_no=g, tick=tick, price=price, at=now, away=False
-        )
-    )
+    _store(conn, round_id, student_id, tick, price, now, away=False)
     pressed = [*pressed, new]
     if is_final(clock, values, pressed, int(c.tick)):
         _settle(conn, round_id, g, clock, values, pressed, now)
@@ -280,17 +292,7 @@ def _away(
                 judge(clock, values, pressed.get(g, []) + found[g], drop, sent)
             except Refused:
                 continue  # his group was decided before: the drop changes nothing
-            conn.execute(
-                insert(presses).values(
-                    round_id=round_id,
-                    student_id=s,
-                    group_no=g,
-                    tick=sent,
-                    price=clock.price(sent),
-                    at=now,
-                    away=True,
-                )
-            )
+            _store(conn, round_id, s, sent, clock.price(sent), now, away=True)
             found[g].append(drop)
     return dict(found)
 

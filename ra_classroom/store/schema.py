@@ -45,7 +45,6 @@ __all__ = [
     "metadata",
     "moves",
     "outcomes",
-    "presses",
     "read_spec",
     "requests",
     "rooms",
@@ -173,19 +172,6 @@ clocks = Table(  # the clock of an English or Dutch round: its settings, and the
     Column("tick", Integer, nullable=False),  # the last tick stored; a tick is sent only once stored
     Column("at", Float, nullable=False),  # when it was stored: the next is due `seconds` later
 )
-
-presses = Table(  # a student's press on a clock: one per round, at the tick his page showed
-    "presses",
-    metadata,
-    Column("round_id", Integer, ForeignKey("rounds.id"), primary_key=True),
-    Column("student_id", Integer, ForeignKey("students.id"), primary_key=True),
-    Column("group_no", Integer, nullable=False),
-    Column("tick", Integer, nullable=False),
-    Column("price", Float, nullable=False),
-    Column("at", Float, nullable=False),
-    Column("away", Boolean, nullable=False, server_default=false()),  # the server dropped him out: he was away
-)
-Index("presses_by_group", presses.c.round_id, presses.c.group_no)
 
 clock_results = Table(  # a clock group's result, written once when no press can change it
     "clock_results",

@@ -6,6 +6,7 @@ tests play the same rounds through the real websocket.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from ra_classroom.kinds.spec import RoundSpec
 from ra_classroom.store import clocks, rooms, rounds
 from ra_classroom.store.database import Database
 from ra_classroom.store.refusal import Refusal
-from ra_classroom.store.schema import clock_results, outcomes, presses
+from ra_classroom.store.schema import bids, clock_results, outcomes
 from ra_classroom.store.schema import rounds as rounds_table
 from ra_classroom.store.table_moves import TableCache
 
@@ -125,11 +126,11 @@ def test_an_away_student_is_dropped_out_after_the_ticks_he_was_told(tmp_path: Pa
     for t in range(1, 4):
         room.tick(float(t), here)
     with room.db.reading() as conn:
-        assert not conn.execute(select(presses)).all()  # away 3 ticks only: not yet
+        assert not conn.execute(select(bids)).all()  # away 3 ticks only: not yet
     room.tick(4.0, here)
     with room.db.reading() as conn:
-        (p,) = conn.execute(select(presses)).all()
-        assert (p.student_id, p.tick, p.away) == (gone, 4, True)
+        (p,) = conn.execute(select(bids)).all()
+        assert (p.student_id, p.amount, json.loads(p.data)) == (gone, 4.0, {"tick": 4, "away": True})
 
 
 def test_the_teacher_closing_a_clock_settles_it_at_the_tick_reached(tmp_path: Path) -> None:
