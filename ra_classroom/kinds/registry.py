@@ -18,6 +18,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 
 from .base import Kind
+from .clocks import DUTCH, ENGLISH
 from .common import COMMON
 from .ra import RA
 from .sealed import ALLPAY, FIRST, SECOND
@@ -103,5 +104,5 @@ class _Titles(Mapping[str, str]):
 TITLES: Mapping[str, str] = _Titles()  #: each kind's name and its title, as the registry holds them now
 
 
-for _builtin in (FIRST, SECOND, ALLPAY, COMMON, RA):
+for _builtin in (FIRST, SECOND, ALLPAY, COMMON, RA, ENGLISH, DUTCH):
     register(_builtin)

@@ -24,17 +24,26 @@ from ra_classroom.store.table_moves import TableCache
 
 
 class Room:
-    """A room of `n` students in one group, with a clock round open (its groups dealt as a sealed round's)."""
+    """A room of `n` students in one group, with a clock round open (`clock`'s settings, values uniform on [0, 100])."""
 
     def __init__(self, path: Path, clock: Clock, n: int = 3, seconds: float = 1.0) -> None:
         self.db = Database(str(path))
         self.clock = clock
+        spec = RoundSpec.from_dict(
+            {
+                "kind": clock.kind,
+                "group_size": n,
+                "start": clock.start,
+                "step": clock.step,
+                "tick": seconds,
+                "grace": clock.grace,
+                "away": clock.away,
+            }
+        )
         with self.db.transaction() as conn:
             self.code = rooms.create_room(conn, 0.0, seed="clock-test")
             self.ids = [rooms.join(conn, self.code, f"S{i}", 0.0).student for i in range(n)]
-            info = rounds.open_round(conn, self.code, RoundSpec("first", n), TableCache(), 0.0)
-            self.round = int(info["round"])
-            clocks.start(conn, self.round, clock, seconds, 0.0)
+            self.round = int(rounds.open_round(conn, self.code, spec, TableCache(), 0.0)["round"])
 
     def run(self, fn: Any, *args: Any) -> Any:
         with self.db.transaction() as conn:
@@ -57,15 +66,15 @@ class Room:
 
 
 def test_an_english_clock_ticks_takes_drops_and_settles_its_group(tmp_path: Path) -> None:
-    room = Room(tmp_path / "c.db", Clock("english", start=10, step=5, end=100, grace=1))
+    room = Room(tmp_path / "c.db", Clock("english", start=0, step=5, end=100, grace=1))
     assert room.tick(0.5) == []  # not due yet: one tick a second
     assert room.tick(1.0) == [{"k": "clock", "round": room.round}]
     assert room.tick(1.5) == []
     room.tick(2.0)
-    assert room.state()[1][0]["tick"] == 2 and room.state()[1][0]["price"] == 20.0
+    assert room.state()[1][0]["tick"] == 2 and room.state()[1][0]["price"] == 10.0
     with pytest.raises(Refusal, match="has not shown tick 3 yet"):
         room.press(0, 3, 2.1)
-    assert room.press(0, 2, 2.1) == {"tick": 2, "price": 20.0, "in": 2}
+    assert room.press(0, 2, 2.1) == {"tick": 2, "price": 10.0, "in": 2}
     with pytest.raises(Refusal, match="already dropped out"):
         room.press(0, 2, 2.2)
     room.tick(3.0)
@@ -77,10 +86,10 @@ def test_an_english_clock_ticks_takes_drops_and_settles_its_group(tmp_path: Path
     events = room.tick(5.0)
     assert {"k": "room", "room": room.code} in events
     result = room.state()[1][0]["result"]
-    assert result["price"] == 25.0 and result["tied"] == [] and "last one in" in result["sentence"]
+    assert result["price"] == 15.0 and result["tied"] == [] and "last one in" in result["sentence"]
     with room.db.reading() as conn:
         won = {r.student_id: (r.won, r.price) for r in conn.execute(select(outcomes))}
-        assert won[room.ids[2]] == (True, 25.0) and not won[room.ids[0]][0]
+        assert won[room.ids[2]] == (True, 15.0) and not won[room.ids[0]][0]
         assert conn.execute(select(rounds_table.c.status)).scalar_one() == "closed"
     assert room.tick(6.0) == []  # a closed round's clock stands
 
@@ -143,3 +152,17 @@ def test_the_teacher_closing_a_clock_settles_it_at_the_tick_reached(tmp_path: Pa
     with room.db.reading() as conn:
         (r,) = conn.execute(select(clock_results)).all()
         assert r.price == 7.0 and r.tick == 7 and len(r.tied) > 2 and "stopped" in r.sentence
+
+
+def test_a_clock_round_takes_no_sealed_bid_and_no_deadline_closes_it(tmp_path: Path) -> None:
+    room = Room(tmp_path / "c.db", Clock("dutch", start=100, step=1, end=0))
+    with room.db.transaction() as conn, pytest.raises(Refusal, match="you press Buy now"):
+        rounds.place_bid(conn, room.ids[0], room.round, {"t": "bid", "amount": 50}, 1.0)
+    with room.db.transaction() as conn:
+        assert rounds.close_due(conn, 1e9) == []  # the clock ends it, or the teacher
+    with pytest.raises(ValueError, match="at or above the values' top"):
+        RoundSpec.from_dict({"kind": "dutch", "start": 90})
+    with pytest.raises(ValueError, match="tick must be between 0.2 and 60"):
+        RoundSpec.from_dict({"kind": "english", "tick": 0.1})
+    with pytest.raises(ValueError, match="more than 10,000 ticks"):
+        RoundSpec.from_dict({"kind": "english", "step": 0.01, "law": {"law": "uniform", "low": 0, "high": 1000}})
