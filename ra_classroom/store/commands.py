@@ -17,7 +17,7 @@ from sqlalchemy import Connection
 
 from ..game.table import Selection, read_click
 from ..kinds.spec import RoundSpec
-from . import rooms, roster, rounds, table_moves
+from . import clocks, rooms, roster, rounds, table_moves
 from .bus import forget_old_events
 from .pages import table_view
 from .refusal import Refusal
@@ -36,9 +36,11 @@ __all__ = [
     "move",
     "on_student",
     "open_round",
+    "press",
     "set_size",
     "step",
     "sweep",
+    "tick",
 ]
 
 Events = list[dict[str, Any]]
@@ -88,6 +90,16 @@ def bid(conn: Connection, student: int, round_id: Any, amount: Any, now: float) 
 def act(conn: Connection, student: int, round_id: Any, data: Any, now: float) -> tuple[int, Events]:
     """Store an action of the round's kind's own (`data`, read by the kind); return how many of his group have acted."""
     return rounds.place_bid(conn, student, round_id, {"t": "act", "data": data}, now)
+
+
+def press(conn: Connection, student: int, round_id: Any, tick: Any, now: float) -> tuple[dict[str, Any], Events]:
+    """Store a press on a clock at the tick the student's page showed; return its tick, price and the count still in."""
+    return clocks.press(conn, student, round_id, tick, now)
+
+
+def tick(conn: Connection, now: float, connected: frozenset[int]) -> tuple[list[tuple[int, float]], Events]:
+    """Advance every clock whose tick is due; return the running clocks' next due times (see `clocks.tick`)."""
+    return clocks.tick(conn, now, connected)
 
 
 def move(

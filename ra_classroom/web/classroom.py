@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable, Collection
@@ -28,8 +29,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import Connection
 
-from ..store import commands
+from ..store import clocks, commands
 from ..store.bus import EventLog, Listener
+from ..store.clocks import tick_messages
 from ..store.database import Database
 from ..store.pages import build_views
 from ..store.table_moves import TableCache
@@ -49,6 +51,7 @@ T = TypeVar("T")
 SWEEP_SECONDS = 0.5
 HEAR_SECONDS = 0.02  # how often a process sharing a SQLite file reads what the others announced
 HEARTBEAT_SECONDS = 3.0
+CLOCK_POLL = 0.25  # how often the running clocks are read (a clock opened or resumed elsewhere is found)
 
 
 class Classroom:
@@ -72,7 +75,9 @@ class Classroom:
         self.readers = (
             self.pool if self.db.is_postgres else ThreadPoolExecutor(1, thread_name_prefix="ra-classroom-read")
         )
-        self.hub = Hub(self.views)
+        self.hub = Hub(self.views, self.ticks)
+        self._due: dict[int, float] = {}  # each running clock's next tick (`_clocks`)
+        self._clock_wake = asyncio.Event()
         self.joins = JoinLimit(joins_per_minute)  # joins per network address
         self._tasks: list[asyncio.Task[None]] = []
         self._listener: Listener | None = None
@@ -82,7 +87,11 @@ class Classroom:
     async def start(self) -> None:
         """Start the loops: views, sweeping, and (PostgreSQL) listening to the other processes."""
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self.hub.run()), loop.create_task(self._sweep())]
+        self._tasks = [
+            loop.create_task(self.hub.run()),
+            loop.create_task(self._sweep()),
+            loop.create_task(self._clocks()),
+        ]
         if self.db.is_postgres:
             self._listener = Listener(self.db.listen_dsn(), self.origin, loop, self.hub.dispatch)
             self._listener.start()
@@ -141,6 +150,44 @@ class Classroom:
         """Return the pages of these students, from the database."""
         return await self.read(lambda conn: build_views(conn, self.cache, ids, time.time()))
 
+    async def ticks(self, round_id: int) -> dict[int, dict[str, Any]]:
+        """Return each group's tick message of round `round_id`'s clock, from the database."""
+        return await self.read(lambda conn: tick_messages(conn, round_id))
+
+    async def _clocks(self) -> None:
+        """Advance the running clocks, each at its own pace: a tick is stored (`commands.tick`), then sent.
+
+        The next tick of each clock is known from the last one stored; a clock opened, resumed or
+        ticked by another process is found by reading the running clocks every `CLOCK_POLL` seconds.
+        """
+        polled = 0.0
+        while True:
+            now = time.time()
+            nxt = min(self._due.values(), default=math.inf)
+            if nxt > now:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._clock_wake.wait(), min(CLOCK_POLL, nxt - now))
+                self._clock_wake.clear()
+                now = time.time()
+                if now - polled >= CLOCK_POLL or not self._due:
+                    with contextlib.suppress(Exception):
+                        self._due = dict(await self.read(clocks.due))
+                        polled = now
+                if min(self._due.values(), default=math.inf) > time.time():
+                    continue
+            try:
+                connected = frozenset(self.hub.pages)
+                due = await self.command(functools.partial(self._tick_once, connected=connected))
+                self._due = dict(due)
+            except Exception:
+                log.exception("a clock's tick failed; trying again")
+                await asyncio.sleep(CLOCK_POLL)
+
+    def _tick_once(
+        self, conn: Connection, *, connected: frozenset[int]
+    ) -> tuple[list[tuple[int, float]], list[dict[str, Any]]]:
+        return commands.tick(conn, time.time(), connected)
+
     async def _hear(self, others: EventLog) -> None:
         """Hand the events other processes wrote into the SQLite event log to this process's pages."""
         while True:
@@ -193,6 +240,13 @@ class Classroom:
         """Store an action of the round's kind's own; return how many of the student's group have acted."""
         return await self.command(lambda conn: commands.act(conn, student, round_id, data, time.time()))
 
+    async def press(self, student: int, round_id: Any, tick: Any) -> dict[str, Any]:
+        """Store a press on a clock at the tick his page showed; return its tick, price and the count still in."""
+        done: dict[str, Any] = await self.command(
+            lambda conn: commands.press(conn, student, round_id, tick, time.time())
+        )
+        return done
+
     async def move(self, student: int, table: Any, action: Any, version: Any) -> int:
         """Make a move at a Ra table (judged by `table_moves.click`, the one way in); return the table's new ply."""
         return await self.command(
@@ -224,6 +278,7 @@ class Classroom:
         info: dict[str, Any] = await self.command(
             lambda conn: commands.open_round(conn, self.cache, room, spec, time.time())
         )
+        self._clock_wake.set()  # a clock round's first tick is due a tick from now
         return info
 
     async def close_round(self, room: str, round_id: int | None = None) -> dict[str, Any]:

@@ -100,13 +100,15 @@ def routes_of(view: dict[str, Any]) -> tuple[int | None, int | None, int | None]
 
 
 ViewBuilder = Callable[[Collection[int]], Awaitable[dict[int, dict[str, Any]]]]
+TickBuilder = Callable[[int], Awaitable[dict[int, dict[str, Any]]]]  # a round's clock: each group's tick message
 
 
 class Hub:
     """Every page of this process, by student, and the loop that sends fresh views to the pages concerned."""
 
-    def __init__(self, build: ViewBuilder) -> None:
+    def __init__(self, build: ViewBuilder, ticks: TickBuilder | None = None) -> None:
         self.build = build
+        self.ticks = ticks
         self.pages: dict[int, set[Page]] = {}
         self._keys: dict[int, tuple[Hashable, ...]] = {}  # each student's routes, as keys of `_index`
         self._index: dict[Hashable, set[int]] = {}  # ("room", code), ("group", round, group), ("table", id)
@@ -191,10 +193,38 @@ class Hub:
         for e in events:
             if e.get("k") == "leave":
                 self.leave(e.get("student"), str(e.get("why", "")))
+            elif e.get("k") == "clock":
+                self._tick(e.get("round"))
             else:
                 self._dirty |= self.concerned(e)
         if self._dirty:
             self._wake.set()
+
+    def _tick(self, round_id: Any) -> None:
+        """Send a clock's tick to every page of its round here: one message per group, built once for all its pages.
+
+        A tick changes only the price and the count still in, the same for every page of a group,
+        so no view is rebuilt (a room of a thousand gets its tick from one read). A page that
+        shows a group's result, or a newer tick, ignores it (`static/student.js`).
+        """
+        if self.ticks is None or not isinstance(round_id, int):
+            return
+        ticks = self.ticks
+
+        async def send() -> None:
+            try:
+                messages = await ticks(round_id)
+            except Exception:
+                log.exception("could not read round %s's clock; its pages get its next tick", round_id)
+                return
+            for pages in list(self.pages.values()):
+                for page in list(pages):
+                    if page.round == round_id and page.group in messages:
+                        page.post(messages[page.group], self._sending)
+
+        task = asyncio.ensure_future(send())
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
 
     def leave(self, student: Any, why: str) -> None:
         """Close every page of `student` here, telling it `why` (removed, or his seat open on another device).

@@ -15,11 +15,16 @@ Page to server (``t`` is the kind; ``id``, optional, is echoed in the answer):
 ``bid``     ``round``, ``amount``                   ``ack`` with ``bids_in`` (of his group)
 ``act``     ``round``, ``data``                     ``ack`` with ``bids_in``: an action of the round's
                                                     kind's own (``data`` read by the kind), not a bid
+``press``   ``round``, ``tick``                     ``ack`` with the ``tick``, its ``price`` and how many
+                                                    of his group are still ``in`` (a clock round: he
+                                                    drops out, or stops the clock, at the tick his page showed)
 ``move``    ``table``, ``action``, ``version``      ``ack`` with ``ply`` (the board's new version)
 ``ui``      ``table``, ``ui``, ``version``, ``sel``  a ``view`` of his table with the choice in progress
 ==========  ======================================  =========================================
 
-Server to page: ``view`` (the whole page: see `ra_classroom.store.pages`), ``welcome``, ``ack``,
+Server to page: ``view`` (the whole page: see `ra_classroom.store.pages`), ``tick`` (a clock round's
+``round``, ``tick``, ``price``, the group's count still ``in`` and whether its clock has ``stopped``),
+``welcome``, ``ack``,
 ``refused`` (with ``why``, one sentence), ``asking`` and ``pending``, and ``bye`` (with ``why``:
 the teacher removed the student, or his seat is open on another device now; the page is closed
 after it). Anything else is refused and changes nothing.
@@ -50,13 +55,14 @@ FIELDS: dict[str, frozenset[str]] = {
     "hello": frozenset({"token"}),
     "bid": frozenset({"round", "amount"}),
     "act": frozenset({"round", "data"}),
+    "press": frozenset({"round", "tick"}),
     "move": frozenset({"table", "action", "version"}),
     "ui": frozenset({"table", "ui", "version", "sel"}),
 }
 
 
 #: The fields that name a round, a table or a board's version: whole numbers of at most 31 bits (a database's INTEGER).
-NUMBERED = ("round", "table", "version")
+NUMBERED = ("round", "table", "version", "tick")
 MAX_DIGITS = 15  #: a whole number with more digits is no bid, id or setting here (and no float holds it exactly)
 
 
