@@ -333,6 +333,7 @@ def group_states(conn: Connection, round_id: int) -> tuple[dict[str, Any], dict[
         "grace": clock.grace,
         "away": clock.away,
         "last": clock.last,
+        "at": float(c.at),  # when the last tick was stored (the server's clock): a page may measure its delay by it
     }
     results = {
         int(r.group_no): r for r in conn.execute(select(clock_results).where(clock_results.c.round_id == round_id))
@@ -359,7 +360,7 @@ def group_states(conn: Connection, round_id: int) -> tuple[dict[str, Any], dict[
 
 def tick_messages(conn: Connection, round_id: int) -> dict[int, dict[str, Any]]:
     """Return the message each group's pages get at a tick (groups settled get none: their view has changed)."""
-    _, states = group_states(conn, round_id)
+    settings, states = group_states(conn, round_id)
     return {
         g: {
             "t": "tick",
@@ -368,6 +369,7 @@ def tick_messages(conn: Connection, round_id: int) -> dict[int, dict[str, Any]]:
             "price": s["price"],
             "in": s["in"],
             "stopped": s["stopped"],
+            "at": settings["at"],
         }
         for g, s in states.items()
         if "result" not in s

@@ -23,7 +23,8 @@ Page to server (``t`` is the kind; ``id``, optional, is echoed in the answer):
 ==========  ======================================  =========================================
 
 Server to page: ``view`` (the whole page: see `ra_classroom.store.pages`), ``tick`` (a clock round's
-``round``, ``tick``, ``price``, the group's count still ``in`` and whether its clock has ``stopped``),
+``round``, ``tick``, ``price``, the group's count still ``in``, whether its clock has ``stopped``,
+and ``at``, when the tick was stored),
 ``welcome``, ``ack``,
 ``refused`` (with ``why``, one sentence), ``asking`` and ``pending``, and ``bye`` (with ``why``:
 the teacher removed the student, or his seat is open on another device now; the page is closed
