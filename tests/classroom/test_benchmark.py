@@ -28,3 +28,22 @@ def test_twenty_students_with_a_kill_lose_nothing() -> None:
     acknowledged = int(figures["acknowledged"])
     assert acknowledged >= 30, run.stdout  # every student bid, and the tables moved
     assert figures["lost"] == "0", run.stdout
+
+
+def test_the_clock_benchmark_runs_an_english_and_a_dutch_clock_to_their_end() -> None:
+    """Twelve students, two clocks: every tick reaches the pages, every press is acknowledged and stored."""
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "classroom.py"), "--clock", "--students", "12"]
+        + ["--tick", "0.3", "--step", "10"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    figures = dict(re.findall(r"^(\w+): (\S+)", run.stdout, re.MULTILINE))
+    assert figures["students"] == "12" and int(figures["ticks"]) >= 5, run.stdout
+    assert re.search(r"^round \d+: english, ", run.stdout, re.MULTILINE) and "dutch" in run.stdout
+    acknowledged = int(re.search(r"^presses: (\d+) acknowledged", run.stdout, re.MULTILINE).group(1))  # type: ignore[union-attr]
+    assert acknowledged >= 12, run.stdout  # English: three of each group of four drop out; Dutch: one stops it
+    assert figures["lost"] == "0" and figures["unseen"] == "0", run.stdout
