@@ -333,6 +333,8 @@ def group_states(conn: Connection, round_id: int) -> tuple[dict[str, Any], dict[
         "grace": clock.grace,
         "away": clock.away,
         "last": clock.last,
+        "sent": int(c.tick),  # the round's clock: the last tick stored and sent, and its price
+        "now": clock.price(min(int(c.tick), clock.last)),
         "at": float(c.at),  # when the last tick was stored (the server's clock): a page may measure its delay by it
     }
     results = {

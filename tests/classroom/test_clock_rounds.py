@@ -54,6 +54,8 @@ def test_an_english_clock_from_open_to_results(pages: list[Page], room: str, tea
     assert again["t"] == "refused" and "already dropped out" in again["why"]
     seen = tick_at_least(high, opened["round"], first["tick"] + 1)
     assert seen["in"] == 2 and "name" not in seen and seen["price"] == 2 * seen["tick"]
+    shown = teacher.projector(room)["round"]["clock"]
+    assert shown["in"] == 2 and shown["groups"] == 1 and shown["settled"] == 0 and shown["price"] >= ack["price"]
     second = tick_at_least(mid, opened["round"], first["tick"] + 2)
     assert mid.answer(mid.send(t="press", round=opened["round"], tick=second["tick"]))["in"] == 1
     results = [p.view(lambda v: v["screen"] == "result" and v["round"]["id"] == opened["round"], 20) for p in pages]
