@@ -33,7 +33,8 @@ counts too), and ``server_cpu_per_move_ms``: the Ra phase's alone, per move; the
 With ``--clock`` the session is two clock rounds instead: everyone joins, then an English clock
 and a Dutch clock (groups of --group, a tick every --tick seconds, the price moving by --step),
 each running until every group is settled; simulated students drop out at their value (English)
-and stop the clock at a shaded bid (Dutch), 0.05-0.3 s after the tick that showed their price.
+and stop the clock at a shaded bid (Dutch), 0.05-0.3 s after the tick that showed their price;
+they run in --harness processes (2 by default), so that their pages' work is not all on one core.
 Printed: ``tick_to_page``: from a tick stored on the server (its ``at``, the server's clock; the
 same machine's) to its message received by a page, over every page and tick; ``tick_to_every_page``:
 per tick, until the last page of the room had it; ``press_to_group``: from a press sent until its
@@ -314,16 +315,52 @@ class ClockMeter(Meter):
         return sorted(out), unseen
 
 
+def clock_students(url: str, room: str, names: list[str], joined: Any, stop: Any, out: Any) -> None:
+    """Run simulated students `names` in a process of their own (--harness); hand back what their pages measured."""
+    meter = ClockMeter()
+
+    async def main() -> None:
+        sim = SimulatedClass(
+            url, room, len(names), seed=1, behaviour=Behaviour(think=(0.05, 0.3)), probe=meter, names=names
+        )
+        halt = asyncio.Event()
+        runner = asyncio.ensure_future(sim.run(halt))
+        while not all(s.joined.is_set() for s in sim.students):
+            await asyncio.sleep(0.05)
+        with joined.get_lock():
+            joined.value += len(names)
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+        for s in sim.students:
+            s.quiet = True
+        halt.set()
+        await runner
+
+    asyncio.run(main())
+    out.put((dict(meter.ticks), dict(meter.clock_views), meter.acks, meter.refused, meter.student_ids))
+
+
 async def clock_session(
     args: argparse.Namespace, server: ServerProcess, teacher: TeacherClient, room: str, meter: ClockMeter
 ) -> dict[str, Any]:
-    """Join everyone, then run an English and a Dutch clock to their end (see the module's docstring)."""
-    behaviour = Behaviour(think=(0.05, 0.3))
-    sim = SimulatedClass(server.url, room, args.students, seed=1, behaviour=behaviour, probe=meter)
-    stop = asyncio.Event()
-    runner = asyncio.ensure_future(sim.run(stop))
+    """Join everyone, then run an English and a Dutch clock to their end (see the module's docstring).
+
+    The students run in --harness processes of their own (so that their pages' work is spread
+    over the cores as a class's phones are), each handing back its pages' measurements at the end.
+    """
+    import multiprocessing
+
+    spawn = multiprocessing.get_context("spawn")
+    joined, stop, out = spawn.Value("i", 0), spawn.Event(), spawn.Queue()
+    names = [f"sim{i + 1:04d}" for i in range(args.students)]
+    workers = [
+        spawn.Process(target=clock_students, args=(server.url, room, names[k :: args.harness], joined, stop, out))
+        for k in range(args.harness)
+    ]
     begin = time.monotonic()
-    while not all(s.joined.is_set() for s in sim.students):
+    for w in workers:
+        w.start()
+    while joined.value < args.students:
         await asyncio.sleep(0.05)
     info: dict[str, Any] = {"joined_s": time.monotonic() - begin, "rounds": []}
     loop = asyncio.get_running_loop()
@@ -340,12 +377,18 @@ async def clock_session(
         else:
             await loop.run_in_executor(None, teacher.close_round, room)
         info["rounds"].append((kind, opened["round"], time.monotonic() - started))
-    for s in sim.students:
-        s.quiet = True
     await asyncio.sleep(2.0)
     stop.set()
-    await runner
-    info["students"] = sim.students
+    for _ in workers:
+        ticks, views, acks, refused, ids = await loop.run_in_executor(None, out.get)
+        for key, delays in ticks.items():
+            meter.ticks[key].extend(delays)
+        meter.clock_views.update(views)
+        meter.acks.extend(acks)
+        meter.refused.extend(refused)
+        meter.student_ids.update(ids)
+    for w in workers:
+        w.join()
     return info
 
 
@@ -388,6 +431,7 @@ def clock_main(args: argparse.Namespace) -> int:
     for kind, rid, took in info["rounds"]:
         print(f"round {rid}: {kind}, {took:.1f} s until every group was settled")
     print(f"clock: a tick every {args.tick:g} s, a step of {args.step:g}, groups of {args.group}")
+    print(f"harness: {args.harness} processes of simulated students")
     middle = pages[len(pages) // 2] if pages else 0
     print(f"ticks: {len(meter.ticks)} (pages per tick: median {middle}, max {max(pages, default=0)})")
     for label, xs in (("tick_to_page", each), ("tick_to_every_page", every), ("press_to_group", presses)):
@@ -614,6 +658,7 @@ def main() -> int:
     parser.add_argument("--tick", type=float, default=1.0, help="--clock: seconds per tick")
     parser.add_argument("--step", type=float, default=2.5, help="--clock: the price's step at each tick")
     parser.add_argument("--group", type=int, default=4, help="--clock: bidders per group")
+    parser.add_argument("--harness", type=int, default=2, help="--clock: processes the students run in")
     args = parser.parse_args()
     if args.slowloris:
         return slowloris(args.slowloris)

@@ -56,13 +56,13 @@ class Page:
         self.waiting = 0  # messages handed to `send` and not yet sent
         self._lock = asyncio.Lock()  # fair: messages leave in the order they were handed over
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send one message; a page that cannot take it is closed (it reconnects and gets its current view).
+    async def send(self, message: dict[str, Any] | str) -> None:
+        """Send one message (or its JSON text, encoded once for many pages); a page that cannot take it is closed.
 
         A message that did not arrive must not leave the page open and behind: it would show an
-        old board for good.
+        old board for good (it reconnects and gets its current view).
         """
-        data = orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+        data = message if isinstance(message, str) else orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
         self.waiting += 1
         try:
             async with self._lock, asyncio.timeout(SEND_TIMEOUT):  # no task of its own, as wait_for would make
@@ -74,7 +74,7 @@ class Page:
         finally:
             self.waiting -= 1
 
-    def post(self, message: dict[str, Any], tasks: set[asyncio.Task[None]]) -> None:
+    def post(self, message: dict[str, Any] | str, tasks: set[asyncio.Task[None]]) -> None:
         """Send `message` without waiting for it; close the page instead if too many are waiting for it.
 
         A page on a slow network must not hold up the others: its messages queue behind its own
@@ -217,10 +217,11 @@ class Hub:
             except Exception:
                 log.exception("could not read round %s's clock; its pages get its next tick", round_id)
                 return
+            texts = {g: orjson.dumps(m).decode() for g, m in messages.items()}  # encoded once per group
             for pages in list(self.pages.values()):
-                for page in list(pages):
-                    if page.round == round_id and page.group in messages:
-                        page.post(messages[page.group], self._sending)
+                for page in pages:
+                    if page.round == round_id and page.group in texts:
+                        page.post(texts[page.group], self._sending)
 
         task = asyncio.ensure_future(send())
         self._sending.add(task)
