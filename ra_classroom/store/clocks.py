@@ -24,6 +24,7 @@ seconds) for `Clock.away` ticks is dropped out at the tick being stored (`auctio
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import defaultdict
 from collections.abc import Collection
@@ -36,7 +37,7 @@ from ..auctions.matching import round_stream
 from .refusal import Refusal
 from .schema import assignments, bids, clock_results, clocks, outcomes, rooms, rounds, students
 
-__all__ = ["due", "group_states", "press", "settle_rest", "start", "tick", "tick_messages"]
+__all__ = ["Ticked", "due", "group_states", "press", "settle_rest", "start", "tick", "tick_messages"]
 
 Events = list[dict[str, Any]]
 
@@ -224,14 +225,28 @@ def due(conn: Connection) -> list[tuple[int, float]]:
     return [(int(r.round_id), float(r.at) + float(r.seconds)) for r in rows]
 
 
-def tick(conn: Connection, now: float, connected: Collection[int] = ()) -> tuple[list[tuple[int, float]], Events]:
-    """Advance every clock whose tick is due by one tick; return the running clocks' next due times and the events.
+@dataclasses.dataclass(frozen=True)
+class Ticked:
+    """What `tick` did: each running clock's next due time, and each clock ticked's messages, by group.
+
+    The messages are those `tick_messages` would read once the tick is committed: the process
+    that stored the tick sends them at once; the others read them when they hear of the tick.
+    """
+
+    due: list[tuple[int, float]]
+    messages: dict[int, dict[int, dict[str, Any]]]  # round -> group -> its pages' tick message
+
+
+def tick(conn: Connection, now: float, connected: Collection[int] = ()) -> tuple[Ticked, Events]:
+    """Advance every clock whose tick is due by one tick; return what it did (`Ticked`) and the events.
 
     With each tick: students away in an English round are dropped out (see the module's
     docstring; `connected`: the students with a page on this process), the groups no press can
-    change any more are settled, and a round whose groups are all settled closes.
+    change any more are settled, and a round whose groups are all settled closes. The event of
+    a tick names its round and the tick (``{"k": "clock", "round": 7, "tick": 12}``).
     """
     events: Events = []
+    messages: dict[int, dict[int, dict[str, Any]]] = {}
     rows = conn.execute(
         select(clocks, rounds.c.room)
         .select_from(clocks.join(rounds, rounds.c.id == clocks.c.round_id))
@@ -245,7 +260,7 @@ def tick(conn: Connection, now: float, connected: Collection[int] = ()) -> tuple
         if moved.rowcount != 1:  # another process stored this tick
             continue
         clock = clock_of(c)
-        events.append({"k": "clock", "round": round_id})
+        events.append({"k": "clock", "round": round_id, "tick": sent})
         settled = _settled(conn, round_id)
         groups = {g: v for g, v in _groups(conn, round_id).items() if g not in settled}
         pressed = _presses(conn, round_id)
@@ -253,13 +268,17 @@ def tick(conn: Connection, now: float, connected: Collection[int] = ()) -> tuple
             for g, new in _away(conn, round_id, clock, groups, pressed, sent, now, float(c.seconds), connected).items():
                 pressed[g] = pressed.get(g, []) + new
                 events.append({"k": "group", "round": round_id, "group": g})
+        messages[round_id] = {}
         for g, values in groups.items():
             if is_final(clock, values, pressed.get(g, []), sent):
                 _settle(conn, round_id, g, clock, values, pressed.get(g, []), now)
                 events.append({"k": "group", "round": round_id, "group": g})
+            else:
+                state = _state(clock, values, pressed.get(g, []), sent)
+                messages[round_id][g] = {"t": "tick", "round": round_id, **state, "at": now}
         if _close_if_done(conn, round_id, now):
             events.append({"k": "room", "room": str(c.room)})
-    return due(conn), events
+    return Ticked(due(conn), messages), events
 
 
 def _away(
@@ -344,20 +363,25 @@ def group_states(conn: Connection, round_id: int) -> tuple[dict[str, Any], dict[
     states: dict[int, dict[str, Any]] = {}
     sent = int(c.tick)
     for g, values in _groups(conn, round_id).items():
-        mine = pressed.get(g, [])
-        decided = deciding_tick(clock, values, mine)
-        shown = min(sent, clock.last, sent if decided is None else decided)
-        state: dict[str, Any] = {
-            "tick": shown,
-            "price": clock.price(shown),
-            "stopped": decided is not None or g in results,
-            "in": still_in(clock, values, mine, shown) if clock.kind == "english" else None,
-        }
+        state = _state(clock, values, pressed.get(g, []), sent)
+        state["stopped"] = state["stopped"] or g in results
         if g in results:
             r = results[g]
             state["result"] = {"tick": r.tick, "price": r.price, "tied": json.loads(r.tied), "sentence": r.sentence}
         states[g] = state
     return settings, states
+
+
+def _state(clock: Clock, values: Collection[int], pressed: list[Press], sent: int) -> dict[str, Any]:
+    """Return a group's clock as its pages show it, the last tick stored being `sent` (see `group_states`)."""
+    decided = deciding_tick(clock, values, pressed)
+    shown = min(sent, clock.last, sent if decided is None else decided)
+    return {
+        "tick": shown,
+        "price": clock.price(shown),
+        "stopped": decided is not None,
+        "in": still_in(clock, values, pressed, shown) if clock.kind == "english" else None,
+    }
 
 
 def tick_messages(conn: Connection, round_id: int) -> dict[int, dict[str, Any]]:

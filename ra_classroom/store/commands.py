@@ -97,8 +97,8 @@ def press(conn: Connection, student: int, round_id: Any, tick: Any, now: float) 
     return clocks.press(conn, student, round_id, tick, now)
 
 
-def tick(conn: Connection, now: float, connected: frozenset[int]) -> tuple[list[tuple[int, float]], Events]:
-    """Advance every clock whose tick is due; return the running clocks' next due times (see `clocks.tick`)."""
+def tick(conn: Connection, now: float, connected: frozenset[int]) -> tuple[clocks.Ticked, Events]:
+    """Advance every clock whose tick is due; return the next due times and the ticks' messages (`clocks.tick`)."""
     return clocks.tick(conn, now, connected)
 
 

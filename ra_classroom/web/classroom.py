@@ -120,7 +120,9 @@ class Classroom:
         """Run `fn(*args)` in a database thread that may write."""
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
 
-    async def command(self, fn: Callable[[Connection], tuple[T, list[dict[str, Any]]]]) -> T:
+    async def command(
+        self, fn: Callable[[Connection], tuple[T, list[dict[str, Any]]]], sent: Callable[[T], None] | None = None
+    ) -> T:
         """Run `fn(conn)` in one transaction; send its events once committed; return its result.
 
         `fn` returns (result, events). A `Refusal` it raises rolls everything back and propagates.
@@ -134,6 +136,8 @@ class Classroom:
             result, events = done
         else:
             result, events = await self.run(one_transaction, self.db, self.cache, fn, self.origin)
+        if sent is not None:  # what the command itself hands to the pages, before its events are dispatched
+            sent(result)
         self.hub.dispatch(events)
         return result
 
@@ -177,15 +181,16 @@ class Classroom:
                     continue
             try:
                 connected = frozenset(self.hub.pages)
-                due = await self.command(functools.partial(self._tick_once, connected=connected))
-                self._due = dict(due)
+                ticked = await self.command(
+                    functools.partial(self._tick_once, connected=connected),
+                    sent=lambda done: self.hub.post_ticks(done.messages),
+                )
+                self._due = dict(ticked.due)
             except Exception:
                 log.exception("a clock's tick failed; trying again")
                 await asyncio.sleep(CLOCK_POLL)
 
-    def _tick_once(
-        self, conn: Connection, *, connected: frozenset[int]
-    ) -> tuple[list[tuple[int, float]], list[dict[str, Any]]]:
+    def _tick_once(self, conn: Connection, *, connected: frozenset[int]) -> tuple[clocks.Ticked, list[dict[str, Any]]]:
         return commands.tick(conn, time.time(), connected)
 
     async def _hear(self, others: EventLog) -> None:

@@ -109,6 +109,7 @@ class Hub:
     def __init__(self, build: ViewBuilder, ticks: TickBuilder | None = None) -> None:
         self.build = build
         self.ticks = ticks
+        self._ticked: dict[int, int] = {}  # each clock's last tick sent from here (`post_ticks`)
         self.pages: dict[int, set[Page]] = {}
         self._keys: dict[int, tuple[Hashable, ...]] = {}  # each student's routes, as keys of `_index`
         self._index: dict[Hashable, set[int]] = {}  # ("room", code), ("group", round, group), ("table", id)
@@ -194,21 +195,37 @@ class Hub:
             if e.get("k") == "leave":
                 self.leave(e.get("student"), str(e.get("why", "")))
             elif e.get("k") == "clock":
-                self._tick(e.get("round"))
+                self._tick(e.get("round"), e.get("tick"))
             else:
                 self._dirty |= self.concerned(e)
         if self._dirty:
             self._wake.set()
 
-    def _tick(self, round_id: Any) -> None:
-        """Send a clock's tick to every page of its round here: one message per group, built once for all its pages.
+    def post_ticks(self, messages: dict[int, dict[int, dict[str, Any]]]) -> None:
+        """Send the ticks this process stored (round -> group -> message) to the pages of their rounds here.
 
         A tick changes only the price and the count still in, the same for every page of a group,
-        so no view is rebuilt (a room of a thousand gets its tick from one read). A page that
+        so no view is rebuilt: each group's message is encoded once for all its pages. A page that
         shows a group's result, or a newer tick, ignores it (`static/student.js`).
+        """
+        for round_id, groups in messages.items():
+            texts = {g: orjson.dumps(m).decode() for g, m in groups.items()}
+            tick = max((int(m["tick"]) for m in groups.values()), default=-1)
+            self._ticked[round_id] = max(self._ticked.get(round_id, -1), tick)
+            for pages in list(self.pages.values()):
+                for page in pages:
+                    if page.round == round_id and page.group in texts:
+                        page.post(texts[page.group], self._sending)
+
+    def _tick(self, round_id: Any, tick: Any) -> None:
+        """Send a clock's tick that another process stored (`post_ticks` has sent this process's own).
+
+        Its messages are read from the database, once for all the pages of the round here.
         """
         if self.ticks is None or not isinstance(round_id, int):
             return
+        if isinstance(tick, int) and self._ticked.get(round_id, -1) >= tick:
+            return  # stored here, and sent already
         ticks = self.ticks
 
         async def send() -> None:
@@ -217,11 +234,7 @@ class Hub:
             except Exception:
                 log.exception("could not read round %s's clock; its pages get its next tick", round_id)
                 return
-            texts = {g: orjson.dumps(m).decode() for g, m in messages.items()}  # encoded once per group
-            for pages in list(self.pages.values()):
-                for page in pages:
-                    if page.round == round_id and page.group in texts:
-                        page.post(texts[page.group], self._sending)
+            self.post_ticks({round_id: messages})
 
         task = asyncio.ensure_future(send())
         self._sending.add(task)

@@ -68,7 +68,7 @@ class Room:
 def test_an_english_clock_ticks_takes_drops_and_settles_its_group(tmp_path: Path) -> None:
     room = Room(tmp_path / "c.db", Clock("english", start=0, step=5, end=100, grace=1))
     assert room.tick(0.5) == []  # not due yet: one tick a second
-    assert room.tick(1.0) == [{"k": "clock", "round": room.round}]
+    assert room.tick(1.0) == [{"k": "clock", "round": room.round, "tick": 1}]
     assert room.tick(1.5) == []
     room.tick(2.0)
     assert room.state()[1][0]["tick"] == 2 and room.state()[1][0]["price"] == 10.0
