@@ -19,7 +19,8 @@ server killed at any moment loses nothing it acknowledged:
 
 **A student away** in an English round: one with no page connected to this process (`connected`)
 and not seen by any process (his ``last_seen``, which every process marks for its pages every few
-seconds) for `Clock.away` ticks is dropped out at the tick being stored (`auctions.clock.away_press`).
+seconds) for `Clock.away` ticks, and `SEEN_SECONDS` at least, is dropped out at the tick being
+stored (`auctions.clock.away_press`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ from .schema import assignments, bids, clock_results, clocks, outcomes, rooms, r
 __all__ = ["Ticked", "due", "group_states", "press", "settle_rest", "start", "tick", "tick_messages"]
 
 Events = list[dict[str, Any]]
+#: A student is away only if no process has seen a page of his for this long at least: each process marks
+#: its pages' students as seen every 3 s (`web.classroom.HEARTBEAT_SECONDS`), so one connected to another
+#: process is never taken for away, whatever the clock's pace.
+SEEN_SECONDS = 7.0
 
 
 def start(conn: Connection, round_id: int, clock: Clock, seconds: float, now: float) -> None:
@@ -234,7 +239,7 @@ class Ticked:
     """
 
     due: list[tuple[int, float]]
-    messages: dict[int, dict[int, dict[str, Any]]]  # round -> group -> its pages' tick message
+    messages: dict[int, tuple[int, dict[int, dict[str, Any]]]]  # round -> (its tick, group -> its pages' message)
 
 
 def tick(conn: Connection, now: float, connected: Collection[int] = ()) -> tuple[Ticked, Events]:
@@ -246,7 +251,7 @@ def tick(conn: Connection, now: float, connected: Collection[int] = ()) -> tuple
     a tick names its round and the tick (``{"k": "clock", "round": 7, "tick": 12}``).
     """
     events: Events = []
-    messages: dict[int, dict[int, dict[str, Any]]] = {}
+    messages: dict[int, tuple[int, dict[int, dict[str, Any]]]] = {}
     rows = conn.execute(
         select(clocks, rounds.c.room)
         .select_from(clocks.join(rounds, rounds.c.id == clocks.c.round_id))
@@ -268,14 +273,14 @@ def tick(conn: Connection, now: float, connected: Collection[int] = ()) -> tuple
             for g, new in _away(conn, round_id, clock, groups, pressed, sent, now, float(c.seconds), connected).items():
                 pressed[g] = pressed.get(g, []) + new
                 events.append({"k": "group", "round": round_id, "group": g})
-        messages[round_id] = {}
+        messages[round_id] = (sent, {})
         for g, values in groups.items():
             if is_final(clock, values, pressed.get(g, []), sent):
                 _settle(conn, round_id, g, clock, values, pressed.get(g, []), now)
                 events.append({"k": "group", "round": round_id, "group": g})
             else:
                 state = _state(clock, values, pressed.get(g, []), sent)
-                messages[round_id][g] = {"t": "tick", "round": round_id, **state, "at": now}
+                messages[round_id][1][g] = {"t": "tick", "round": round_id, **state, "at": now}
         if _close_if_done(conn, round_id, now):
             events.append({"k": "room", "room": str(c.room)})
     return Ticked(due(conn), messages), events
@@ -299,7 +304,9 @@ def _away(
     gone = {
         int(r.id)
         for r in conn.execute(
-            select(students.c.id).where(students.c.id.in_(waiting), students.c.last_seen < now - clock.away * seconds)
+            select(students.c.id).where(
+                students.c.id.in_(waiting), students.c.last_seen < now - max(clock.away * seconds, SEEN_SECONDS)
+            )
         )
         if int(r.id) not in connected
     }
@@ -384,10 +391,12 @@ def _state(clock: Clock, values: Collection[int], pressed: list[Press], sent: in
     }
 
 
-def tick_messages(conn: Connection, round_id: int) -> dict[int, dict[str, Any]]:
-    """Return the message each group's pages get at a tick (groups settled get none: their view has changed)."""
+def tick_messages(conn: Connection, round_id: int) -> tuple[int, dict[int, dict[str, Any]]]:
+    """Return the last tick stored, and the message each group's pages get for it (groups settled get none)."""
     settings, states = group_states(conn, round_id)
-    return {
+    if not settings:
+        return -1, {}
+    return settings["sent"], {
         g: {
             "t": "tick",
             "round": round_id,

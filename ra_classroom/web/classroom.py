@@ -154,8 +154,8 @@ class Classroom:
         """Return the pages of these students, from the database."""
         return await self.read(lambda conn: build_views(conn, self.cache, ids, time.time()))
 
-    async def ticks(self, round_id: int) -> dict[int, dict[str, Any]]:
-        """Return each group's tick message of round `round_id`'s clock, from the database."""
+    async def ticks(self, round_id: int) -> tuple[int, dict[int, dict[str, Any]]]:
+        """Return round `round_id`'s clock's last tick and each group's message for it, from the database."""
         return await self.read(lambda conn: tick_messages(conn, round_id))
 
     async def _clocks(self) -> None:

@@ -100,7 +100,7 @@ def routes_of(view: dict[str, Any]) -> tuple[int | None, int | None, int | None]
 
 
 ViewBuilder = Callable[[Collection[int]], Awaitable[dict[int, dict[str, Any]]]]
-TickBuilder = Callable[[int], Awaitable[dict[int, dict[str, Any]]]]  # a round's clock: each group's tick message
+TickBuilder = Callable[[int], Awaitable[tuple[int, dict[int, dict[str, Any]]]]]  # a clock's tick, each group's message
 
 
 class Hub:
@@ -201,17 +201,19 @@ class Hub:
         if self._dirty:
             self._wake.set()
 
-    def post_ticks(self, messages: dict[int, dict[int, dict[str, Any]]]) -> None:
-        """Send the ticks this process stored (round -> group -> message) to the pages of their rounds here.
+    def post_ticks(self, messages: dict[int, tuple[int, dict[int, dict[str, Any]]]]) -> None:
+        """Send clocks' ticks (round -> its tick, and each group's message) to the pages of their rounds here.
 
         A tick changes only the price and the count still in, the same for every page of a group,
-        so no view is rebuilt: each group's message is encoded once for all its pages. A page that
-        shows a group's result, or a newer tick, ignores it (`static/student.js`).
+        so no view is rebuilt: each group's message is encoded once for all its pages. A tick sent
+        here already is not sent again; a page that shows a group's result, or a newer tick,
+        ignores one (`static/student.js`).
         """
-        for round_id, groups in messages.items():
+        for round_id, (tick, groups) in messages.items():
+            if tick <= self._ticked.get(round_id, -1):
+                continue
+            self._ticked[round_id] = tick
             texts = {g: orjson.dumps(m).decode() for g, m in groups.items()}
-            tick = max((int(m["tick"]) for m in groups.values()), default=-1)
-            self._ticked[round_id] = max(self._ticked.get(round_id, -1), tick)
             for pages in list(self.pages.values()):
                 for page in pages:
                     if page.round == round_id and page.group in texts:
@@ -230,11 +232,11 @@ class Hub:
 
         async def send() -> None:
             try:
-                messages = await ticks(round_id)
+                read = await ticks(round_id)
             except Exception:
                 log.exception("could not read round %s's clock; its pages get its next tick", round_id)
                 return
-            self.post_ticks({round_id: messages})
+            self.post_ticks({round_id: read})
 
         task = asyncio.ensure_future(send())
         self._sending.add(task)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import pandas as pd
 import pytest
 
 from ra_classroom.teacher.client import TeacherClient
+from ra_classroom.teacher.clocks import clock_formats
 from ra_classroom.web.server import ServerProcess
 
 from .pages import Message, Page, seat
@@ -68,6 +70,9 @@ def test_an_english_clock_from_open_to_results(pages: list[Page], room: str, tea
     assert mine[high.student]["bid"] is None and mine[high.student]["won"] and mine[high.student]["step"] == 2
     assert mine[high.student]["earnings"] == pytest.approx(value[high.student] - 2 * second["tick"])
     assert "tick" in teacher.results_csv(room).splitlines()[0].split(",")
+    table = clock_formats(pd.DataFrame(rows))  # the analysis reads the export as it is
+    drops = table[(table["kind"] == "english") & table["measure"].str.startswith("share of losers' drops at")]
+    assert len(drops) == 1 and drops.iloc[0]["count"] == 2, table
 
 
 def test_a_dutch_clock_sells_to_the_first_press(pages: list[Page], room: str, teacher: TeacherClient) -> None:

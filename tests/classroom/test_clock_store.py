@@ -129,17 +129,26 @@ def test_a_tie_is_drawn_and_told(tmp_path: Path) -> None:
 
 
 def test_an_away_student_is_dropped_out_after_the_ticks_he_was_told(tmp_path: Path) -> None:
-    room = Room(tmp_path / "c.db", Clock("english", start=0, step=1, end=100, away=3), n=3)
+    """Away for `away` ticks (3 ticks of 3 s here; and at least `SEEN_SECONDS`), he is dropped out at the tick then."""
+    room = Room(tmp_path / "c.db", Clock("english", start=0, step=1, end=100, away=3), n=3, seconds=3.0)
     gone = room.ids[2]
     here = tuple(room.ids[:2])
     for t in range(1, 4):
-        room.tick(float(t), here)
+        room.tick(3.0 * t, here)
     with room.db.reading() as conn:
         assert not conn.execute(select(bids)).all()  # away 3 ticks only: not yet
-    room.tick(4.0, here)
+    room.tick(12.0, here)
     with room.db.reading() as conn:
         (p,) = conn.execute(select(bids)).all()
         assert (p.student_id, p.amount, json.loads(p.data)) == (gone, 4.0, {"tick": 4, "away": True})
+    fast = Room(tmp_path / "d.db", Clock("english", start=0, step=1, end=100, away=1), n=3, seconds=1.0)
+    for t in range(1, 7):  # one tick away, but a page of his could be on another process: 7 s at least
+        fast.tick(float(t), tuple(fast.ids[:2]))
+    with fast.db.reading() as conn:
+        assert not conn.execute(select(bids)).all()
+    fast.tick(8.0, tuple(fast.ids[:2]))
+    with fast.db.reading() as conn:
+        assert len(conn.execute(select(bids)).all()) == 1
 
 
 def test_the_teacher_closing_a_clock_settles_it_at_the_tick_reached(tmp_path: Path) -> None:
