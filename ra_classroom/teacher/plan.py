@@ -23,11 +23,24 @@ from typing import Any
 
 from ..kinds.spec import RoundSpec
 
-__all__ = ["COMMON_ROUNDS", "MINUTES", "PAID", "experience", "mean_place", "open_args", "session_plan"]
+__all__ = [
+    "CLOCKS",
+    "CLOCK_SETTINGS",
+    "COMMON_ROUNDS",
+    "MINUTES",
+    "PAID",
+    "experience",
+    "mean_place",
+    "open_args",
+    "session_plan",
+]
 
 PAID = ("first", "second", "allpay", "first", "first", "allpay", "second", "first")  #: the paid private-value rounds
 COMMON_ROUNDS = 3  #: common-value rounds (first price, signals +/- 10), after the paid ones
 GROUP_SIZE, SECONDS, NOISE = 4, 90.0, 10.0
+CLOCKS = ("dutch", "english", "english", "dutch")  #: the clock rounds of a session with clocks (`session_plan`)
+#: A clock's pace in class: from the values' end, one unit a second (a round lasts at most 100 s, values on [0, 100]).
+CLOCK_SETTINGS: dict[str, Any] = {"step": 1.0, "tick": 1.0}
 
 #: The session's parts and their minutes (they add to 50): what happens, and the control room's call.
 MINUTES: tuple[tuple[int, str, str], ...] = (
@@ -44,18 +57,40 @@ MINUTES: tuple[tuple[int, str, str], ...] = (
 )  # fmt: skip
 
 
-def session_plan(group_size: int = GROUP_SIZE, seconds: float | None = SECONDS) -> list[RoundSpec]:
-    """Return the session's rounds in order, as `ControlRoom.open_round` takes them (``**spec`` of each's fields)."""
+def session_plan(
+    group_size: int = GROUP_SIZE, seconds: float | None = SECONDS, clocks: Sequence[str] = ()
+) -> list[RoundSpec]:
+    """Return the session's rounds in order, as `ControlRoom.open_round` takes them (`open_args`).
+
+    `clocks`: clock rounds (``"english"``, ``"dutch"``) played after the paid sealed rounds and
+    before the common-value ones, each with `CLOCK_SETTINGS` (a clock has no deadline: it ends
+    when every group is settled). Notebook 18 sets them beside their sealed twins, so alternate
+    them (``CLOCKS``, the order a session with clocks uses): a trend over the rounds then weighs
+    alike on both.
+
+    >>> [spec.kind for spec in session_plan(clocks=CLOCKS)][9:]
+    ['dutch', 'english', 'english', 'dutch', 'common', 'common', 'common']
+    """
     return [
         RoundSpec("first", group_size=group_size, seconds=seconds, practice=True),
         *(RoundSpec(kind, group_size=group_size, seconds=seconds) for kind in PAID),
+        *(RoundSpec(kind, group_size=group_size, options=CLOCK_SETTINGS) for kind in clocks),
         *(RoundSpec("common", group_size=group_size, seconds=seconds, noise=NOISE) for _ in range(COMMON_ROUNDS)),
     ]
 
 
 def open_args(spec: RoundSpec) -> dict[str, Any]:
-    """Return the round's settings as `ControlRoom.open_round` takes them: ``room.open_round(**open_args(spec))``."""
-    return {field.name: getattr(spec, field.name) for field in dataclasses.fields(spec)}
+    """Return the round's settings as `ControlRoom.open_round` takes them: ``room.open_round(**open_args(spec))``.
+
+    A kind's own settings (a clock's start, step and tick) go as ``settings``.
+
+    >>> open_args(session_plan(clocks=["dutch"])[9])["settings"]
+    {'start': -1.0, 'step': 1.0, 'tick': 1.0, 'grace': 1, 'away': 5}
+    """
+    args = {field.name: getattr(spec, field.name) for field in dataclasses.fields(spec) if field.name != "options"}
+    if spec.options:
+        args["settings"] = dict(spec.options)
+    return args
 
 
 def mean_place(order: Sequence[str] = PAID) -> dict[str, float]:
