@@ -26,9 +26,11 @@ from .table_moves import TableCache
 __all__ = [
     "STUDENT_ACTIONS",
     "Done",
+    "Ticked",
     "act",
     "ask",
     "bid",
+    "clock_ticks",
     "close_round",
     "create_room",
     "hello",
@@ -37,6 +39,7 @@ __all__ = [
     "on_student",
     "open_round",
     "press",
+    "running_clocks",
     "set_size",
     "step",
     "sweep",
@@ -97,7 +100,20 @@ def press(conn: Connection, student: int, round_id: Any, tick: Any, now: float) 
     return clocks.press(conn, student, round_id, tick, now)
 
 
-def tick(conn: Connection, now: float, connected: frozenset[int]) -> tuple[clocks.Ticked, Events]:
+Ticked = clocks.Ticked
+
+
+def running_clocks(conn: Connection) -> list[tuple[int, float]]:
+    """Return each running clock's round and when its next tick is due (a reading transaction)."""
+    return clocks.due(conn)
+
+
+def clock_ticks(conn: Connection, round_id: int) -> tuple[int, dict[int, dict[str, Any]]]:
+    """Return a clock's last tick stored and each group's message for it (a reading transaction)."""
+    return clocks.tick_messages(conn, round_id)
+
+
+def tick(conn: Connection, now: float, connected: frozenset[int]) -> tuple[Ticked, Events]:
     """Advance every clock whose tick is due; return the next due times and the ticks' messages (`clocks.tick`)."""
     return clocks.tick(conn, now, connected)
 

@@ -29,9 +29,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import Connection
 
-from ..store import clocks, commands
+from ..store import commands
 from ..store.bus import EventLog, Listener
-from ..store.clocks import tick_messages
 from ..store.database import Database
 from ..store.pages import build_views
 from ..store.table_moves import TableCache
@@ -156,7 +155,7 @@ class Classroom:
 
     async def ticks(self, round_id: int) -> tuple[int, dict[int, dict[str, Any]]]:
         """Return round `round_id`'s clock's last tick and each group's message for it, from the database."""
-        return await self.read(lambda conn: tick_messages(conn, round_id))
+        return await self.read(lambda conn: commands.clock_ticks(conn, round_id))
 
     async def _clocks(self) -> None:
         """Advance the running clocks, each at its own pace: a tick is stored (`commands.tick`), then sent.
@@ -175,7 +174,7 @@ class Classroom:
                 now = time.time()
                 if now - polled >= CLOCK_POLL or not self._due:
                     with contextlib.suppress(Exception):
-                        self._due = dict(await self.read(clocks.due))
+                        self._due = dict(await self.read(commands.running_clocks))
                         polled = now
                 if min(self._due.values(), default=math.inf) > time.time():
                     continue
@@ -190,7 +189,9 @@ class Classroom:
                 log.exception("a clock's tick failed; trying again")
                 await asyncio.sleep(CLOCK_POLL)
 
-    def _tick_once(self, conn: Connection, *, connected: frozenset[int]) -> tuple[clocks.Ticked, list[dict[str, Any]]]:
+    def _tick_once(
+        self, conn: Connection, *, connected: frozenset[int]
+    ) -> tuple[commands.Ticked, list[dict[str, Any]]]:
         return commands.tick(conn, time.time(), connected)
 
     async def _hear(self, others: EventLog) -> None:
