@@ -175,3 +175,17 @@ def test_a_clock_round_takes_no_sealed_bid_and_no_deadline_closes_it(tmp_path: P
         RoundSpec.from_dict({"kind": "english", "tick": 0.1})
     with pytest.raises(ValueError, match="more than 10,000 ticks"):
         RoundSpec.from_dict({"kind": "english", "step": 0.01, "law": {"law": "uniform", "low": 0, "high": 1000}})
+
+
+def test_a_paused_clock_stands_still_and_takes_no_press(tmp_path: Path) -> None:
+    from ra_classroom.store import controls
+
+    room = Room(tmp_path / "c.db", Clock("english", start=0, step=1, end=100), n=3)
+    room.tick(1.0)
+    room.run(lambda conn: controls.pause(conn, room.code, 1.5))
+    assert room.tick(5.0) == [] and room.state()[1][0]["tick"] == 1
+    with pytest.raises(Refusal, match="paused"):
+        room.press(0, 1, 5.1)
+    room.run(lambda conn: controls.resume(conn, room.code, 6.0))
+    room.tick(6.0)
+    assert room.state()[1][0]["tick"] == 2  # one tick on from where it stood
