@@ -10,6 +10,7 @@ alone, as a student would check them: who is in, who dropped or stopped first, a
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -83,7 +84,9 @@ def run(
 
 @settings(max_examples=400, deadline=None)
 @given(plays())
-def test_any_presses_settle_by_the_rules(play: tuple[Clock, list[tuple[int, float]], list, int]) -> None:
+def test_any_presses_settle_by_the_rules(
+    play: tuple[Clock, list[tuple[int, float]], list[list[tuple[int, int]]], int],
+) -> None:
     clock, entries, arrivals, seed = play
     members = [s for s, _ in entries]
     values = dict(entries)
@@ -186,7 +189,7 @@ def test_a_dutch_clock_stopped_by_the_teacher_sells_nothing_unpressed() -> None:
         ({"kind": "english", "start": 0, "step": 1, "end": 100, "away": 0}, "away must be"),
     ],
 )
-def test_bad_settings_are_sentences(settings_: dict, why: str) -> None:
+def test_bad_settings_are_sentences(settings_: dict[str, Any], why: str) -> None:
     with pytest.raises(ValueError, match=why):
         Clock(**settings_)
 
