@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..auctions.laws import Law, law_from_dict
-from ..auctions.matching import Assignment, private_values
+from ..auctions.matching import Assignment, form_groups, private_values
 from ..auctions.settle import Entry, Outcome
 
 if TYPE_CHECKING:
@@ -90,7 +90,11 @@ class Chart:
         line: ``[x, y]`` pairs of the theory's line.
         label: the line's name.
         x, y: the axes' names.
-        low, top: the axes' range.
+        low, top: the axes' range (both axes, unless `ylow` and `ytop` are given).
+        ylow, ytop: the vertical axis's range, if not the horizontal one's.
+        point: what a point is, in the legend.
+        count: the number the legend gives beside `point` (None: the points'; a lottery's chart
+            has a point per row, and counts the lists).
     """
 
     points: list[list[float]]
@@ -100,6 +104,10 @@ class Chart:
     y: str
     low: float
     top: float
+    ylow: float | None = None
+    ytop: float | None = None
+    point: str = "a bid"
+    count: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the chart as the projector page reads it."""
@@ -114,6 +122,7 @@ class Kind:
         title: its name in words.
         play: ``"groups"`` or ``"tables"`` (see the module's docstring).
         sizes: the least and the most students per group (or players per table).
+        default_size: the group size when the teacher gives none.
         size_word: what `sizes` counts, for errors.
         deadline: whether the round may have a deadline (``seconds``).
         settings: the settings the kind adds, beyond those every round has.
@@ -128,6 +137,7 @@ class Kind:
     title: str = ""
     play: str = "groups"
     sizes: tuple[int, int] = (2, 12)
+    default_size: int = 4
     size_word: str = "bidders per group"
     deadline: bool = True
     settings: tuple[Setting, ...] = ()
@@ -140,6 +150,10 @@ class Kind:
         """Raise ValueError if `spec` is no round of this kind (beyond its size and its own settings)."""
         if spec.noise and not self.noisy:
             raise ValueError("noise is for common-value rounds only")
+
+    def group(self, students: Sequence[int], size: int, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        """Return the round's groups of the students present, and who sits out (see `matching.form_groups`)."""
+        return form_groups(students, size, rng)
 
     def least(self, spec: RoundSpec) -> int:
         """Return the fewest students present with whom a round can open."""
@@ -192,8 +206,12 @@ class Kind:
         """Return every member's outcome, in the order of `entries` (`data`: each student's stored details)."""
         raise NotImplementedError
 
-    def chart(self, spec: RoundSpec, points: list[list[float]], n: int) -> Chart | None:
-        """Return the projector's chart of a closed round: each bid against its value, beside theory."""
+    def chart(self, spec: RoundSpec, rows: Sequence[Any], n: int) -> Chart | None:
+        """Return the projector's chart of a closed round (None: no chart).
+
+        `rows`: one per student dealt a value, as for `summary`, with ``data`` too (his action's
+        details as stored, JSON text or None).
+        """
         return None
 
     def summary(self, spec: RoundSpec, rows: Sequence[Any], n: int) -> list[str]:

@@ -138,9 +138,10 @@ class ClockKind(Kind):
         """Return the press price theory predicts: the value (English), the first-price equilibrium bid (Dutch)."""
         return equilibrium_bid("second" if self.direction == "english" else "first", value, n, law)
 
-    def chart(self, spec: RoundSpec, points: list[list[float]], n: int) -> Chart | None:
+    def chart(self, spec: RoundSpec, rows: Sequence[Any], n: int) -> Chart | None:
         """Return each press price against its value beside theory's line."""
         law = spec.law
+        points = [[x.value, x.amount] for x in rows if x.amount is not None]
         grid = [law.low + (law.top - law.low) * i / _STEPS for i in range(_STEPS + 1)]
         twin = "second" if self.direction == "english" else "first"
         line = [[v, equilibrium_bid(twin, v, n, law)] for v in grid]

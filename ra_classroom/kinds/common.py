@@ -75,9 +75,10 @@ class CommonValue(Kind):
         """Return the break-even bid: the signal minus what winning says about the error."""
         return common_value_break_even(value, n, float(spec["noise"]))
 
-    def chart(self, spec: RoundSpec, points: list[list[float]], n: int) -> Chart | None:
+    def chart(self, spec: RoundSpec, rows: Sequence[Any], n: int) -> Chart | None:
         """Return every bid against its signal beside the break-even bid."""
         law = spec.law
+        points = [[x.value, x.amount] for x in rows if x.amount is not None]
         grid = [law.low + (law.top - law.low) * i / _STEPS for i in range(_STEPS + 1)]
         line = [[v, common_value_break_even(v, n, spec.noise)] for v in grid]
         label = f"break-even bid, n = {n}: signal − {spec.noise * (n - 1) / (n + 1):.3g}"

@@ -2,14 +2,14 @@
 
 The built-in kinds come first (a module of one's own may register more: `load`):
 
->>> [k.name for k in kinds()][:5]
-['first', 'second', 'allpay', 'common', 'ra']
+>>> [k.name for k in kinds()][:6]
+['first', 'second', 'allpay', 'common', 'ra', 'lottery']
 >>> kind("second").title
 'Second-price sealed bid'
 >>> kind("nosuch")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: kind must be one of first, second, allpay, common, ra..., got 'nosuch'
+ValueError: kind must be one of first, second, allpay, common, ra, lottery..., got 'nosuch'
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from .base import Kind
 from .clocks import DUTCH, ENGLISH
 from .common import COMMON
+from .lottery import LOTTERY
 from .ra import RA
 from .sealed import ALLPAY, FIRST, SECOND
 
@@ -104,5 +105,5 @@ class _Titles(Mapping[str, str]):
 TITLES: Mapping[str, str] = _Titles()  #: each kind's name and its title, as the registry holds them now
 
 
-for _builtin in (FIRST, SECOND, ALLPAY, COMMON, RA, ENGLISH, DUTCH):
+for _builtin in (FIRST, SECOND, ALLPAY, COMMON, RA, LOTTERY, ENGLISH, DUTCH):
     register(_builtin)

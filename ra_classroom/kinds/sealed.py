@@ -66,9 +66,10 @@ class PrivateValues(Kind):
         """Return the risk-neutral symmetric equilibrium bid."""
         return equilibrium_bid(self.name, value, n, law)
 
-    def chart(self, spec: RoundSpec, points: list[list[float]], n: int) -> Chart | None:
+    def chart(self, spec: RoundSpec, rows: Sequence[Any], n: int) -> Chart | None:
         """Return every bid against its value beside the risk-neutral equilibrium bid."""
         law = spec.law
+        points = [[x.value, x.amount] for x in rows if x.amount is not None]
         grid = [law.low + (law.top - law.low) * i / _STEPS for i in range(_STEPS + 1)]
         line = [[v, equilibrium_bid(self.name, v, n, law)] for v in grid]
         label = f"risk-neutral equilibrium, n = {n}"

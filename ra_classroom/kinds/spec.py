@@ -50,7 +50,7 @@ class RoundSpec:
         kind: the kind's name (see `registry.kinds`): ``first``, ``second``, ``allpay``,
             ``common``, ``ra``, and any kind registered since.
         group_size: bidders per group (2-12), or players per Ra table (3-5); groups are
-            formed afresh, at random, every round.
+            formed afresh, at random, every round. 0: the kind's own default (4; 1 for lotteries).
         law: the law of the private values, or of the common value.
         noise: common value only: each signal is the value plus a uniform error in [-noise, noise].
         seconds: the time to bid, after which the round closes itself; None: until the teacher
@@ -64,7 +64,7 @@ class RoundSpec:
     """
 
     kind: str
-    group_size: int = 4
+    group_size: int = 0
     law: Law = Uniform(0, 100)
     noise: float = 0.0
     seconds: float | None = None
@@ -76,6 +76,8 @@ class RoundSpec:
     def __post_init__(self) -> None:
         k = kind_named(self.kind)
         low, high = k.sizes
+        if self.group_size == 0 and not isinstance(self.group_size, bool):
+            object.__setattr__(self, "group_size", k.default_size)
         if isinstance(self.group_size, bool) or not isinstance(self.group_size, int):
             raise ValueError(f"group_size must be a whole number, got {self.group_size!r:.40}")
         if not low <= self.group_size <= high:
@@ -144,7 +146,7 @@ class RoundSpec:
         extra = set(data) - _FIELDS - own
         if extra:
             raise ValueError(f"unknown settings {sorted(extra)}; known: {sorted(_FIELDS | own)}")
-        size = data.get("group_size", 4)
+        size = data.get("group_size", k.default_size)
         practice, done = data.get("practice", False), data.get("close_when_done", True)
         for key, flag in (("practice", practice), ("close_when_done", done)):
             if not isinstance(flag, bool):

@@ -5,19 +5,22 @@ move is either before it or after it. A paused round takes no bid and no move, a
 stands still (the time left is kept and given back at `resume`). A cancelled round ends with
 nothing settled and counts nowhere (status ``void``); an excluded round was played and stays
 stored, but is left out of the results and of the students' earnings, until included again.
+Ending the session draws the round that pays each student (`auctions.paying`) and records it.
 Each function returns a summary and the events to send.
 """
 
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from typing import Any
 
 from sqlalchemy import Connection, select, update
 
+from ..auctions.paying import paid_round
 from .refusal import Refusal
 from .rounds import close_round
-from .schema import MAX_ID, rooms, rounds
+from .schema import MAX_ID, outcomes, rooms, rounds, students
 
 __all__ = ["cancel", "end_session", "exclude", "extend", "pause", "resume"]
 
@@ -128,9 +131,13 @@ def exclude(
 def end_session(
     conn: Connection, room: str, now: float, ended: Any = True
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """End the session: an open round is closed and settled, and every page says that the session has ended.
+    """End the session: an open round is closed and settled, each student's paying round drawn, every page told.
 
-    The room stays: with `ended` False (or by opening a round) the session goes on.
+    Each student who played a paid round (closed, not practice, not excluded) is paid by one of
+    them, drawn at random (`auctions.paying.paid_round`, seeded by the room's code: ended again,
+    the same rounds) and recorded; his page and the results' ``payments`` say which. The room
+    stays: with `ended` False (or by opening a round) the session goes on, and the draw is undone
+    until it ends again.
 
     Raises:
         Refusal: `ended` is not true or false.
@@ -143,4 +150,32 @@ def end_session(
         info = close_round(conn, room, None, now)
         closed, events = info["round"], info["events"]
     conn.execute(update(rooms).where(rooms.c.code == room).values(ended_at=now if ended else None))
-    return {"room": room, "ended": ended, "closed": closed}, events
+    drawn = _draw_paid_rounds(conn, room) if ended else _undo_paid_rounds(conn, room)
+    return {"room": room, "ended": ended, "closed": closed, "paid": drawn}, events
+
+
+def _draw_paid_rounds(conn: Connection, room: str) -> int:
+    """Draw and record the round that pays each student of `room` who played a paid round; return how many."""
+    played: dict[int, list[int]] = defaultdict(list)
+    for o in conn.execute(
+        select(outcomes.c.student_id, rounds.c.number)
+        .select_from(outcomes.join(rounds, rounds.c.id == outcomes.c.round_id))
+        .where(
+            rounds.c.room == room,
+            rounds.c.status == "closed",
+            rounds.c.practice.is_(False),
+            rounds.c.excluded.is_(False),
+        )
+    ):
+        played[int(o.student_id)].append(int(o.number))
+    _undo_paid_rounds(conn, room)
+    for student, numbers in sorted(played.items()):
+        chosen = paid_round(room, student, numbers)
+        conn.execute(update(students).where(students.c.id == student).values(paid_round=chosen))
+    return len(played)
+
+
+def _undo_paid_rounds(conn: Connection, room: str) -> int:
+    """Forget the paying rounds drawn in `room` (the session goes on); return 0."""
+    conn.execute(update(students).where(students.c.room == room).values(paid_round=None))
+    return 0

@@ -21,7 +21,18 @@ from .rooms import MAX_STUDENTS, PRESENT_SECONDS
 from .schema import assignments, bids, groups, outcomes, read_spec, requests, rooms, rounds, seats, students, tables
 from .table_moves import TableCache, seat_names
 
-__all__ = ["BID_COLUMNS", "TABLE_COLUMNS", "bid_columns", "bid_rows", "csv_text", "inert", "status", "table_rows"]
+__all__ = [
+    "BID_COLUMNS",
+    "PAID_COLUMNS",
+    "TABLE_COLUMNS",
+    "bid_columns",
+    "bid_rows",
+    "csv_text",
+    "inert",
+    "paid_rows",
+    "status",
+    "table_rows",
+]
 
 #: The columns of the results, in order (CLASSROOM.md's export: one row per bid).
 BID_COLUMNS = (
@@ -128,6 +139,54 @@ def bid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
     return rows
 
 
+#: The columns of the paying rounds drawn at the session's end (one row per student paid).
+PAID_COLUMNS = ("room", "student", "name", "rounds", "round", "kind", "earnings")
+
+
+def paid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
+    """Return the round drawn to pay each student at the end of `room`'s session, with his earnings there.
+
+    ``rounds``: how many paid rounds he played (closed, not practice, not excluded), the draw's
+    choices. Empty while the session goes on (the draw is made when it ends).
+    """
+    counted = (
+        select(outcomes.c.student_id, rounds.c.number, rounds.c.kind, outcomes.c.earnings)
+        .select_from(outcomes.join(rounds, rounds.c.id == outcomes.c.round_id))
+        .where(
+            rounds.c.room == room,
+            rounds.c.status == "closed",
+            rounds.c.practice.is_(False),
+            rounds.c.excluded.is_(False),
+        )
+    )
+    played: dict[int, dict[int, Any]] = {}
+    for o in conn.execute(counted):
+        played.setdefault(int(o.student_id), {})[int(o.number)] = o
+    people = conn.execute(
+        select(students.c.id, students.c.name, students.c.paid_round)
+        .where(students.c.room == room, students.c.paid_round.is_not(None))
+        .order_by(students.c.id)
+    ).all()
+    rows = []
+    for p in people:
+        mine = played.get(int(p.id), {})
+        drawn = mine.get(int(p.paid_round))
+        if drawn is None:  # the round was excluded since: the draw is made again when the session ends again
+            continue
+        rows.append(
+            {
+                "room": room,
+                "student": int(p.id),
+                "name": p.name,
+                "rounds": len(mine),
+                "round": int(p.paid_round),
+                "kind": drawn.kind,
+                "earnings": drawn.earnings,
+            }
+        )
+    return rows
+
+
 def _loads(text: str | None) -> dict[str, Any] | None:
     """Return a stored JSON column as data (None if empty)."""
     return None if text is None else dict(json.loads(text))
@@ -180,7 +239,7 @@ def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[s
     how many seconds ago) or his Ra seats handed to a bot by the teacher (``bot``).
     """
     people = conn.execute(
-        select(students.c.id, students.c.name, students.c.last_seen, students.c.removed_at)
+        select(students.c.id, students.c.name, students.c.last_seen, students.c.removed_at, students.c.paid_round)
         .where(students.c.room == room)
         .order_by(students.c.id)
     ).all()
@@ -213,6 +272,7 @@ def status(conn: Connection, cache: TableCache, room: str, now: float) -> dict[s
     out: dict[str, Any] = {
         "room": room,
         "ended": ended is not None,
+        "paid": sum(p.paid_round is not None for p in people),  # students whose paying round the end drew
         "size": size or MAX_STUDENTS,
         "students": [
             {

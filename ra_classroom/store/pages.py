@@ -112,9 +112,27 @@ def build_views(conn: Connection, cache: TableCache, ids: Collection[int], now: 
                 if out[sid]["screen"] == "sitout":
                     out[sid]["sitout"] = "late" if joined[sid] > r.opened_at else spec.kind
         if room in ended:
+            paid = _paid(conn, members)
             for sid in members:
                 out[sid]["screen"] = "ended"
+                out[sid]["paid"] = paid.get(sid)
     return out
+
+
+def _paid(conn: Connection, members: list[int]) -> dict[int, dict[str, Any]]:
+    """Return the round drawn to pay each of `members` at the session's end: its number, title and his earnings."""
+    found = conn.execute(
+        select(students.c.id, rounds.c.number, rounds.c.spec, outcomes.c.earnings)
+        .select_from(
+            students.join(rounds, (rounds.c.room == students.c.room) & (rounds.c.number == students.c.paid_round)).join(
+                outcomes, (outcomes.c.round_id == rounds.c.id) & (outcomes.c.student_id == students.c.id)
+            )
+        )
+        .where(students.c.id.in_(members))
+    ).all()
+    return {
+        int(f.id): {"round": int(f.number), "title": read_spec(f.spec).title, "earnings": f.earnings} for f in found
+    }
 
 
 def closes_in(r: Row[Any], now: float) -> float | None:

@@ -37,7 +37,14 @@ def projector(conn: Connection, cache: TableCache, room: str, now: float) -> dic
         "joined": len(people),
         "here": sum(p.last_seen >= now - PRESENT_SECONDS for p in people),
         "round": None,
+        "paid": None,
     }
+    if ended is not None:  # how many students the end's draw pays (no names, no rounds: each page says his own)
+        out["paid"] = conn.execute(
+            select(func.count())
+            .select_from(students)
+            .where(students.c.room == room, students.c.paid_round.is_not(None))
+        ).scalar_one()
     r = conn.execute(select(rounds).where(rounds.c.room == room).order_by(rounds.c.number.desc()).limit(1)).first()
     if r is None:
         return out
@@ -88,6 +95,7 @@ def _sealed_results(conn: Connection, round_id: int, spec: RoundSpec) -> dict[st
             assignments.c.group_no,
             assignments.c.value,
             bids.c.amount,
+            bids.c.data,
             outcomes.c.won,
             outcomes.c.paid,
             outcomes.c.earnings,
@@ -111,8 +119,7 @@ def _sealed_results(conn: Connection, round_id: int, spec: RoundSpec) -> dict[st
     if not rows:
         return {"chart": None, "summary": ["Nobody had a value in this round."]}
     n = Counter(int(x.size) for x in rows).most_common(1)[0][0]
-    points = [[x.value, x.amount] for x in rows if x.amount is not None]
-    drawn = spec.of.chart(spec, points, n)
+    drawn = spec.of.chart(spec, rows, n)
     return {"chart": None if drawn is None else drawn.to_dict(), "summary": spec.of.summary(spec, rows, n)}
 
 

@@ -17,14 +17,14 @@ from typing import Any
 from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..auctions.matching import form_groups, form_tables, round_stream
+from ..auctions.matching import form_tables, round_stream
 from ..auctions.settle import Entry
 from ..kinds.clocks import ClockKind
 from ..kinds.spec import RoundSpec
 from . import clocks
 from .refusal import Refusal
 from .rooms import present, room_exists
-from .schema import assignments, bids, groups, outcomes, read_spec, rooms, rounds, tables
+from .schema import assignments, bids, groups, outcomes, read_spec, rooms, rounds, students, tables
 from .schema import clocks as clock_table
 from .table_moves import TableCache, create_tables
 
@@ -80,7 +80,7 @@ def open_round(conn: Connection, room: str, spec: RoundSpec, cache: TableCache, 
             tables_of = f"{len(layout)} table{'s' if len(layout) > 1 else ''} of {spec.group_size}"
             info["note"] = f"{len(here)} students at {tables_of}: bots play {bots} seat{'s' if bots > 1 else ''}."
     else:
-        members, out = form_groups(here, spec.group_size, rng)
+        members, out = spec.of.group(here, spec.group_size, rng)
         dealt, common = spec.of.deal(members, spec, rng)
         conn.execute(
             insert(groups),
@@ -101,6 +101,7 @@ def open_round(conn: Connection, room: str, spec: RoundSpec, cache: TableCache, 
         if note:
             info["note"] = note
     conn.execute(update(rooms).where(rooms.c.code == room).values(ended_at=None))  # a new round: the session goes on
+    conn.execute(update(students).where(students.c.room == room).values(paid_round=None))  # drawn again at its end
     return info
 
 

@@ -80,6 +80,7 @@ students = Table(
     Column("last_seen", Float, nullable=False),
     Column("rejoin_hash", String(64)),  # the SHA-256 of his id and his short rejoin code (None: none given)
     Column("removed_at", Float),  # the teacher removed him: his seat token no longer opens anything
+    Column("paid_round", Integer),  # the round drawn to pay him at the session's end (None: not drawn, or it goes on)
     UniqueConstraint("room", "name", name="one_name_per_room"),
 )
 

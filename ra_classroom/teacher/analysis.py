@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import math
+from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
 from ra_course.clustered import Estimate, clustered_mean, clustered_share, f_sf, overlap_ratio, overlap_share
@@ -31,13 +32,15 @@ from ra_course.clustered import Estimate, clustered_mean, clustered_share, f_sf,
 from ..auctions.laws import Law, law_from_dict
 from ..auctions.theory import (
     common_value_worth,
-    equilibrium_bid,
     expected_revenue,
     first_price_revenue,
     implied_rho,
     shading,
 )
+from ..kinds.common import COMMON
+from ..kinds.lottery import LOTTERY, read_choices
 from ..kinds.registry import kind as kind_named
+from ..kinds.sealed import ALLPAY, FIRST, SECOND
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -49,8 +52,11 @@ __all__ = [
     "counted",
     "efficiency",
     "learning",
+    "lottery_intervals",
     "overbidding",
     "revenue",
+    "risk_measures",
+    "risk_relation",
     "shading_changes",
     "student_slopes",
     "nothing_to_show",
@@ -59,7 +65,7 @@ __all__ = [
     "with_theory",
 ]
 
-PRIVATE = ("first", "second", "allpay")
+PRIVATE = (FIRST.name, SECOND.name, ALLPAY.name)  #: the private-value sealed-bid kinds whose theory this module knows
 CENT = 0.005  # bids within half a cent of the value count as bidding the value
 
 
@@ -86,7 +92,8 @@ def with_theory(df: pd.DataFrame) -> pd.DataFrame:
     def bid(row: Any) -> float:
         if row["kind"] not in PRIVATE:
             return float("nan")
-        return equilibrium_bid(row["kind"], row["value"], int(row["n"]), _law(row))
+        guess = kind_named(row["kind"]).predicted(float(row["value"]), int(row["n"]), _law(row), row)
+        return float("nan") if guess is None else guess
 
     out["equilibrium"] = out.apply(bid, axis=1) if len(out) else []
     return out
@@ -140,7 +147,7 @@ def bid_ratios(df: pd.DataFrame, practice: bool = False) -> pd.DataFrame:
 def _first_price_bids(df: pd.DataFrame, practice: bool, min_share: float) -> pd.DataFrame:
     """Return the first-price bids with their ratio (bid - low) / (value - low), values not too near the bottom."""
     data = counted(df, practice)
-    data = data[(data["kind"] == "first") & data["bid"].notna()].copy()
+    data = data[(data["kind"] == FIRST.name) & data["bid"].notna()].copy()
     if data.empty:
         return data.assign(low=[], span=[], ratio=[], neutral=[])
     laws = [law_from_dict(json.loads(text)) for text in data["law_json"]]
@@ -334,16 +341,18 @@ def overbidding(
     if len(first):
         above = [float(a) for a in first["ratio"] > first["neutral"]]
         rows.append(
-            _share("bids above the risk-neutral line", "first", above, list(first["student"]), "bids", confidence)
+            _share("bids above the risk-neutral line", FIRST.name, above, list(first["student"]), "bids", confidence)
         )
         per = student_slopes(df, practice, min_share, confidence)
         over = [float(s) for s in per["slope"] > per["neutral"]]
         rows.append(
-            _share("students whose slope is above the risk-neutral slope", "first", over, None, "students", confidence)
+            _share(
+                "students whose slope is above the risk-neutral slope", FIRST.name, over, None, "students", confidence
+            )
         )
         sure = [float(s) for s in per["slope_low"] > per["neutral"]]
-        rows.append(_share("students whose whole interval is above it", "first", sure, None, "students", confidence))
-    second = data[(data["kind"] == "second") & data["bid"].notna()]
+        rows.append(_share("students whose whole interval is above it", FIRST.name, sure, None, "students", confidence))
+    second = data[(data["kind"] == SECOND.name) & data["bid"].notna()]
     if len(second):
         gap, who = second["bid"] - second["value"], list(second["student"])
         for what, hits in (
@@ -351,12 +360,12 @@ def overbidding(
             ("bids at the value", gap.abs() <= CENT),
             ("bids below the value", gap < -CENT),
         ):
-            rows.append(_share(what, "second", [float(h) for h in hits], who, "bids", confidence))
+            rows.append(_share(what, SECOND.name, [float(h) for h in hits], who, "bids", confidence))
         ever = second.assign(over=gap > CENT).groupby("student")["over"].any()
         rows.append(
             _share(
                 "students who bid above their value at least once",
-                "second",
+                SECOND.name,
                 [float(h) for h in ever],
                 None,
                 "students",
@@ -414,7 +423,7 @@ def revenue(
     import pandas as pd
 
     groups = _groups(df, practice)
-    if rho is None and (groups["kind"] == "first").any():
+    if rho is None and (groups["kind"] == FIRST.name).any():
         slope = class_slope(df, practice)["rho"]
         rho = float(slope.iloc[0]) if len(slope) else None
     rows = []
@@ -423,9 +432,9 @@ def revenue(
         e = overlap_ratio(list(part["revenue"]), [1.0] * len(part), list(part["members"]), confidence)
         neutral = [expected_revenue(n, law) for n, law in zip(part["n"], part["law"], strict=True)]
         averse: list[float] = neutral
-        if kind == "allpay":
+        if kind == ALLPAY.name:
             averse = [math.nan]
-        elif kind == "first" and rho is not None and 0 < rho <= 20:  # NaN (a slope of 1 or more) fails too
+        elif kind == FIRST.name and rho is not None and 0 < rho <= 20:  # NaN (a slope of 1 or more) fails too
             averse = [first_price_revenue(n, law, rho) for n, law in zip(part["n"], part["law"], strict=True)]
         rows.append(
             {
@@ -437,7 +446,7 @@ def revenue(
                 **_interval(e),
                 "risk_neutral": sum(neutral) / len(neutral),
                 "risk_averse": sum(averse) / len(averse),
-                "rho": rho if kind == "first" else math.nan,
+                "rho": rho if kind == FIRST.name else math.nan,
             }
         )
     columns = ["kind", "n", "rounds", "groups", "revenue", "low", "high", "risk_neutral", "risk_averse", "rho"]
@@ -494,7 +503,7 @@ def efficiency(df: pd.DataFrame, practice: bool = False, confidence: float = 0.9
 
 def _common(df: pd.DataFrame, practice: bool) -> pd.DataFrame:
     data = counted(df, practice)
-    data = data[(data["kind"] == "common") & data["bid"].notna()].copy()
+    data = data[(data["kind"] == COMMON.name) & data["bid"].notna()].copy()
     data["won"] = data["won"].astype(bool)
     data["worth_if_highest"] = [
         common_value_worth(x, int(n), float(noise), _law(row))
@@ -600,6 +609,135 @@ def shading_changes(df: pd.DataFrame, practice: bool = False) -> pd.DataFrame:
     return out[columns]
 
 
+# -- risk attitude: Holt and Laury's lotteries beside the first-price bids -----------------------------
+
+
+def lottery_intervals(df: pd.DataFrame, practice: bool = False) -> pd.DataFrame:
+    """Return one row per student and lottery round: his ten choices and the interval of CRRA ρ they give.
+
+    ρ here is the lotteries' convention, utility x^(1-ρ)/(1-ρ): 0 is risk-neutral, above 0
+    risk-averse (`ra_classroom.kinds.lottery`). The interval is read again from his choices,
+    exactly: -inf and inf for the open ends (a student who chose B throughout, or switched in
+    row 10), NaN for inconsistent choices (more than one switch, or A in row 10), which
+    ``consistent`` and ``why`` report.
+
+    Columns: round, student, name, choices, safe, switch_row, consistent, why, low, high.
+    """
+    import pandas as pd
+
+    columns = ["round", "student", "name", "choices", "safe", "switch_row", "consistent", "why", "low", "high"]
+    data = counted(df, practice)
+    if "choices" not in data.columns:
+        return pd.DataFrame(columns=columns)
+    data = data[(data["kind"] == LOTTERY.name) & data["choices"].notna()]
+    rows = []
+    for x in data.to_dict("records"):
+        reading = read_choices(str(x["choices"]))
+        rows.append(
+            {
+                "round": int(x["round"]),
+                "student": int(x["student"]),
+                "name": x["name"],
+                "choices": x["choices"],
+                "safe": reading.safe,
+                "switch_row": reading.switch,
+                "consistent": reading.consistent,
+                "why": reading.why,
+                "low": math.nan if reading.low is None else reading.low,
+                "high": math.nan if reading.high is None else reading.high,
+            }
+        )
+    return pd.DataFrame(rows, columns=columns)
+
+
+def risk_measures(df: pd.DataFrame, practice: bool = False) -> pd.DataFrame:
+    """Return, per student, his ρ interval from the lotteries beside the one his first-price bids imply.
+
+    Both in the lotteries' convention (CRRA ρ, 0 risk-neutral): the bids' rho of `student_slopes`
+    (utility money**rho, 1 risk-neutral) is the coefficient 1 - rho, so its interval is
+    [1 - rho_high, 1 - rho_low]. Students with consistent lottery choices (his last lottery round)
+    and first-price bids only. ``overlap``: the two intervals share a point.
+
+    Columns: student, name, safe, lottery_low, lottery_high, bids_rho, bids_low, bids_high, overlap.
+    """
+    import pandas as pd
+
+    columns = ["student", "name", "safe", "lottery_low", "lottery_high", "bids_rho", "bids_low", "bids_high", "overlap"]
+    lists = lottery_intervals(df, practice)
+    lists = lists[lists["consistent"].astype(bool)].drop_duplicates("student", keep="last")
+    slopes = student_slopes(df, practice)
+    if lists.empty or slopes.empty:
+        return pd.DataFrame(columns=columns)
+    both = lists.merge(slopes, on="student", suffixes=("", "_bids"))
+    out = pd.DataFrame(
+        {
+            "student": both["student"],
+            "name": both["name"],
+            "safe": both["safe"],
+            "lottery_low": both["low"],
+            "lottery_high": both["high"],
+            "bids_rho": 1 - both["rho"],
+            "bids_low": 1 - both["rho_high"],
+            "bids_high": 1 - both["rho_low"],
+        }
+    )
+    out["overlap"] = (out["lottery_low"] <= out["bids_high"]) & (out["bids_low"] <= out["lottery_high"])
+    return out[columns].reset_index(drop=True)
+
+
+def risk_relation(df: pd.DataFrame, practice: bool = False, confidence: float = 0.95) -> pd.DataFrame:
+    """Return how the two risk measures of `risk_measures` relate, over the students who have both.
+
+    ``spearman``: the rank correlation of his safe choices (how many times he chose A) and the ρ
+    his bids imply, with an interval from Fisher's z, standard error sqrt(1.06 / (n - 3))
+    (Fieller, Hartley and Pearson 1957), for 5 students or more. ``overlap``: the share whose two
+    intervals share a point (students as independent, a Wilson interval). ``inconsistent``: the
+    students whose lottery choices give no ρ at all, and ``answered``: all who chose.
+
+    Columns: students, answered, inconsistent, spearman, spearman_low, spearman_high, overlap,
+    overlap_low, overlap_high.
+    """
+    import pandas as pd
+
+    columns = [
+        "students",
+        "answered",
+        "inconsistent",
+        "spearman",
+        "spearman_low",
+        "spearman_high",
+        "overlap",
+        "overlap_low",
+        "overlap_high",
+    ]
+    lists = lottery_intervals(df, practice).drop_duplicates("student", keep="last")
+    both = risk_measures(df, practice)
+    if both.empty:
+        return pd.DataFrame(columns=columns)
+    k = len(both)
+    ranks_a, ranks_b = both["safe"].rank(), both["bids_rho"].rank()
+    r = float(ranks_a.corr(ranks_b)) if k >= 3 and ranks_a.std() > 0 and ranks_b.std() > 0 else math.nan
+    low = high = math.nan
+    if k >= 5 and not math.isnan(r) and abs(r) < 1:
+        z, half = math.atanh(r), NormalDist().inv_cdf(0.5 + confidence / 2) * math.sqrt(1.06 / (k - 3))
+        low, high = math.tanh(z - half), math.tanh(z + half)
+    hits = [float(x) for x in both["overlap"]]
+    share = clustered_share(hits, confidence=confidence) if k >= 2 else None
+    value, low_s, high_s = (share.value, share.low, share.high) if share else (hits[0], math.nan, math.nan)
+    row = {
+        "students": k,
+        "answered": len(lists),
+        "inconsistent": int((~lists["consistent"].astype(bool)).sum()),
+        "spearman": r,
+        "spearman_low": low,
+        "spearman_high": high,
+        "overlap": value,
+        "overlap_low": low_s,
+        "overlap_high": high_s,
+    }
+    return pd.DataFrame([row], columns=columns)
+
+
 # -- an empty table, said in a sentence ---------------------------------------------------------------
 
 _NEEDS = {
@@ -611,6 +749,9 @@ _NEEDS = {
     "common2": "fewer than two common-value rounds with a bid: a change needs a first and a last",
     "students": "fewer than two students with first-price bids, or no student with more than one: "
     "the students cannot be compared",
+    "lottery": 'no lottery round answered (practice aside): run one (room.open_round("lottery"))',
+    "risk": "no student with both consistent lottery choices and first-price bids on values above a tenth of"
+    " the range (practice aside)",
 }
 
 

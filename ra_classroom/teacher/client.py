@@ -122,6 +122,10 @@ class TeacherClient:
         """Return ``{"bids": rows, "tables": rows}`` (see `ra_classroom.store.export`)."""
         return dict(self.call("GET", f"/api/rooms/{room}/results"))
 
+    def payments(self, room: str) -> list[dict[str, Any]]:
+        """Return the round drawn to pay each student at the session's end (empty while it goes on)."""
+        return list(self.call("GET", f"/api/rooms/{room}/payments")["payments"])
+
     def results_csv(self, room: str) -> str:
         """Return the sealed-bid results as CSV text."""
         return str(self.call("GET", f"/api/rooms/{room}/results.csv", raw=True))

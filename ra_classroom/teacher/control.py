@@ -270,9 +270,12 @@ class ControlRoom:
         """End this room's session (results saved, students told, simulated students and panels stopped)."""
         said = []
         try:
-            self.teacher.control(self.room, "end")  # an open round is closed and settled first
+            self.teacher.control(self.room, "end")  # an open round is closed and settled first; paying rounds drawn
             saved = self.save_csv()
             said.append(f"The results are saved in {_shown(saved)}." if saved else "No round closed: nothing to save.")
+            paid = self.teacher.payments(self.room)
+            if paid:
+                said.append(f"Each student's paying round is drawn ({len(paid)} students): saved beside them.")
             said.append("The students' pages say that the session has ended.")
         except ClassroomError as e:
             said.append(f"Nothing saved: {e}")
@@ -321,7 +324,7 @@ class ControlRoom:
     def open_round(
         self,
         kind: str,
-        group_size: int = 4,
+        group_size: int = 0,
         *,
         law: Law | None = None,
         noise: float = 0.0,
@@ -339,7 +342,8 @@ class ControlRoom:
         Args:
             kind: ``first``, ``second``, ``allpay``, ``common``, ``ra``, or any kind registered
                 (see `ra_classroom.kinds.registry`).
-            group_size: bidders per group (2-12), or players per Ra table (3-5).
+            group_size: bidders per group (2-12), or players per Ra table (3-5); 0: the kind's
+                default (4; 1 for Holt and Laury's lotteries, answered alone).
             law: the values' law (default uniform on [0, 100]).
             noise: common value: signals are the worth plus an error uniform in [-noise, noise].
             seconds: the time to bid; None: until you close it.
@@ -483,14 +487,41 @@ class ControlRoom:
         """Draw each student's paying round and return what he gets; saved beside the results (``...-payments.csv``).
 
         Each student is paid his own earnings in one of his paid rounds, drawn at random
-        (`payment.draw_payments`, seeded by the room's code: drawn again, the same rounds), at
-        `rate` per point, on top of `show_up`, from which losses are taken.
+        (`payment.draw_payments`, seeded by the room's code: drawn again, the same rounds; the
+        server's draw at the session's end, `end_session`, is the same), at `rate` per point, on
+        top of `show_up`, from which losses are taken.
         """
         table = draw_payments(self.results(), self.room, show_up=show_up, rate=rate)
         out = self.folder / self.results_name().replace(".csv", "-payments.csv")
         out.parent.mkdir(parents=True, exist_ok=True)
         table.to_csv(out, index=False, lineterminator="\n")
         return table
+
+    def end_session(self) -> pd.DataFrame:
+        """End the session; return the round drawn to pay each student (the way the literature pays), saved too.
+
+        The server closes an open round, draws one paid round for each student who played one
+        (`auctions.paying.paid_round`, seeded by the room's code: the same rounds as
+        `payments`), records it and shows it on his page; the projector says it is drawn, naming
+        no one. The results (`save_csv`) and the draw (``...-paid.csv``, columns
+        `export.PAID_COLUMNS`) are saved. Opening a round afterwards lets the session go on, and
+        the draw is made again at its end. The server keeps running: `stop` ends and stops it.
+        """
+        import pandas as pd
+
+        from ..store.export import PAID_COLUMNS
+
+        self.teacher.control(self.room, "end")
+        self.save_csv()
+        return pd.DataFrame(self.teacher.payments(self.room), columns=list(PAID_COLUMNS))
+
+    def paid_rounds(self) -> pd.DataFrame:
+        """Return the round drawn to pay each student at the session's end (empty while it goes on)."""
+        import pandas as pd
+
+        from ..store.export import PAID_COLUMNS
+
+        return pd.DataFrame(self.teacher.payments(self.room), columns=list(PAID_COLUMNS))
 
     def tables(self) -> pd.DataFrame:
         """Return every Ra table's seats: who sat there, fame, winner (columns: `export.TABLE_COLUMNS`)."""
@@ -509,7 +540,8 @@ class ControlRoom:
         """Save the results as CSV (for a spreadsheet, or notebook 14); return where, or None if no round closed.
 
         Default: `folder` (``results`` beside this notebook), named by `results_name`; the Ra
-        tables, if any, go beside it (``...-ra.csv``). Saving again the same day replaces the
+        tables, if any, go beside it (``...-ra.csv``), and so does, once the session has ended,
+        the round drawn to pay each student (``...-paid.csv``). Saving again the same day replaces the
         file with the room's results so far.
         """
         rows = self.teacher.results(self.room)
@@ -521,6 +553,9 @@ class ControlRoom:
         if rows["tables"]:
             tables = self.teacher.call("GET", f"/api/rooms/{self.room}/tables.csv", raw=True)
             out.with_name(out.stem + "-ra.csv").write_text(tables, encoding="utf-8")
+        if self.teacher.payments(self.room):  # the session has ended: each student's paying round, as drawn
+            paid = self.teacher.call("GET", f"/api/rooms/{self.room}/payments.csv", raw=True)
+            out.with_name(out.stem + "-paid.csv").write_text(paid, encoding="utf-8")
         return out
 
     # -- a rehearsal -----------------------------------------------------------------------------

@@ -60,6 +60,8 @@ def monitor_html(status: dict[str, Any]) -> str:
     here = [p["name"] for p in people if p["present"]]
     away = [p["name"] for p in people if not p["present"]]
     ended = " The session has ended (opening a round goes on)." if status.get("ended") else ""
+    if status.get("ended") and status.get("paid"):
+        ended += f" Each student's paying round is drawn ({status['paid']} students): room.paid_rounds()."
     out = [f"<p><b>Room {html.escape(status['room'])}</b>: {len(people)} joined, {len(here)} here.{ended}</p>"]
     out.append(f"<p>Here: {_names(here)}</p>")
     if away:
@@ -209,7 +211,7 @@ class Monitor:
         own = {s.name: _number(form[s.name], s.name) for s in k.settings if form.get(s.name) is not None}
         opened = self.room.open_round(
             k.name,
-            size if k.play == "groups" else min(k.sizes[1], max(k.sizes[0], size)),
+            size if k.play == "groups" and k.sizes[0] < k.sizes[1] else min(k.sizes[1], max(k.sizes[0], size)),
             seconds=(seconds or None) if k.deadline else None,
             noise=noise if k.noisy else 0.0,
             practice=form.get("practice") is True,

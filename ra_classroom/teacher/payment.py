@@ -10,8 +10,9 @@ across rounds. Points turn into money (or grade credit) at a stated `rate`, on t
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING
+
+from ..auctions.paying import paid_round
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -32,7 +33,8 @@ def draw_payments(df: pd.DataFrame, seed: str, *, show_up: float = 0.0, rate: fl
         rate: money per point of earnings.
 
     Each student's round is drawn from his own stream (the seed and his id), uniformly among the
-    paid rounds he played, so adding or removing a student changes nobody else's draw. Columns:
+    paid rounds he played, so adding or removing a student changes nobody else's draw
+    (`auctions.paying.paid_round`: the server's draw at the end of a session is the same). Columns:
     student, name, rounds (how many he could be paid for), round, kind, earnings, payment
     (``max(0, show_up + rate * earnings)``).
 
@@ -50,8 +52,8 @@ def draw_payments(df: pd.DataFrame, seed: str, *, show_up: float = 0.0, rate: fl
     paid = df[~df["practice"].astype(bool)] if len(df) else df
     rows = []
     for student, part in paid.groupby("student", sort=True):
-        rounds = sorted(part["round"].unique())
-        drawn = random.Random(f"ra-classroom-payment:{seed}:{student}").choice(rounds)
+        rounds = sorted(int(r) for r in part["round"].unique())
+        drawn = paid_round(seed, student, rounds)
         row = part[part["round"] == drawn].iloc[0]
         earnings = float(row["earnings"])
         rows.append(

@@ -27,6 +27,7 @@ __all__ = [
     "CLOCKS",
     "CLOCK_SETTINGS",
     "COMMON_ROUNDS",
+    "LOTTERY_MINUTES",
     "MINUTES",
     "PAID",
     "experience",
@@ -57,10 +58,22 @@ MINUTES: tuple[tuple[int, str, str], ...] = (
 )  # fmt: skip
 
 
+#: The optional part: Holt and Laury's lotteries, after the auctions (4 of the 15 minutes of results).
+LOTTERY_MINUTES = (
+    4,
+    "Optional: **Holt and Laury's ten lottery choices**, a measure of risk attitude apart from the bids.",
+    '`open_round("lottery")`',
+)
+
+
 def session_plan(
-    group_size: int = GROUP_SIZE, seconds: float | None = SECONDS, clocks: Sequence[str] = ()
+    group_size: int = GROUP_SIZE, seconds: float | None = SECONDS, *, lottery: bool = False, clocks: Sequence[str] = ()
 ) -> list[RoundSpec]:
-    """Return the session's rounds in order, as `ControlRoom.open_round` takes them (`open_args`).
+    """Return the session's rounds in order, as `ControlRoom.open_round` takes them (``**spec`` of each's fields).
+
+    With `lottery`, Holt and Laury's list follows the auctions (`LOTTERY_MINUTES`): a risk attitude
+    measured apart from the bids, which notebook 14 sets beside the one the first-price bids imply.
+    It comes last, so it changes none of the auctions before it (their rounds, groups and values).
 
     `clocks`: clock rounds (``"english"``, ``"dutch"``) played after the paid sealed rounds and
     before the common-value ones, each with `CLOCK_SETTINGS` (a clock has no deadline: it ends
@@ -70,27 +83,25 @@ def session_plan(
 
     >>> [spec.kind for spec in session_plan(clocks=CLOCKS)][9:]
     ['dutch', 'english', 'english', 'dutch', 'common', 'common', 'common']
+    >>> open_args(session_plan(clocks=["dutch"])[9])["settings"]
+    {'start': -1.0, 'step': 1.0, 'tick': 1.0, 'grace': 1, 'away': 5}
     """
     return [
         RoundSpec("first", group_size=group_size, seconds=seconds, practice=True),
         *(RoundSpec(kind, group_size=group_size, seconds=seconds) for kind in PAID),
         *(RoundSpec(kind, group_size=group_size, options=CLOCK_SETTINGS) for kind in clocks),
         *(RoundSpec("common", group_size=group_size, seconds=seconds, noise=NOISE) for _ in range(COMMON_ROUNDS)),
+        *([RoundSpec("lottery", seconds=seconds)] if lottery else []),
     ]
 
 
 def open_args(spec: RoundSpec) -> dict[str, Any]:
     """Return the round's settings as `ControlRoom.open_round` takes them: ``room.open_round(**open_args(spec))``.
 
-    A kind's own settings (a clock's start, step and tick) go as ``settings``.
-
-    >>> open_args(session_plan(clocks=["dutch"])[9])["settings"]
-    {'start': -1.0, 'step': 1.0, 'tick': 1.0, 'grace': 1, 'away': 5}
+    The settings the round's kind adds (``spec.options``) go as ``settings``.
     """
-    args = {field.name: getattr(spec, field.name) for field in dataclasses.fields(spec) if field.name != "options"}
-    if spec.options:
-        args["settings"] = dict(spec.options)
-    return args
+    out = {field.name: getattr(spec, field.name) for field in dataclasses.fields(spec) if field.name != "options"}
+    return {**out, "settings": dict(spec.options)}
 
 
 def mean_place(order: Sequence[str] = PAID) -> dict[str, float]:

@@ -1,4 +1,4 @@
-"""The class's data as pictures: bids and the equilibria, a slope per student, revenue by format, the winner's curse.
+"""The class's data as pictures: bids and the equilibria, a slope per student, revenue, the winner's curse, lotteries.
 
 Each function takes the results DataFrame (`ControlRoom.results` or the saved CSV) and returns a
 matplotlib `Figure` in the project's plot style (`ra_core`'s plotstyle: colour-blind-safe,
@@ -14,8 +14,11 @@ from typing import TYPE_CHECKING
 from ..auctions.laws import Uniform, law_from_dict
 from ..auctions.theory import common_value_bid, common_value_worth, equilibrium_bid
 from ..game.bridge import plot_style
+from ..kinds.common import COMMON
+from ..kinds.lottery import ROWS, risk_neutral_choices
 from ..kinds.registry import TITLES as KINDS
-from .analysis import counted, learning, revenue
+from ..kinds.sealed import ALLPAY, FIRST, SECOND
+from .analysis import counted, learning, lottery_intervals, revenue
 from .notes import Note
 
 if TYPE_CHECKING:
@@ -24,6 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "bids_against_values",
+    "lottery_plot",
     "revenue_by_format",
     "rho_ticks",
     "student_slopes_plot",
@@ -31,7 +35,7 @@ __all__ = [
     "winners_curse_plot",
 ]
 
-_PRIVATE = ("first", "second", "allpay")
+_PRIVATE = (FIRST.name, SECOND.name, ALLPAY.name)
 _NO_PRIVATE = (
     "No first-price, second-price or all-pay round (practice aside) in these results, so nothing to plot here:"
     ' run one (room.open_round("first")), or skip this plot.'
@@ -74,7 +78,7 @@ def bids_against_values(df: pd.DataFrame, rho: float | None = 0.5, practice: boo
             color=style.PALETTE[1],
             label=f"equilibrium, n = {n}",
         )
-        if kind == "first" and rho is not None:
+        if kind == FIRST.name and rho is not None:
             ax.plot(
                 grid,
                 [equilibrium_bid(kind, v, n, law, rho=rho) for v in grid],
@@ -218,7 +222,7 @@ def winners_curse_plot(df: pd.DataFrame, practice: bool = False) -> Figure | Not
     """
     style = plot_style()
     data = counted(df, practice)
-    bids = data[(data["kind"] == "common") & data["bid"].notna()]
+    bids = data[(data["kind"] == COMMON.name) & data["bid"].notna()]
     if bids.empty:
         return Note(
             "No common-value round with a bid in these results, so no winner's curse to show: run one"
@@ -266,5 +270,61 @@ def winners_curse_plot(df: pd.DataFrame, practice: bool = False) -> Figure | Not
     right.set_title("Shading, round by round")
     left.legend(fontsize=7, loc="upper left")
     right.legend(fontsize=7, loc="upper left")
+    done: Figure = style.finish(fig)
+    return done
+
+
+def lottery_plot(df: pd.DataFrame, measures: pd.DataFrame | None = None, practice: bool = False) -> Figure | Note:
+    """Return Holt and Laury's lotteries: the class's share choosing B by row, and each student's two risk measures.
+
+    Left: the share of the class choosing the risky lottery B in each row (consistent or not),
+    beside a risk-neutral student's choices (A in rows 1-4, B from row 5). Right, given
+    `measures` (`analysis.risk_measures`): each student's interval of CRRA ρ from his lotteries
+    (vertical) against the ρ his first-price bids imply (horizontal, with its interval), both in
+    the lotteries' convention (0 risk-neutral); the diagonal is where the two would agree.
+    """
+    lists = lottery_intervals(df, practice)
+    if lists.empty:
+        return Note(
+            "No lottery round answered in these results, so no lottery choices to plot: run one"
+            ' (room.open_round("lottery")), or skip this plot.'
+        )
+    style = plot_style()
+    pairs = measures is not None and not measures.empty
+    fig, axes = style.figure(8.4 if pairs else 4.4, 3.6, ncols=2 if pairs else 1)
+    left = axes[0] if pairs else axes
+    rows = list(range(1, ROWS + 1))
+    share = [100 * sum(c[k - 1] == "B" for c in lists["choices"]) / len(lists) for k in rows]
+    neutral = [100.0 if c == "B" else 0.0 for c in risk_neutral_choices()]
+    left.plot(rows, share, marker="o", color=style.PALETTE[0], label=f"the class ({len(lists)} lists)")
+    left.plot(rows, neutral, drawstyle="steps-mid", color=style.PALETTE[1], label="risk-neutral")
+    left.set_xticks(rows)
+    left.set_xlabel("row: the high prize's chance in tenths")
+    left.set_ylabel("% choosing B (risky)")
+    if pairs and measures is not None:
+        right = axes[1]
+        top = 2.0
+        lo = measures["lottery_low"].clip(lower=-top, upper=top)
+        hi = measures["lottery_high"].clip(lower=-top, upper=top)
+        mid = (lo + hi) / 2
+        right.errorbar(
+            measures["bids_rho"],
+            mid,
+            yerr=[mid - lo, hi - mid],
+            xerr=[
+                (measures["bids_rho"] - measures["bids_low"].clip(lower=-top)).clip(lower=0).fillna(0),
+                (measures["bids_high"] - measures["bids_rho"]).clip(lower=0).fillna(0),
+            ],
+            fmt="o",
+            markersize=3,
+            color=style.PALETTE[2],
+            ecolor=style.PALETTE[2],
+            alpha=0.7,
+            label="a student (open ends cut at ±2)",
+        )
+        right.plot([-0.5, top], [-0.5, top], color=style.INK, linewidth=0.8, label="the two agree")
+        right.set_xlabel("ρ from his first-price bids")
+        right.set_ylabel("ρ from his lotteries")
+    style.legend_below(fig, *_handles(list(axes) if pairs else [axes]))
     done: Figure = style.finish(fig)
     return done

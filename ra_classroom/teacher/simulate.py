@@ -53,6 +53,10 @@ class Behaviour:
             (experience teaches caution), for the students who learn.
         learners: the share of students who learn (each is a learner or not, drawn once).
         think: the seconds he takes before each bid or move, drawn uniformly from this range.
+        lottery_noise: Holt and Laury's lotteries: he answers as a CRRA chooser whose ρ (u = x^(1-ρ)/(1-ρ))
+            is 1 - rho (the attitude behind his first-price bids, in the lotteries' convention) plus
+            his own shift, drawn once uniform in [-lottery_noise, lottery_noise] (0: no shift).
+        lottery_shift: his own shift (set by `student`).
     """
 
     rho: float = 0.5
@@ -64,6 +68,13 @@ class Behaviour:
     learn: float = 0.0
     learners: float = 1.0
     think: tuple[float, float] = (0.2, 1.0)
+    lottery_noise: float = 0.0
+    lottery_shift: float = 0.0
+
+    @property
+    def lottery_rho(self) -> float:
+        """Return his CRRA ρ in Holt and Laury's lotteries: 1 - rho, plus his own shift."""
+        return 1 - self.rho + self.lottery_shift
 
     def __post_init__(self) -> None:
         if self.errors not in ("uniform", "normal"):
@@ -77,13 +88,20 @@ class Behaviour:
         Drawn from a stream of his own (the seed and his name), apart from his bids' stream, so the
         same student has the same type in every run. Without a spread or non-learners, this behaviour.
         """
-        if self.rho_spread == 0 and self.learners >= 1:
+        if self.rho_spread == 0 and self.learners >= 1 and self.lottery_noise == 0:
             return self
         rng = random.Random(f"ra-classroom-type:{seed}:{name}")
         rho = self.rho + self.rho_spread * (2 * rng.random() - 1)
         learns = rng.random() < self.learners
+        shift = self.lottery_noise * (2 * rng.random() - 1) if self.lottery_noise else 0.0
         return dataclasses.replace(
-            self, rho=round(rho, 4), rho_spread=0.0, learn=self.learn if learns else 0.0, learners=1.0
+            self,
+            rho=round(rho, 4),
+            rho_spread=0.0,
+            learn=self.learn if learns else 0.0,
+            learners=1.0,
+            lottery_noise=0.0,
+            lottery_shift=round(self.lottery_shift + shift, 4),
         )
 
     def describe(self) -> str:
@@ -110,10 +128,21 @@ class Behaviour:
             f"price, in each round a bid above the value with probability {self.overbid:g} (by up to 20 %), else the "
             f"value; all-pay, risk-neutral (utility x^ρ has no value for a loser's loss), the risk-neutral equilibrium "
             f"bid; first-price and all-pay bids {noise}; common value (first price), "
-            f"the signal minus noise × s × u, u uniform on [0, 1], s = {self.shade:g}{learning}; English clock, a "
-            f"drop at the first price at or above the value; Dutch clock, a press at the first price at or below the "
-            f"first-price bid"
+            f"the signal minus noise × s × u, u uniform on [0, 1], s = {self.shade:g}{learning}{self._lotteries()}; "
+            f"English clock, a drop at the first price at or above the value; Dutch clock, a press at the first price "
+            f"at or below the first-price bid"
         )
+
+    def _lotteries(self) -> str:
+        """Return how he answers Holt and Laury's lotteries, when that is more than 1 - rho (else empty)."""
+        if not self.lottery_noise and not self.lottery_shift:
+            return ""
+        shift = (
+            f"uniform in [-{self.lottery_noise:g}, {self.lottery_noise:g}]"
+            if self.lottery_noise
+            else (f"{self.lottery_shift:g}")
+        )
+        return f"; Holt–Laury lotteries, the choices of CRRA ρ = 1 - (his first-price ρ) + a shift of his own, {shift}"
 
 
 def sim_bid(rnd: dict[str, Any], behaviour: Behaviour, rng: random.Random, common_rounds: int = 0) -> float:

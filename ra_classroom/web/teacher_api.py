@@ -18,8 +18,11 @@ call                                               what it does
                                                    (with ``"to"``), ``reseat`` (let in the device asking for his
                                                    seat), ``refuse`` (that device), ``bot`` (bots play his Ra
                                                    seats), ``back`` (give them back)
-``POST /api/rooms/{code}/end``                     end the session: every page says so (an open round is closed);
-                                                   ``{"ended": false}``: the session goes on
+``POST /api/rooms/{code}/end``                     end the session: every page says so (an open round is closed),
+                                                   and each student's paying round is drawn; ``{"ended": false}``:
+                                                   the session goes on
+``GET  /api/rooms/{code}/payments``                the round drawn to pay each student at the end, his earnings there
+                                                   (``payments.csv``: the same as CSV)
 ``GET  /api/rooms/{code}/projector``               what the projector shows: counts, the clock, the results
 ``GET  /api/rooms/{code}/results``                 ``{"bids": [...], "tables": [...]}``, one row per student and round
 ``GET  /api/rooms/{code}/results.csv``             the sealed-bid results as CSV (``tables.csv``: the Ra tables)
@@ -44,7 +47,7 @@ from starlette.routing import Route
 from ..kinds.spec import RoundSpec
 from ..store import controls
 from ..store.commands import STUDENT_ACTIONS
-from ..store.export import TABLE_COLUMNS, bid_columns, bid_rows, csv_text, status, table_rows
+from ..store.export import PAID_COLUMNS, TABLE_COLUMNS, bid_columns, bid_rows, csv_text, paid_rows, status, table_rows
 from ..store.projector import projector
 from ..store.refusal import Refusal
 from ..store.rooms import room_exists
@@ -126,6 +129,8 @@ def teacher_routes(classroom: Classroom, secret: str, address: str | None = None
         Route("/api/rooms/{code}/results", guarded(_results), methods=["GET"]),
         Route("/api/rooms/{code}/results.csv", guarded(_results_csv), methods=["GET"]),
         Route("/api/rooms/{code}/tables.csv", guarded(_tables_csv), methods=["GET"]),
+        Route("/api/rooms/{code}/payments", guarded(_payments), methods=["GET"]),
+        Route("/api/rooms/{code}/payments.csv", guarded(_payments_csv), methods=["GET"]),
     ]
 
 
@@ -180,6 +185,17 @@ async def _results_csv(request: Request, classroom: Classroom) -> Response:
     code = _code(request)
     rows = await classroom.read(lambda conn: bid_rows(conn, code))
     return PlainTextResponse(csv_text(rows, bid_columns(rows)), media_type="text/csv")
+
+
+async def _payments(request: Request, classroom: Classroom) -> Response:
+    code = _code(request)
+    return JSONResponse({"payments": await classroom.read(lambda conn: paid_rows(conn, code))})
+
+
+async def _payments_csv(request: Request, classroom: Classroom) -> Response:
+    code = _code(request)
+    rows = await classroom.read(lambda conn: paid_rows(conn, code))
+    return PlainTextResponse(csv_text(rows, PAID_COLUMNS), media_type="text/csv")
 
 
 async def _tables_csv(request: Request, classroom: Classroom) -> Response:

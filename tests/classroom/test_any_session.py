@@ -1,8 +1,9 @@
 """Notebook 14 and the control room's analysis on any session the server can export, not only the samples.
 
 A property test plays sessions on the real server with simulated students over the websocket
-(classes of 2 to 200; any mix and count of round kinds, none of a kind included; practice,
-cancelled and excluded rounds; students removed or renamed mid-session; Ra tables only), saves
+(classes of 2 to 200; any mix and count of round kinds, Holt and Laury's lotteries among them, none
+of a kind included; practice, cancelled and excluded rounds; students removed or renamed
+mid-session; Ra tables only), saves
 each session's CSV as the control room does, and runs every code cell of notebook 14 (pointed at
 the CSV by ``RA_CLASS_CSV``, as a teacher points it at hers) and every analysis cell of the
 control room on it. No cell may raise, and every cell shows something: a cell with nothing to
@@ -48,7 +49,7 @@ FAST = Behaviour(think=(0.0, 0.02))
 class Step:
     """One thing the teacher does: open a round of `kind` (to close, cancel or exclude), or act on a student."""
 
-    kind: str  # first, second, allpay, common, ra; or remove, rename (a student)
+    kind: str  # first, second, allpay, common, ra, lottery; or remove, rename (a student)
     practice: bool = False
     cancel: bool = False
     exclude: bool = False
@@ -80,7 +81,7 @@ def play(url: str, students: int, steps: list[Step], folder: Path, seed: int) ->
             noise = 10.0 if step.kind == "common" else 0.0
             room.open_round(
                 step.kind,
-                group_size=step.group_size,
+                group_size=0 if step.kind == "lottery" else step.group_size,  # a lottery is answered alone
                 noise=noise,
                 practice=step.practice,
                 close_when_done=not step.cancel,
@@ -184,6 +185,8 @@ def check_session(shell: Any, csv: Path) -> None:
         assert "these results have no common-value round with a bid" in shown
     if not played & {"first", "second", "allpay"}:
         assert "these results have no first-price, second-price or all-pay round" in shown
+    if "lottery" not in played:
+        assert "these results have no lottery round answered" in shown
     setup, cells = control_room_analysis_cells()
     run_cells(shell, cells, csv.parent, {"results": results}, setup)
     pay = draw_payments(results, "RA1", show_up=5)
@@ -204,7 +207,7 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 ROUND = st.builds(
     Step,
-    kind=st.sampled_from(["first", "second", "allpay", "common", "ra", "remove", "rename"]),
+    kind=st.sampled_from(["first", "second", "allpay", "common", "ra", "lottery", "remove", "rename"]),
     practice=st.booleans(),
     cancel=st.sampled_from([False, False, False, True]),
     exclude=st.sampled_from([False, False, False, True]),
@@ -235,6 +238,7 @@ def test_a_real_class_like_session_runs_through_notebook_14(
 )
 @example(students=200, steps=[Step("first"), Step("common"), Step("rename"), Step("second", exclude=True)], seed=1)
 @example(students=40, steps=[Step("allpay", practice=True), Step("common"), Step("common"), Step("remove")], seed=2)
+@example(students=6, steps=[Step("first"), Step("first"), Step("lottery"), Step("rename")], seed=3)
 def test_any_session_runs_through_notebook_14_and_the_control_room(
     students: int, steps: list[Step], seed: int, url: str, shell: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

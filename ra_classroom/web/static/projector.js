@@ -54,7 +54,11 @@
     shown = p;
     $("room-line").textContent = `Room ${p.room}`;
     $("corner").textContent = p.round ? `Join: ${p.link}` : "";
-    if (p.ended) return screen("ended");
+    if (p.ended) {
+      $("paid-line").textContent = p.paid ? `One round was drawn at random to pay each of the ${p.paid} students who played`
+        + " a paid round: your page says which, and what you earned there." : "";
+      return screen("ended");
+    }
     const r = p.round;
     if (!r || r.status === "void") return joinScreen(p);
     if (r.status === "open") return openScreen(r);
@@ -129,12 +133,14 @@
     const NS = "http://www.w3.org/2000/svg";
     const W = 1000, H = 560, L = 110, R = 30, T = 20, B = 90;
     const span = Math.max(1e-9, c.top - c.low);
+    const ylow = c.ylow ?? c.low, ytop = c.ytop ?? c.top;
+    const yspan = Math.max(1e-9, ytop - ylow);
     const x = (v) => L + (W - L - R) * (v - c.low) / span;
-    const y = (v) => H - B - (H - T - B) * (v - c.low) / span;
+    const y = (v) => H - B - (H - T - B) * (v - ylow) / yspan;
     const svg = document.createElementNS(NS, "svg");
     svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", `The bids against the ${c.x}, with ${c.label}`);
+    svg.setAttribute("aria-label", c.y && c.y !== "bid" ? `${c.y} by ${c.x}, with ${c.label}` : `The bids against the ${c.x}, with ${c.label}`);
     const add = (name, attrs, text) => {
       const node = document.createElementNS(NS, name);
       for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -146,16 +152,18 @@
     add("line", { x1: L, y1: T, x2: L, y2: H - B, stroke: "#fff", "stroke-width": 3 });
     for (const v of [c.low, (c.low + c.top) / 2, c.top]) {
       add("text", { x: x(v), y: H - B + 40, fill: "#fff", "font-size": 30, "text-anchor": "middle" }, String(Math.round(v)));
+    }
+    for (const v of [ylow, (ylow + ytop) / 2, ytop]) {
       add("text", { x: L - 12, y: y(v) + 10, fill: "#fff", "font-size": 30, "text-anchor": "end" }, String(Math.round(v)));
     }
     add("text", { x: (L + W - R) / 2, y: H - 12, fill: "#fff", "font-size": 32, "text-anchor": "middle" }, c.x);
     add("text", { x: 30, y: (T + H - B) / 2, fill: "#fff", "font-size": 32, "text-anchor": "middle",
-      transform: `rotate(-90 30 ${(T + H - B) / 2})` }, "bid");
+      transform: `rotate(-90 30 ${(T + H - B) / 2})` }, c.y || "bid");
     add("polyline", { points: c.line.map(([v, b]) => `${x(v)},${y(b)}`).join(" "), fill: "none", stroke: "#56B4E9",
       "stroke-width": 6 });
     for (const [v, b] of c.points) add("circle", { cx: x(v), cy: y(b), r: 11, fill: "#F0E442", stroke: "#000", "stroke-width": 2 });
     add("circle", { cx: L + 40, cy: T + 25, r: 11, fill: "#F0E442" });
-    add("text", { x: L + 62, y: T + 36, fill: "#fff", "font-size": 30 }, `a bid (${c.points.length})`);
+    add("text", { x: L + 62, y: T + 36, fill: "#fff", "font-size": 30 }, `${c.point || "a bid"} (${c.count ?? c.points.length})`);
     add("line", { x1: L + 28, y1: T + 70, x2: L + 52, y2: T + 70, stroke: "#56B4E9", "stroke-width": 6 });
     add("text", { x: L + 62, y: T + 80, fill: "#fff", "font-size": 30 }, c.label);
     return svg;

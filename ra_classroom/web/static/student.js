@@ -183,7 +183,12 @@
 
   // The screens of a session that has ended, a cancelled round, and a round without this student.
   function waitText(r) {
-    if (view.screen === "ended") return "The session has ended. Thank you for taking part! You can close this page.";
+    if (view.screen === "ended") {
+      const p = view.paid;
+      const paid = p ? ` The round that pays you, drawn at random: round ${p.round} (${p.title}), where you earned ${
+        money(p.earnings)}.` : "";
+      return `The session has ended.${paid} Thank you for taking part! You can close this page.`;
+    }
     if (r && r.status === "void") return `The teacher cancelled round ${r.number}: it does not count. Wait for the next round.`;
     if (view.screen !== "sitout") return "Wait for the teacher to open the next round.";
     if (view.sitout === "late") return "This round began before you came in: you will be in the next one.";
@@ -220,10 +225,16 @@
     $("value").textContent = money(r.value);
     $("amount").max = r.max_bid;
     const done = r.your_bid !== null && r.your_bid !== undefined;
-    $("bid-form").hidden = done || r.paused;
+    const lottery = r.form === "lottery";
+    $("value-line").hidden = lottery;
+    $("bid-form").hidden = lottery || done || r.paused;
+    $("lottery-form").hidden = !lottery || done || r.paused;
+    if (lottery) lotteryRows(r);
     $("bid-done").hidden = !done;
-    $("bid-done").textContent = done ? `Your bid: ${money(r.your_bid)}. It stands; wait for the round to close.` : "";
-    $("bid-count").textContent = `${r.bids_in} of ${r.group_size} in your group have bid.`;
+    $("bid-done").textContent = !done ? ""
+      : lottery ? `Your choices are in: A in ${r.your_bid} rows of 10. They stand; wait for the round to close.`
+      : `Your bid: ${money(r.your_bid)}. It stands; wait for the round to close.`;
+    $("bid-count").textContent = lottery ? "" : `${r.bids_in} of ${r.group_size} in your group have bid.`;
     deadline = r.closes_in === null || r.paused ? null : Date.now() + 1000 * r.closes_in;
     tick();
     if (r.paused) {
@@ -255,6 +266,49 @@
     $("clock-state").textContent = state;
   }
 
+  // Holt and Laury's ten rows, drawn once per round (a redraw would lose the choices being made).
+  function lotteryRows(r) {
+    const body = $("lottery-rows").querySelector("tbody");
+    if (body.dataset.round === String(r.id)) return;
+    body.dataset.round = String(r.id);
+    body.replaceChildren();
+    $("lottery-a").textContent = `A: ${r.rows[0].a[0]} or ${r.rows[0].a[1]}`;
+    $("lottery-b").textContent = `B: ${r.rows[0].b[0]} or ${r.rows[0].b[1]}`;
+    for (const row of r.rows) {
+      const tr = document.createElement("tr");
+      const cells = [String(row.row), `${row.chance} in 10`];
+      for (const text of cells) {
+        const td = document.createElement("td");
+        td.textContent = text;
+        tr.appendChild(td);
+      }
+      for (const [letter, prizes] of [["A", row.a], ["B", row.b]]) {
+        const td = document.createElement("td");
+        const label = document.createElement("label");
+        const input = document.createElement("input");
+        input.type = "radio";
+        input.name = `row-${row.row}`;
+        input.value = letter;
+        input.setAttribute("aria-label", `Row ${row.row}: ${letter}, ${prizes[0]} with chance ${row.chance} in 10, else ${prizes[1]}`);
+        label.append(input, letter);
+        td.appendChild(label);
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    }
+  }
+
+  function lotteryChoices() {
+    const rows = view.round.rows;
+    const choices = [];
+    for (const row of rows) {
+      const picked = document.querySelector(`#lottery-rows input[name="row-${row.row}"]:checked`);
+      if (!picked) return { missing: row.row };
+      choices.push(picked.value);
+    }
+    return { choices };
+  }
+
   function tick() {
     if (deadline === null) {
       if (!(view && view.round && view.round.paused)) $("countdown").textContent = "";
@@ -268,6 +322,17 @@
   function renderResult(r, res) {
     show("result");
     $("result-title").textContent = `Round ${r.number}: ${r.title}${r.practice ? " (practice)" : ""}, results`;
+    const drawn = r.kind === "lottery" || (res.details && res.details.row !== undefined);
+    $("result-group").hidden = drawn;
+    $("result-text").hidden = drawn;
+    $("result-lottery").hidden = !drawn;
+    if (drawn) {
+      const d = res.details;
+      $("result-lottery").textContent = !d ? "You sent no choices: this round pays you nothing."
+        : `Row ${d.row} was drawn for you. You chose ${d.chose} there; the ${d.high ? "high" : "low"} prize came`
+          + ` (chance of the high prize: ${d.row} in 10): you earned ${money(d.prize)}.`;
+      return;
+    }
     let text = res.won
       ? `You won. You paid ${money(res.paid)} and earned ${money(res.earnings)}.`
       : `You did not win.${res.paid > 0 ? ` You paid your bid, ${money(res.paid)}.` : ""}`;
@@ -433,6 +498,16 @@
         return;
       }
       send({ t: "bid", round: view.round.id, amount });
+    });
+    $("lottery-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const found = lotteryChoices();
+      if (found.missing) {
+        notice(`Choose A or B in every row: row ${found.missing} has no choice yet.`);
+        return;
+      }
+      notice("");
+      send({ t: "act", round: view.round.id, data: { choices: found.choices } });
     });
     $("leave").addEventListener("click", () => {
       const code = room();
