@@ -13,7 +13,8 @@ teacher's settings and their checks, what students are told and see, and what th
 
 A press is stored as the student's bid: the price at which he pressed, with its tick in the
 bid's data, so the results' ``bid`` column is the price at which he dropped out (English) or
-stopped the clock (Dutch), and the kind's own columns add the ``tick`` and the clock's ``step``.
+stopped the clock (Dutch), and the kind's own columns add the ``tick``, whether the server dropped
+him out for being ``away``, and the clock's ``step``.
 
 >>> from .spec import RoundSpec
 >>> spec = RoundSpec.from_dict({"kind": "english", "group_size": 3, "step": 2, "tick": 0.5})
@@ -57,7 +58,7 @@ class ClockKind(Kind):
     button: str = ""
     deadline = False  # the clock ends the round (or the teacher closes it)
     simple = True  # one number per student: the price at which he pressed
-    export_columns = ("tick", "step")
+    export_columns = ("tick", "away", "step")
     settings = (
         Setting("start", -1.0, -1.0, 1e6, about="the price at tick 0 (-1: the values' bottom, English, or top, Dutch)"),
         Setting("step", 1.0, 0.01, 1e5, about="how much the price moves at each tick"),
@@ -131,8 +132,13 @@ class ClockKind(Kind):
         return list(result.outcomes)
 
     def export(self, spec: RoundSpec, data: dict[str, Any] | None, outcome: dict[str, Any] | None) -> dict[str, Any]:
-        """Return the tick of the student's press (None if he did not press) and the clock's step."""
-        return {"tick": None if data is None else data.get("tick"), "step": float(spec.options["step"])}
+        """Return his press's tick and whether the server dropped him out as away (None: no press), and the step."""
+        pressed = data is not None and "tick" in data
+        return {
+            "tick": data.get("tick") if pressed and data is not None else None,
+            "away": bool(data.get("away", False)) if pressed and data is not None else None,
+            "step": float(spec.options["step"]),
+        }
 
     def predicted(self, value: float, n: int, law: Law, spec: Mapping[str, Any]) -> float | None:
         """Return the press price theory predicts: the value (English), the first-price equilibrium bid (Dutch)."""

@@ -67,6 +67,7 @@ def test_an_english_clock_from_open_to_results(pages: list[Page], room: str, tea
     rows = teacher.results(room)["bids"]
     mine = {r["student"]: r for r in rows}
     assert mine[low.student]["bid"] == ack["price"] and mine[low.student]["tick"] == first["tick"]
+    assert mine[low.student]["away"] is False and mine[high.student]["away"] is None
     assert mine[high.student]["bid"] is None and mine[high.student]["won"] and mine[high.student]["step"] == 2
     assert mine[high.student]["earnings"] == pytest.approx(value[high.student] - 2 * second["tick"])
     assert "tick" in teacher.results_csv(room).splitlines()[0].split(",")
