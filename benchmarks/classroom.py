@@ -6,6 +6,7 @@
     python benchmarks/classroom.py --students 200 --seconds 30 --reconnect               # pages reconnect
     python benchmarks/classroom.py --slowloris 20000                                     # one client's slowloris
     python benchmarks/classroom.py --joins-behind-one-address 1000 [--hostile]          # a lecture hall's NAT
+    python benchmarks/classroom.py --clock --students 1000                               # an English, a Dutch clock
 
 The server runs in child processes (`ra_classroom.web.server.ServerProcess`: SQLite in a temporary
 folder unless --database or --postgres is given; --processes N serves one port from N processes);
@@ -29,6 +30,17 @@ page shows another board than the database's, or does not show whose turn it is;
 this script started it), in seconds and in cores on average over the session;
 ``server_cpu_per_action_ms``: that CPU per acknowledged action (bids and moves; the joins' work
 counts too), and ``server_cpu_per_move_ms``: the Ra phase's alone, per move; the load average.
+
+With ``--clock`` the session is two clock rounds instead: everyone joins, then an English clock
+and a Dutch clock (groups of --group, a tick every --tick seconds, the price moving by --step),
+each running until every group is settled; simulated students drop out at their value (English)
+and stop the clock at a shaded bid (Dutch), 0.05-0.3 s after the tick that showed their price;
+they run in --harness processes (2 by default), so that their pages' work is not all on one core.
+Printed: ``tick_to_page``: from a tick stored on the server (its ``at``, the server's clock; the
+same machine's) to its message received by a page, over every page and tick; ``tick_to_every_page``:
+per tick, until the last page of the room had it; ``press_to_group``: from a press sent until its
+ack and every page of its group showing it (the count still in lower, the clock stopped, or the
+group's result); presses acknowledged, refused and lost; the server's CPU and the load average.
 
 With ``--slowloris N`` the script plays an attack instead of a session: one client (127.0.0.66,
 this machine) opens N connections, each with an unfinished request, at a server started at a
@@ -114,6 +126,9 @@ class Meter:
             (at, r.get("id"), r.get("group_no"), int(r.get("bids_in") or 0), t.get("id"), int(t.get("ply", -1)))
         )
 
+    def ticked(self, who: SimStudent, tick: dict[str, Any], at: float) -> None:
+        """A clock's tick (not measured here: see `ClockMeter`)."""
+
     def latencies(self) -> tuple[dict[str, list[float]], int]:
         """Return the latencies in ms (``bid_ack``, ``bid``: to every page of the group, ``move``: to every
         page of the table) and how many affected pages never showed the action."""
@@ -153,16 +168,19 @@ def reached(view: tuple[float, Any, Any, int, Any, int], key: tuple[Any, ...], r
 
 
 def lost(database: str, meter: Meter) -> int:
-    """Return how many acknowledged bids and moves are not in the database."""
+    """Return how many acknowledged bids, presses and moves are not in the database."""
     engine = create_engine(database_url(database))
     missing = 0
     with engine.connect() as conn:
         stored_bids = {(r.round_id, r.student_id): r.amount for r in conn.execute(select(bids))}
         stored_moves = {(r.table_id, r.ply): r.action for r in conn.execute(select(moves))}
     engine.dispose()
-    for name, key, msg, _, _, _ in meter.acks:
+    for name, key, msg, reply, _, _ in meter.acks:
         if key[0] == "bid":
             if stored_bids.get((key[1], meter.student_ids[name])) != msg.get("amount"):
+                missing += 1
+        elif key[0] == "press":  # a press is stored as a bid: the price of the tick it named
+            if stored_bids.get((key[1], meter.student_ids[name])) != reply.get("price"):
                 missing += 1
         elif stored_moves.get((key[1], key[2])) != msg.get("action"):
             missing += 1
@@ -256,6 +274,189 @@ async def ra_phase(
             while any(s.connections == c for s, c in zip(sim.students, before, strict=True)):
                 await asyncio.sleep(0.05)
             info["back_s"] = time.monotonic() - killed
+
+
+class ClockMeter(Meter):
+    """Every tick each page received (with the wall-clock delay since the server stored it), and the presses."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ticks: dict[tuple[int, float], list[float]] = defaultdict(list)  # (round, when stored) -> delays, s
+        self.clock_views: dict[str, list[tuple[float, Any, Any, Any, bool, str]]] = defaultdict(list)
+
+    def ticked(self, who: SimStudent, tick: dict[str, Any], at: float) -> None:
+        self.ticks[(int(tick["round"]), float(tick["at"]))].append(time.time() - float(tick["at"]))
+
+    def viewed(self, who: SimStudent, view: dict[str, Any], at: float) -> None:
+        super().viewed(who, view, at)
+        r = view.get("round") or {}
+        clock = r.get("clock") or {}
+        self.clock_views[who.name].append(
+            (at, r.get("id"), r.get("group_no"), clock.get("in"), bool(clock.get("stopped")), view["screen"])
+        )
+
+    def press_latencies(self) -> tuple[list[float], int]:
+        """Return the ms from each press until its ack and every page of its group showed it; and the pages unseen."""
+        groups: dict[tuple[Any, Any], set[str]] = defaultdict(set)
+        for name, seen in self.clock_views.items():
+            for _, rid, g, *_ in seen:
+                if g is not None:
+                    groups[(rid, g)].add(name)
+        out, unseen = [], 0
+        for name, key, _, reply, t0, t_ack in self.acks:
+            if key[0] != "press":
+                continue
+            mine = next((g for _, r, g, *_ in self.clock_views[name] if r == key[1] and g is not None), None)
+            ends = [t_ack]
+            for m in groups[(key[1], mine)]:
+                hit = next(
+                    (
+                        v[0]
+                        for v in self.clock_views[m]
+                        if v[0] >= t0
+                        and v[1] == key[1]
+                        and (v[5] == "result" or v[4] or (v[3] is not None and v[3] <= reply["in"]))
+                    ),
+                    None,
+                )
+                if hit is None:
+                    unseen += 1
+                else:
+                    ends.append(hit)
+            out.append((max(ends) - t0) * 1000)
+        return sorted(out), unseen
+
+
+def clock_students(url: str, room: str, names: list[str], joined: Any, stop: Any, out: Any) -> None:
+    """Run simulated students `names` in a process of their own (--harness); hand back what their pages measured."""
+    meter = ClockMeter()
+
+    async def main() -> None:
+        sim = SimulatedClass(
+            url, room, len(names), seed=1, behaviour=Behaviour(think=(0.05, 0.3)), probe=meter, names=names
+        )
+        halt = asyncio.Event()
+        runner = asyncio.ensure_future(sim.run(halt))
+        while not all(s.joined.is_set() for s in sim.students):
+            await asyncio.sleep(0.05)
+        with joined.get_lock():
+            joined.value += len(names)
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+        for s in sim.students:
+            s.quiet = True
+        halt.set()
+        await runner
+
+    asyncio.run(main())
+    out.put((dict(meter.ticks), dict(meter.clock_views), meter.acks, meter.refused, meter.student_ids))
+
+
+async def clock_session(
+    args: argparse.Namespace, server: ServerProcess, teacher: TeacherClient, room: str, meter: ClockMeter
+) -> dict[str, Any]:
+    """Join everyone, then run an English and a Dutch clock to their end (see the module's docstring).
+
+    The students run in --harness processes of their own (so that their pages' work is spread
+    over the cores as a class's phones are), each handing back its pages' measurements at the end.
+    """
+    import multiprocessing
+
+    spawn = multiprocessing.get_context("spawn")
+    joined, stop, out = spawn.Value("i", 0), spawn.Event(), spawn.Queue()
+    names = [f"sim{i + 1:04d}" for i in range(args.students)]
+    workers = [
+        spawn.Process(target=clock_students, args=(server.url, room, names[k :: args.harness], joined, stop, out))
+        for k in range(args.harness)
+    ]
+    begin = time.monotonic()
+    for w in workers:
+        w.start()
+    while joined.value < args.students:
+        await asyncio.sleep(0.05)
+    info: dict[str, Any] = {"joined_s": time.monotonic() - begin, "rounds": []}
+    loop = asyncio.get_running_loop()
+    for kind in ("english", "dutch"):
+        spec = {"kind": kind, "group_size": args.group, "step": args.step, "tick": args.tick}
+        opened = await loop.run_in_executor(None, teacher.open_round, room, spec)
+        started = time.monotonic()
+        longest = (100 / args.step + 4) * args.tick + 10
+        while time.monotonic() - started < longest:
+            await asyncio.sleep(0.5)
+            status = await loop.run_in_executor(None, teacher.status, room)
+            if (status.get("round") or {}).get("status") != "open":
+                break
+        else:
+            await loop.run_in_executor(None, teacher.close_round, room)
+        info["rounds"].append((kind, opened["round"], time.monotonic() - started))
+    await asyncio.sleep(2.0)
+    stop.set()
+    for _ in workers:
+        ticks, views, acks, refused, ids = await loop.run_in_executor(None, out.get)
+        for key, delays in ticks.items():
+            meter.ticks[key].extend(delays)
+        meter.clock_views.update(views)
+        meter.acks.extend(acks)
+        meter.refused.extend(refused)
+        meter.student_ids.update(ids)
+    for w in workers:
+        w.join()
+    return info
+
+
+def clock_main(args: argparse.Namespace) -> int:
+    """Run `clock_session` on a server of our own and print its figures."""
+    cpu = CpuMeter()
+    with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="ra-classroom-bench-") as tmp:
+        database = args.database or (stack.enter_context(postgres(cpu)) if args.postgres else str(Path(tmp) / "b.db"))
+        stack.enter_context(busy(args.busy))
+        secret = new_secret()
+        options = ["--joins-per-minute", "100000"]
+        server = ServerProcess(
+            database, secret, log=Path(tmp) / "server.log", processes=args.processes, options=options
+        ).start()
+        try:
+            teacher = TeacherClient(server.url, secret)
+            room = teacher.create_room()
+            meter = ClockMeter()
+            load = os.getloadavg()
+            wall = time.monotonic()
+            baseline = group_cpu(server.proc.pid) if server.proc else 0.0
+            info = run_async(clock_session(args, server, teacher, room, meter))
+            cpu.take(server)
+            cpu.seconds -= baseline
+            wall = time.monotonic() - wall
+        finally:
+            server.stop()
+        missing = lost(database, meter)
+    each = sorted(1000 * d for delays in meter.ticks.values() for d in delays)
+    every = sorted(1000 * max(delays) for delays in meter.ticks.values() if delays)
+    pages = sorted(len(delays) for delays in meter.ticks.values())
+    presses, unseen = meter.press_latencies()
+    print(f"students: {args.students}")
+    print(f"database: {'sqlite' if not (args.database or args.postgres) else 'postgresql'}")
+    print(f"processes: {args.processes}")
+    print(f"busy: {args.busy}")
+    print(f"load_average: {load[0]:.2f} at the start, {os.getloadavg()[0]:.2f} at the end")
+    print(f"cpus: {os.cpu_count()}")
+    print(f"joined_s: {info['joined_s']:.1f}")
+    for kind, rid, took in info["rounds"]:
+        print(f"round {rid}: {kind}, {took:.1f} s until every group was settled")
+    print(f"clock: a tick every {args.tick:g} s, a step of {args.step:g}, groups of {args.group}")
+    print(f"harness: {args.harness} processes of simulated students")
+    middle = pages[len(pages) // 2] if pages else 0
+    print(f"ticks: {len(meter.ticks)} (pages per tick: median {middle}, max {max(pages, default=0)})")
+    for label, xs in (("tick_to_page", each), ("tick_to_every_page", every), ("press_to_group", presses)):
+        print(
+            f"{label}: p50_ms {pct(xs, 0.5):.1f}, p90_ms {pct(xs, 0.9):.1f}, p99_ms {pct(xs, 0.99):.1f}, "
+            f"max_ms {max(xs, default=float('nan')):.1f}  ({len(xs)})"
+        )
+    print(f"presses: {sum(1 for a in meter.acks if a[1][0] == 'press')} acknowledged, {len(meter.refused)} refused")
+    print(f"unseen: {unseen}")
+    print(f"lost: {missing}")
+    print(f"server_cpu_s: {cpu.seconds:.1f}" + (f"  (PostgreSQL: {cpu.postgres_used():.1f})" if cpu.postgres else ""))
+    print(f"server_cores: {cpu.seconds / wall:.2f}")
+    return 0
 
 
 class CpuMeter:
@@ -589,6 +790,11 @@ def main() -> int:
         "--joins-behind-one-address", type=int, default=0, metavar="N", help="instead of a session: N joins at once"
     )
     parser.add_argument("--hostile", action="store_true", help="with --joins-behind-one-address: a hostile client too")
+    parser.add_argument("--clock", action="store_true", help="instead of the session: an English and a Dutch clock")
+    parser.add_argument("--tick", type=float, default=1.0, help="--clock: seconds per tick")
+    parser.add_argument("--step", type=float, default=2.5, help="--clock: the price's step at each tick")
+    parser.add_argument("--group", type=int, default=4, help="--clock: bidders per group")
+    parser.add_argument("--harness", type=int, default=2, help="--clock: processes the students run in")
     args = parser.parse_args()
     if args.slowloris:
         return slowloris(args.slowloris)
@@ -596,6 +802,8 @@ def main() -> int:
         with ExitStack() as stack:
             database = args.database or (stack.enter_context(postgres(CpuMeter())) if args.postgres else None)
             return joins_behind_one_address(args.joins_behind_one_address, args.hostile, args.processes, database)
+    if args.clock:
+        return clock_main(args)
     cpu = CpuMeter()
     with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="ra-classroom-bench-") as tmp:
         database = args.database or (stack.enter_context(postgres(cpu)) if args.postgres else str(Path(tmp) / "b.db"))

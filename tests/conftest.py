@@ -66,7 +66,19 @@ KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
 #: database server; a SQLite file at most): they stay in the fast tier.
 PURE: tuple[str, ...] = tuple(
     f"tests/classroom/test_{name}.py"
-    for name in ("analysis", "boundaries", "floors", "hub", "logic", "names", "one_way_in", "theory", "writer")
+    for name in (
+        "analysis",
+        "boundaries",
+        "clock",
+        "clock_analysis",
+        "floors",
+        "hub",
+        "logic",
+        "names",
+        "one_way_in",
+        "theory",
+        "writer",
+    )
 )
 
 

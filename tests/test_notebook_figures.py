@@ -64,6 +64,7 @@ COVERED = [
     "notebooks/15_affiliated_values_and_linkage.ipynb",
     "notebooks/16_multi_unit_auctions.ipynb",
     "notebooks/17_sequential_auctions_and_ra_price_path.ipynb",
+    "notebooks/18_clock_auctions_in_class.ipynb",
     "notebooks/classroom/control_room.ipynb",
     # The sheets as authored, solutions run: their task parameters (games, pass marks) are backed by
     # the solved checks' outputs. The student versions (exercises/release) are made from these; there

@@ -18,6 +18,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 
 from .base import Kind
+from .clocks import DUTCH, ENGLISH
 from .common import COMMON
 from .lottery import LOTTERY
 from .ra import RA
@@ -104,5 +105,5 @@ class _Titles(Mapping[str, str]):
 TITLES: Mapping[str, str] = _Titles()  #: each kind's name and its title, as the registry holds them now
 
 
-for _builtin in (FIRST, SECOND, ALLPAY, COMMON, RA, LOTTERY):
+for _builtin in (FIRST, SECOND, ALLPAY, COMMON, RA, LOTTERY, ENGLISH, DUTCH):
     register(_builtin)

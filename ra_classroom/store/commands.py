@@ -17,7 +17,7 @@ from sqlalchemy import Connection
 
 from ..game.table import Selection, read_click
 from ..kinds.spec import RoundSpec
-from . import processes, rooms, roster, rounds, table_moves
+from . import clocks, processes, rooms, roster, rounds, table_moves
 from .bus import forget_old_events
 from .pages import table_view
 from .refusal import Refusal
@@ -26,11 +26,13 @@ from .table_moves import TableCache
 __all__ = [
     "STUDENT_ACTIONS",
     "Done",
+    "Ticked",
     "act",
     "answer",
     "ask",
     "away",
     "bid",
+    "clock_ticks",
     "close_round",
     "create_room",
     "hello",
@@ -38,10 +40,13 @@ __all__ = [
     "move",
     "on_student",
     "open_round",
+    "press",
     "remove_burst",
+    "running_clocks",
     "set_size",
     "step",
     "sweep",
+    "tick",
 ]
 
 Events = list[dict[str, Any]]
@@ -130,6 +135,29 @@ def bid(conn: Connection, student: int, round_id: Any, amount: Any, now: float) 
 def act(conn: Connection, student: int, round_id: Any, data: Any, now: float) -> tuple[int, Events]:
     """Store an action of the round's kind's own (`data`, read by the kind); return how many of his group have acted."""
     return rounds.place_bid(conn, student, round_id, {"t": "act", "data": data}, now)
+
+
+def press(conn: Connection, student: int, round_id: Any, tick: Any, now: float) -> tuple[dict[str, Any], Events]:
+    """Store a press on a clock at the tick the student's page showed; return its tick, price and the count still in."""
+    return clocks.press(conn, student, round_id, tick, now)
+
+
+Ticked = clocks.Ticked
+
+
+def running_clocks(conn: Connection) -> list[tuple[int, float]]:
+    """Return each running clock's round and when its next tick is due (a reading transaction)."""
+    return clocks.due(conn)
+
+
+def clock_ticks(conn: Connection, round_id: int) -> tuple[int, dict[int, dict[str, Any]]]:
+    """Return a clock's last tick stored and each group's message for it (a reading transaction)."""
+    return clocks.tick_messages(conn, round_id)
+
+
+def tick(conn: Connection, now: float, connected: frozenset[int]) -> tuple[Ticked, Events]:
+    """Advance every clock whose tick is due; return the next due times and the ticks' messages (`clocks.tick`)."""
+    return clocks.tick(conn, now, connected)
 
 
 def move(

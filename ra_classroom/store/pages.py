@@ -19,7 +19,9 @@ from typing import Any
 from sqlalchemy import BindParameter, Connection, Row, bindparam, func, select
 
 from ..game.table import Selection
+from ..kinds.clocks import ClockKind
 from ..kinds.spec import RoundSpec
+from . import clocks
 from .schema import assignments, bids, groups, outcomes, read_spec, rooms, rounds, seats, students, tables
 from .table_moves import TableCache, seat_names
 
@@ -210,7 +212,9 @@ def _sealed_part(conn: Connection, out: dict[int, dict[str, Any]], members: list
     mine = {int(a.student_id): a for a in conn.execute(_DEALT, {"round": r.id, "ids": members})}
     own = dict(conn.execute(_OWN_BIDS, {"round": r.id, "ids": members}).all())
     counts: dict[int, int] = dict(conn.execute(_COUNTS, {"round": r.id}).all())
-    results = _results(conn, int(r.id), {int(a.group_no) for a in mine.values()}) if r.status != "open" else {}
+    settings, states = clocks.group_states(conn, int(r.id)) if isinstance(spec.of, ClockKind) else ({}, {})
+    over = {int(a.group_no) for a in mine.values() if r.status != "open" or "result" in states.get(int(a.group_no), {})}
+    results = _results(conn, int(r.id), over) if over else {}
     for sid in members:
         view, a = out[sid], mine.get(sid)
         if a is None:
@@ -230,11 +234,16 @@ def _sealed_part(conn: Connection, out: dict[int, dict[str, Any]], members: list
             view["round"]["rules"] = dataclasses.replace(spec, group_size=size).rules_text() + (
                 f" (Your group has {size}, not {spec.group_size}: the class did not fill every group.)"
             )
-        if r.status == "open":
-            view["screen"] = "bid"
+        if settings:  # a clock: its price now, and the group's count still in (English), never a name
+            view["round"]["clock"] = {**settings, **states[g]}
+        if g not in over:
+            view["screen"] = "clock" if settings else "bid"
         else:
             view["screen"] = "result"
             view["result"] = _result_for(results[g], sid)
+            told = states.get(g, {}).get("result")
+            if told is not None:  # a clock's group: the sentence it is told, and whether he was in its draw
+                view["result"].update(sentence=told["sentence"], draw=sid in told["tied"])
 
 
 def _results(conn: Connection, round_id: int, wanted: set[int]) -> dict[int, tuple[list[Any], float | None]]:

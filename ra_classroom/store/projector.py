@@ -13,7 +13,9 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select
 
+from ..kinds.clocks import ClockKind
 from ..kinds.spec import RoundSpec
+from . import clocks
 from .export import table_rows
 from .pages import closes_in
 from .rooms import PRESENT_SECONDS
@@ -64,10 +66,26 @@ def projector(conn: Connection, cache: TableCache, room: str, now: float) -> dic
         info["bids"] = conn.execute(select(func.count()).select_from(bids).where(bids.c.round_id == r.id)).scalar_one()
         if r.status == "closed":
             info.update(_sealed_results(conn, int(r.id), spec))
+        elif isinstance(spec.of, ClockKind):
+            info["clock"] = _clock(conn, int(r.id))
     elif r.status != "void":
         info.update(_tables(conn, cache, room, int(r.number)))
     out["round"] = info
     return out
+
+
+def _clock(conn: Connection, round_id: int) -> dict[str, Any]:
+    """Return a clock round's clock for the projector: its price, the groups settled, the bidders still in (English)."""
+    settings, states = clocks.group_states(conn, round_id)
+    running = [s for s in states.values() if "result" not in s]
+    return {
+        "kind": settings["kind"],
+        "price": settings["now"],
+        "tick": settings["sent"],
+        "groups": len(states),
+        "settled": len(states) - len(running),
+        "in": sum(int(s["in"]) for s in running) if settings["kind"] == "english" else None,
+    }
 
 
 def _sealed_results(conn: Connection, round_id: int, spec: RoundSpec) -> dict[str, Any]:

@@ -19,10 +19,13 @@ from sqlalchemy.exc import IntegrityError
 
 from ..auctions.matching import form_tables, round_stream
 from ..auctions.settle import Entry
+from ..kinds.clocks import ClockKind
 from ..kinds.spec import RoundSpec
+from . import clocks
 from .refusal import Refusal
 from .rooms import present, room_exists
 from .schema import assignments, bids, groups, outcomes, read_spec, rooms, rounds, students, tables
+from .schema import clocks as clock_table
 from .table_moves import TableCache, create_tables
 
 __all__ = ["close_due", "close_round", "open_round", "place_bid"]
@@ -90,6 +93,8 @@ def open_round(conn: Connection, room: str, spec: RoundSpec, cache: TableCache, 
             insert(assignments),
             [{"round_id": round_id, "student_id": a.student, "group_no": a.group, "value": a.value} for a in dealt],
         )
+        if isinstance(spec.of, ClockKind):  # its clock starts now, at tick 0
+            clocks.start(conn, int(round_id), spec.of.clock(spec), float(spec.options["tick"]), now)
         info["groups"] = len(members)
         info["sitting_out"] = out
         note = _groups_note(len(here), spec.group_size, [len(m) for m in members], len(out))
@@ -195,7 +200,7 @@ def _close(conn: Connection, round_id: int, now: float) -> bool:
         return False
     r = conn.execute(select(rounds.c.spec, rounds.c.room, rounds.c.number).where(rounds.c.id == round_id)).one()
     spec = read_spec(r.spec)
-    if not spec.sealed:
+    if not spec.sealed or clocks.settle_rest(conn, round_id, now):  # a clock settles its groups by its own rules
         return True
     seed = conn.execute(select(rooms.c.seed).where(rooms.c.code == r.room)).scalar_one()
     common = {
@@ -242,6 +247,7 @@ def close_due(conn: Connection, now: float) -> list[dict[str, Any]]:
     given = select(func.count()).select_from(assignments).where(assignments.c.round_id == rounds.c.id)
     placed = select(func.count()).select_from(bids).where(bids.c.round_id == rounds.c.id)
     playing = select(func.count()).select_from(tables).where(tables.c.round_id == rounds.c.id, tables.c.to_move >= 0)
+    clocked = select(func.count()).select_from(clock_table).where(clock_table.c.round_id == rounds.c.id)
     due = conn.execute(
         select(
             rounds.c.id,
@@ -252,8 +258,8 @@ def close_due(conn: Connection, now: float) -> list[dict[str, Any]]:
             given.scalar_subquery().label("given"),
             placed.scalar_subquery().label("placed"),
             playing.scalar_subquery().label("playing"),
-        ).where(rounds.c.status == "open", rounds.c.paused_at.is_(None))
-    ).all()
+        ).where(rounds.c.status == "open", rounds.c.paused_at.is_(None), clocked.scalar_subquery() == 0)
+    ).all()  # a clock round closes itself once its groups are settled (`clocks.tick`)
     events = []
     for r in due:
         late = r.closes_at is not None and r.closes_at < now

@@ -42,6 +42,8 @@ __all__ = [
     "ONE_LOOKALIKE",
     "assignments",
     "bids",
+    "clock_results",
+    "clocks",
     "events",
     "groups",
     "metadata",
@@ -184,6 +186,34 @@ outcomes = Table(
     Column("paid", Float, nullable=False),
     Column("earnings", Float, nullable=False),
     Column("data", Text),  # what the kind's settlement adds to a student's outcome, as JSON
+)
+
+clocks = Table(  # the clock of an English or Dutch round: its settings, and the last tick stored (and sent)
+    "clocks",
+    metadata,
+    Column("round_id", Integer, ForeignKey("rounds.id"), primary_key=True),
+    Column("kind", String(10), nullable=False),  # "english" or "dutch"
+    Column("start", Float, nullable=False),
+    Column("step", Float, nullable=False),
+    Column("end_price", Float, nullable=False),  # the top (English) or the floor (Dutch)
+    Column("grace", Integer, nullable=False),  # ticks a press may be late and still count at its own tick
+    Column("away", Integer, nullable=False),  # English: ticks without a page before a student is dropped out
+    Column("seconds", Float, nullable=False),  # seconds per tick
+    Column("tick", Integer, nullable=False),  # the last tick stored; a tick is sent only once stored
+    Column("at", Float, nullable=False),  # when it was stored: the next is due `seconds` later
+)
+
+clock_results = Table(  # a clock group's result, written once when no press can change it
+    "clock_results",
+    metadata,
+    Column("round_id", Integer, ForeignKey("rounds.id"), primary_key=True),
+    Column("group_no", Integer, primary_key=True),
+    Column("tick", Integer),  # the deciding tick (None: no sale)
+    Column("price", Float, nullable=False),
+    Column("winner", Integer),  # None: no sale
+    Column("tied", Text, nullable=False),  # JSON list of the students of a draw (empty: none)
+    Column("sentence", Text, nullable=False),
+    Column("at", Float, nullable=False),
 )
 
 tables = Table(

@@ -24,6 +24,8 @@ from typing import Any
 from ..kinds.spec import RoundSpec
 
 __all__ = [
+    "CLOCKS",
+    "CLOCK_SETTINGS",
     "COMMON_ROUNDS",
     "LOTTERY_MINUTES",
     "MINUTES",
@@ -37,6 +39,9 @@ __all__ = [
 PAID = ("first", "second", "allpay", "first", "first", "allpay", "second", "first")  #: the paid private-value rounds
 COMMON_ROUNDS = 3  #: common-value rounds (first price, signals +/- 10), after the paid ones
 GROUP_SIZE, SECONDS, NOISE = 4, 90.0, 10.0
+CLOCKS = ("dutch", "english", "english", "dutch")  #: the clock rounds of a session with clocks (`session_plan`)
+#: A clock's pace in class: from the values' end, one unit a second (a round lasts at most 100 s, values on [0, 100]).
+CLOCK_SETTINGS: dict[str, Any] = {"step": 1.0, "tick": 1.0}
 
 #: The session's parts and their minutes (they add to 50): what happens, and the control room's call.
 MINUTES: tuple[tuple[int, str, str], ...] = (
@@ -62,17 +67,29 @@ LOTTERY_MINUTES = (
 
 
 def session_plan(
-    group_size: int = GROUP_SIZE, seconds: float | None = SECONDS, *, lottery: bool = False
+    group_size: int = GROUP_SIZE, seconds: float | None = SECONDS, *, lottery: bool = False, clocks: Sequence[str] = ()
 ) -> list[RoundSpec]:
     """Return the session's rounds in order, as `ControlRoom.open_round` takes them (``**spec`` of each's fields).
 
     With `lottery`, Holt and Laury's list follows the auctions (`LOTTERY_MINUTES`): a risk attitude
     measured apart from the bids, which notebook 14 sets beside the one the first-price bids imply.
     It comes last, so it changes none of the auctions before it (their rounds, groups and values).
+
+    `clocks`: clock rounds (``"english"``, ``"dutch"``) played after the paid sealed rounds and
+    before the common-value ones, each with `CLOCK_SETTINGS` (a clock has no deadline: it ends
+    when every group is settled). Notebook 18 sets them beside their sealed twins, so alternate
+    them (``CLOCKS``, the order a session with clocks uses): a trend over the rounds then weighs
+    alike on both.
+
+    >>> [spec.kind for spec in session_plan(clocks=CLOCKS)][9:]
+    ['dutch', 'english', 'english', 'dutch', 'common', 'common', 'common']
+    >>> open_args(session_plan(clocks=["dutch"])[9])["settings"]
+    {'start': -1.0, 'step': 1.0, 'tick': 1.0, 'grace': 1, 'away': 5}
     """
     return [
         RoundSpec("first", group_size=group_size, seconds=seconds, practice=True),
         *(RoundSpec(kind, group_size=group_size, seconds=seconds) for kind in PAID),
+        *(RoundSpec(kind, group_size=group_size, options=CLOCK_SETTINGS) for kind in clocks),
         *(RoundSpec("common", group_size=group_size, seconds=seconds, noise=NOISE) for _ in range(COMMON_ROUNDS)),
         *([RoundSpec("lottery", seconds=seconds)] if lottery else []),
     ]

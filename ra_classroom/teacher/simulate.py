@@ -128,7 +128,9 @@ class Behaviour:
             f"price, in each round a bid above the value with probability {self.overbid:g} (by up to 20 %), else the "
             f"value; all-pay, risk-neutral (utility x^ρ has no value for a loser's loss), the risk-neutral equilibrium "
             f"bid; first-price and all-pay bids {noise}; common value (first price), "
-            f"the signal minus noise × s × u, u uniform on [0, 1], s = {self.shade:g}{learning}{self._lotteries()}"
+            f"the signal minus noise × s × u, u uniform on [0, 1], s = {self.shade:g}{learning}{self._lotteries()}; "
+            f"English clock, a drop at the first price at or above the value; Dutch clock, a press at the first price "
+            f"at or below the first-price bid"
         )
 
     def _lotteries(self) -> str:
@@ -184,6 +186,9 @@ class Probe(Protocol):
 
     def viewed(self, who: SimStudent, view: dict[str, Any], at: float) -> None:
         """The student's page received a view."""
+
+    def ticked(self, who: SimStudent, tick: dict[str, Any], at: float) -> None:
+        """The student's page received a clock's tick."""
 
 
 class SimStudent:
@@ -290,6 +295,12 @@ class SimStudent:
             if self.probe is not None:
                 self.probe.viewed(self, msg, now)
             self._decide(ws, msg)
+        elif kind == "tick":
+            if self.probe is not None:
+                self.probe.ticked(self, msg, now)
+            view = self.view
+            if view is not None and view["screen"] == "clock" and view["round"]["id"] == msg["round"]:
+                self._press(ws, view["round"], msg)
 
     def _again(self, ws: Any, view: dict[str, Any] | None) -> None:
         """Decide again on `view` if no newer view came meanwhile (a newer one decides by itself)."""
@@ -313,6 +324,8 @@ class SimStudent:
                     self._later(ws, key, {"t": "act", "round": rnd["id"], "data": answer})
                 else:
                     self._later(ws, key, {"t": "bid", "round": rnd["id"], "amount": answer})
+        elif view["screen"] == "clock" and rnd and rnd.get("your_bid") is None:
+            self._press(ws, rnd, rnd["clock"])
         elif view["screen"] == "ra" and table and table["yours"] and table["choices"]:
             key = ("move", table["id"], table["ply"])
             if key not in self.done and key not in self.pending.values():
@@ -322,6 +335,26 @@ class SimStudent:
                 self._later(
                     ws, key, {"t": "move", "table": table["id"], "action": self.decided[key], "version": table["ply"]}
                 )
+
+    def _press(self, ws: Any, rnd: dict[str, Any], clock: dict[str, Any]) -> None:
+        """Press the clock's button once its price (`clock`: a view's clock, or a tick) reaches his price.
+
+        His price is his kind's (`Kind.simulate`: English, his value; Dutch, a shaded bid),
+        decided once per round; he presses at the tick that showed it, as a page does.
+        """
+        key: tuple[Any, ...] = ("press", rnd["id"])
+        if self.quiet or rnd.get("paused") or clock.get("stopped") or key in self.done:
+            return
+        if key in self.pending.values():
+            return
+        if key not in self.decided:
+            played = self.played.setdefault(rnd["kind"], set())
+            self.decided[key] = sim_answer(rnd, self.behaviour, self.rng, len(played - {rnd["id"]}))
+            played.add(rnd["id"])
+        target = float(self.decided[key]["press_at"])
+        rising = rnd["clock"]["kind"] == "english"
+        if (clock["price"] >= target) if rising else (clock["price"] <= target):
+            self._later(ws, key, {"t": "press", "round": rnd["id"], "tick": clock["tick"]})
 
     def _later(self, ws: Any, key: tuple[Any, ...], msg: dict[str, Any]) -> None:
         self._ids += 1

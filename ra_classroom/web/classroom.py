@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable, Collection
@@ -51,6 +52,7 @@ HEAR_SECONDS = 0.02  # how often a process sharing a SQLite file reads what the 
 HEARTBEAT_SECONDS = 3.0
 BALANCE_SECONDS = 2.0  # how often processes sharing one port compare how many pages each holds
 QUIET_SECONDS = 3.0  # a page silent this long may be moved to another process (`Hub.shed`)
+CLOCK_POLL = 0.25  # how often the running clocks are read (a clock opened or resumed elsewhere is found)
 
 
 class Classroom:
@@ -74,7 +76,9 @@ class Classroom:
         self.readers = (
             self.pool if self.db.is_postgres else ThreadPoolExecutor(1, thread_name_prefix="ra-classroom-read")
         )
-        self.hub = Hub(self.views)
+        self.hub = Hub(self.views, self.ticks)
+        self._due: dict[int, float] = {}  # each running clock's next tick (`_clocks`)
+        self._clock_wake = asyncio.Event()
         self.joins = JoinLimit(joins_per_minute)  # joins per network address
         self._tasks: list[asyncio.Task[None]] = []
         self._listener: Listener | None = None
@@ -84,7 +88,11 @@ class Classroom:
     async def start(self) -> None:
         """Start the loops: views, sweeping, and (PostgreSQL) listening to the other processes."""
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self.hub.run()), loop.create_task(self._sweep())]
+        self._tasks = [
+            loop.create_task(self.hub.run()),
+            loop.create_task(self._sweep()),
+            loop.create_task(self._clocks()),
+        ]
         if self.db.is_postgres:
             self._listener = Listener(self.db.listen_dsn(), self.origin, loop, self.hub.dispatch)
             self._listener.start()
@@ -115,7 +123,9 @@ class Classroom:
         """Run `fn(*args)` in a database thread that may write."""
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
 
-    async def command(self, fn: Callable[[Connection], tuple[T, list[dict[str, Any]]]]) -> T:
+    async def command(
+        self, fn: Callable[[Connection], tuple[T, list[dict[str, Any]]]], sent: Callable[[T], None] | None = None
+    ) -> T:
         """Run `fn(conn)` in one transaction; send its events once committed; return its result.
 
         `fn` returns (result, events). A `Refusal` it raises rolls everything back and propagates.
@@ -129,6 +139,8 @@ class Classroom:
             result, events = done
         else:
             result, events = await self.run(one_transaction, self.db, self.cache, fn, self.origin)
+        if sent is not None:  # what the command itself hands to the pages, before its events are dispatched
+            sent(result)
         self.hub.dispatch(events)
         return result
 
@@ -144,6 +156,47 @@ class Classroom:
     async def views(self, ids: Collection[int]) -> dict[int, dict[str, Any]]:
         """Return the pages of these students, from the database."""
         return await self.read(lambda conn: build_views(conn, self.cache, ids, time.time()))
+
+    async def ticks(self, round_id: int) -> tuple[int, dict[int, dict[str, Any]]]:
+        """Return round `round_id`'s clock's last tick and each group's message for it, from the database."""
+        return await self.read(lambda conn: commands.clock_ticks(conn, round_id))
+
+    async def _clocks(self) -> None:
+        """Advance the running clocks, each at its own pace: a tick is stored (`commands.tick`), then sent.
+
+        The next tick of each clock is known from the last one stored; a clock opened, resumed or
+        ticked by another process is found by reading the running clocks every `CLOCK_POLL` seconds.
+        """
+        polled = 0.0
+        while True:
+            now = time.time()
+            nxt = min(self._due.values(), default=math.inf)
+            if nxt > now:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._clock_wake.wait(), min(CLOCK_POLL, nxt - now))
+                self._clock_wake.clear()
+                now = time.time()
+                if now - polled >= CLOCK_POLL or not self._due:
+                    with contextlib.suppress(Exception):
+                        self._due = dict(await self.read(commands.running_clocks))
+                        polled = now
+                if min(self._due.values(), default=math.inf) > time.time():
+                    continue
+            try:
+                connected = frozenset(self.hub.pages)
+                ticked = await self.command(
+                    functools.partial(self._tick_once, connected=connected),
+                    sent=lambda done: self.hub.post_ticks(done.messages),
+                )
+                self._due = dict(ticked.due)
+            except Exception:
+                log.exception("a clock's tick failed; trying again")
+                await asyncio.sleep(CLOCK_POLL)
+
+    def _tick_once(
+        self, conn: Connection, *, connected: frozenset[int]
+    ) -> tuple[commands.Ticked, list[dict[str, Any]]]:
+        return commands.tick(conn, time.time(), connected)
 
     async def _hear(self, others: EventLog) -> None:
         """Hand the events other processes wrote into the SQLite event log to this process's pages."""
@@ -232,6 +285,13 @@ class Classroom:
         """Store an action of the round's kind's own; return how many of the student's group have acted."""
         return await self.command(lambda conn: commands.act(conn, student, round_id, data, time.time()))
 
+    async def press(self, student: int, round_id: Any, tick: Any) -> dict[str, Any]:
+        """Store a press on a clock at the tick his page showed; return its tick, price and the count still in."""
+        done: dict[str, Any] = await self.command(
+            lambda conn: commands.press(conn, student, round_id, tick, time.time())
+        )
+        return done
+
     async def move(self, student: int, table: Any, action: Any, version: Any) -> int:
         """Make a move at a Ra table (judged by `table_moves.click`, the one way in); return the table's new ply."""
         return await self.command(
@@ -263,6 +323,7 @@ class Classroom:
         info: dict[str, Any] = await self.command(
             lambda conn: commands.open_round(conn, self.cache, room, spec, time.time())
         )
+        self._clock_wake.set()  # a clock round's first tick is due a tick from now
         return info
 
     async def close_round(self, room: str, round_id: int | None = None) -> dict[str, Any]:

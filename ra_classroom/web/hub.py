@@ -59,13 +59,13 @@ class Page:
         self.heard = time.monotonic()  # when its last message came (or it opened)
         self._lock = asyncio.Lock()  # fair: messages leave in the order they were handed over
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send one message; a page that cannot take it is closed (it reconnects and gets its current view).
+    async def send(self, message: dict[str, Any] | str) -> None:
+        """Send one message (or its JSON text, encoded once for many pages); a page that cannot take it is closed.
 
         A message that did not arrive must not leave the page open and behind: it would show an
-        old board for good.
+        old board for good (it reconnects and gets its current view).
         """
-        data = orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+        data = message if isinstance(message, str) else orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
         self.waiting += 1
         try:
             async with self._lock, asyncio.timeout(SEND_TIMEOUT):  # no task of its own, as wait_for would make
@@ -77,7 +77,7 @@ class Page:
         finally:
             self.waiting -= 1
 
-    def post(self, message: dict[str, Any], tasks: set[asyncio.Task[None]]) -> None:
+    def post(self, message: dict[str, Any] | str, tasks: set[asyncio.Task[None]]) -> None:
         """Send `message` without waiting for it; close the page instead if too many are waiting for it.
 
         A page on a slow network must not hold up the others: its messages queue behind its own
@@ -103,13 +103,16 @@ def routes_of(view: dict[str, Any]) -> tuple[int | None, int | None, int | None]
 
 
 ViewBuilder = Callable[[Collection[int]], Awaitable[dict[int, dict[str, Any]]]]
+TickBuilder = Callable[[int], Awaitable[tuple[int, dict[int, dict[str, Any]]]]]  # a clock's tick, each group's message
 
 
 class Hub:
     """Every page of this process, by student, and the loop that sends fresh views to the pages concerned."""
 
-    def __init__(self, build: ViewBuilder) -> None:
+    def __init__(self, build: ViewBuilder, ticks: TickBuilder | None = None) -> None:
         self.build = build
+        self.ticks = ticks
+        self._ticked: dict[int, int] = {}  # each clock's last tick sent from here (`post_ticks`)
         self.pages: dict[int, set[Page]] = {}
         self._keys: dict[int, tuple[Hashable, ...]] = {}  # each student's routes, as keys of `_index`
         self._index: dict[Hashable, set[int]] = {}  # ("room", code), ("group", round, group), ("table", id)
@@ -198,6 +201,8 @@ class Hub:
                 self.leave(e.get("student"), str(e.get("why", "")), bool(e.get("removed")))
             elif e.get("k") == "confirm":
                 self.ask_pages(e)
+            elif e.get("k") == "clock":
+                self._tick(e.get("round"), e.get("tick"))
             else:
                 self._dirty |= self.concerned(e)
         if self._dirty:
@@ -215,6 +220,47 @@ class Hub:
         pages = self.pages.get(student, set()) if isinstance(student, int) else set()
         for page in [only] if only is not None else pages:
             page.post(message, self._sending)
+
+    def post_ticks(self, messages: dict[int, tuple[int, dict[int, dict[str, Any]]]]) -> None:
+        """Send clocks' ticks (round -> its tick, and each group's message) to the pages of their rounds here.
+
+        A tick changes only the price and the count still in, the same for every page of a group,
+        so no view is rebuilt: each group's message is encoded once for all its pages. A tick sent
+        here already is not sent again; a page that shows a group's result, or a newer tick,
+        ignores one (`static/student.js`).
+        """
+        for round_id, (tick, groups) in messages.items():
+            if tick <= self._ticked.get(round_id, -1):
+                continue
+            self._ticked[round_id] = tick
+            texts = {g: orjson.dumps(m).decode() for g, m in groups.items()}
+            for pages in list(self.pages.values()):
+                for page in pages:
+                    if page.round == round_id and page.group in texts:
+                        page.post(texts[page.group], self._sending)
+
+    def _tick(self, round_id: Any, tick: Any) -> None:
+        """Send a clock's tick that another process stored (`post_ticks` has sent this process's own).
+
+        Its messages are read from the database, once for all the pages of the round here.
+        """
+        if self.ticks is None or not isinstance(round_id, int):
+            return
+        if isinstance(tick, int) and self._ticked.get(round_id, -1) >= tick:
+            return  # stored here, and sent already
+        ticks = self.ticks
+
+        async def send() -> None:
+            try:
+                read = await ticks(round_id)
+            except Exception:
+                log.exception("could not read round %s's clock; its pages get its next tick", round_id)
+                return
+            self.post_ticks({round_id: read})
+
+        task = asyncio.ensure_future(send())
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
 
     def leave(self, student: Any, why: str, removed: bool = False) -> None:
         """Close every page of `student` here, telling it `why` (removed, or his seat open on another device).

@@ -18,15 +18,20 @@ Page to server (``t`` is the kind; ``id``, optional, is echoed in the answer):
 ``bid``     ``round``, ``amount``                   ``ack`` with ``bids_in`` (of his group)
 ``act``     ``round``, ``data``                     ``ack`` with ``bids_in``: an action of the round's
                                                     kind's own (``data`` read by the kind), not a bid
+``press``   ``round``, ``tick``                     ``ack`` with the ``tick``, its ``price`` and how many
+                                                    of his group are still ``in`` (a clock round: he
+                                                    drops out, or stops the clock, at the tick his page showed)
 ``move``    ``table``, ``action``, ``version``      ``ack`` with ``ply`` (the board's new version)
 ``ui``      ``table``, ``ui``, ``version``, ``sel``  a ``view`` of his table with the choice in progress
 ==========  ======================================  =========================================
 
-Server to page: ``view`` (the whole page: see `ra_classroom.store.pages`), ``welcome``, ``ack``,
-``refused`` (with ``why``, one sentence), ``asking`` and ``pending``, ``confirm`` (with
-``request`` and ``device``: another device typed this seat's rejoin code; may it take the seat?),
-and ``bye`` (with ``why``, and ``removed`` when the teacher removed the student, else his seat is
-open on another device now; the page is closed after it). Anything else is refused and changes nothing.
+Server to page: ``view`` (the whole page: see `ra_classroom.store.pages`), ``tick`` (a clock round's
+``round``, ``tick``, ``price``, the group's count still ``in``, whether its clock has ``stopped``,
+and ``at``, when the tick was stored), ``welcome``, ``ack``, ``refused`` (with ``why``, one
+sentence), ``asking`` and ``pending``, ``confirm`` (with ``request`` and ``device``: another device
+typed this seat's rejoin code; may it take the seat?), and ``bye`` (with ``why``, and ``removed``
+when the teacher removed the student, else his seat is open on another device now; the page is
+closed after it). Anything else is refused and changes nothing.
 
 >>> parse('{"t": "bid", "round": 3, "amount": 41.5}')
 {'t': 'bid', 'round': 3, 'amount': 41.5}
@@ -55,13 +60,14 @@ FIELDS: dict[str, frozenset[str]] = {
     "confirm": frozenset({"request", "yes"}),
     "bid": frozenset({"round", "amount"}),
     "act": frozenset({"round", "data"}),
+    "press": frozenset({"round", "tick"}),
     "move": frozenset({"table", "action", "version"}),
     "ui": frozenset({"table", "ui", "version", "sel"}),
 }
 
 
 #: The fields that name a round, a table or a board's version: whole numbers of at most 31 bits (a database's INTEGER).
-NUMBERED = ("round", "table", "version", "request")
+NUMBERED = ("round", "table", "version", "request", "tick")
 MAX_DIGITS = 15  #: a whole number with more digits is no bid, id or setting here (and no float holds it exactly)
 
 

@@ -174,6 +174,9 @@ async def _handle(msg: dict[str, Any], page: Page, classroom: Classroom) -> None
     if kind == "bid":
         count = await classroom.bid(page.student, msg.get("round"), msg.get("amount"))
         await page.send({"t": "ack", "id": ident, "round": msg.get("round"), "bids_in": count})
+    elif kind == "press":
+        done = await classroom.press(page.student, msg.get("round"), msg.get("tick"))
+        await page.send({"t": "ack", "id": ident, "round": msg.get("round"), **done})
     elif kind == "act":
         count = await classroom.act(page.student, msg.get("round"), msg.get("data"))
         await page.send({"t": "ack", "id": ident, "round": msg.get("round"), "bids_in": count})

@@ -45,3 +45,22 @@ def test_a_class_behind_one_address_gets_in_beside_a_hostile_client() -> None:
     assert float(figures["joins_per_second"]) > 0 and int(figures["wrong_codes_sent"].split()[0]) > 0
     assert figures["burst_seats"].startswith("50 ") and figures["burst_removed"].startswith("50 ")
     assert figures["panel_shows"].startswith("this machine: 50 ") and figures["a_student_still_got_in"] == "yes"
+
+
+def test_the_clock_benchmark_runs_an_english_and_a_dutch_clock_to_their_end() -> None:
+    """Twelve students, two clocks: every tick reaches the pages, every press is acknowledged and stored."""
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "classroom.py"), "--clock", "--students", "12"]
+        + ["--tick", "0.3", "--step", "10"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    figures = dict(re.findall(r"^(\w+): (\S+)", run.stdout, re.MULTILINE))
+    assert figures["students"] == "12" and int(figures["ticks"]) >= 5, run.stdout
+    assert re.search(r"^round \d+: english, ", run.stdout, re.MULTILINE) and "dutch" in run.stdout
+    acknowledged = int(re.search(r"^presses: (\d+) acknowledged", run.stdout, re.MULTILINE).group(1))  # type: ignore[union-attr]
+    assert acknowledged >= 12, run.stdout  # English: three of each group of four drop out; Dutch: one stops it
+    assert figures["lost"] == "0" and figures["unseen"] == "0", run.stdout

@@ -6,6 +6,7 @@ of them; the students come back to their seats with their tokens, and the round 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -70,5 +71,41 @@ def test_a_killed_server_loses_no_acknowledged_bid_or_move(
         assert (
             player.answer(player.send(t="move", table=t["id"], action=t["choices"][0], version=t["ply"]))["t"] == "ack"
         )
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_killed_clock_loses_no_press_and_resumes_at_its_stored_tick(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """A kill -9 while an English clock runs: the acknowledged drop is there, and the clock goes on one tick at a time.
+
+    Ticks are stored before they are sent, so the tick stored is at least the last one any page
+    saw; the server was down for several ticks' time, yet the clock resumes at the next tick.
+    """
+    server = ServerProcess(database_for(backend, request, tmp_path), SECRET, log=tmp_path / "server.log").start()
+    try:
+        teacher = TeacherClient(server.url, SECRET)
+        room = teacher.create_room(seed=f"clock-durability-{backend}")
+        pages = [Page(server.url) for _ in range(3)]
+        for i, p in enumerate(pages):
+            p.join(room, f"S{i}")
+        spec = {"kind": "english", "group_size": 3, "step": 1, "tick": 0.4, "away": 100}
+        rid = teacher.open_round(room, spec)["round"]
+        shown = pages[0].until(lambda m: m.get("t") == "tick" and m["tick"] >= 3)
+        ack = pages[0].answer(pages[0].send(t="press", round=rid, tick=shown["tick"]))
+        assert ack["t"] == "ack" and ack["in"] == 2
+        seen = pages[1].until(lambda m: m.get("t") == "tick" and m["tick"] >= shown["tick"] + 1)["tick"]
+        server.kill()
+        time.sleep(3.0)  # seven ticks' time with no server
+        server.start()
+        back = [Page(server.url) for _ in pages]
+        views = [new.hello(str(old.token)) for old, new in zip(pages, back, strict=True)]
+        stored = views[1]["round"]["clock"]["tick"]
+        assert seen <= stored <= seen + 2, (seen, stored)  # no tick sent was lost, none skipped ahead
+        assert views[0]["round"]["your_bid"] == ack["price"] and views[1]["round"]["clock"]["in"] == 2
+        nxt = back[1].until(lambda m: m.get("t") == "tick")["tick"]
+        assert nxt == stored + 1, (stored, nxt)  # one tick on from where it was, not the time it was down
     finally:
         server.stop()

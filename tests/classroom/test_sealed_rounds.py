@@ -185,7 +185,7 @@ def test_the_teacher_api_needs_the_secret_and_names_what_is_wrong(server: Server
         teacher.status("NOSUCH")
     assert missing.value.status == 404
     for spec, says in (
-        ({"kind": "dutch"}, "kind must be one of"),
+        ({"kind": "vickrey"}, "kind must be one of"),
         ({"kind": "first", "group_size": 1}, "group_size"),
         ({"kind": "ra", "group_size": 6}, "between 3 and 5"),
         ({"kind": "common", "noise": 0}, "noise"),

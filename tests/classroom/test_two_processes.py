@@ -94,3 +94,24 @@ def test_when_one_process_dies_its_students_carry_on_at_the_other(pair: tuple[Se
         pages[mover].answer(pages[mover].send(t="move", table=t["id"], action=t["choices"][0], version=t["ply"]))["t"]
         == "ack"
     )
+
+
+def test_a_clock_ticks_once_for_pages_on_both_processes(pair: tuple[ServerProcess, ServerProcess]) -> None:
+    """Both processes run clocks; a tick is stored once (by either) and reaches the pages on both, in order."""
+    a, b = pair
+    on_a = TeacherClient(a.url, SECRET)
+    room = on_a.create_room(seed="two-processes-clock")
+    pages = [Page(a.url), Page(b.url), Page(b.url)]
+    for i, p in enumerate(pages):
+        p.join(room, f"S{i}")
+    rid = on_a.open_round(room, {"kind": "english", "group_size": 3, "step": 1, "tick": 0.25})["round"]
+    seen: list[list[int]] = [[], [], []]
+    for k, p in enumerate(pages):
+        while len(seen[k]) < 8:
+            seen[k].append(p.until(lambda m: m.get("t") == "tick" and m["round"] == rid)["tick"])
+    for ticks in seen:  # one tick at a time, none twice: the two processes never both stored one
+        assert ticks == sorted(ticks) and len(set(ticks)) == len(ticks) and ticks[-1] - ticks[0] == len(ticks) - 1, seen
+    shown = pages[1].until(lambda m: m.get("t") == "tick")
+    ack = pages[1].answer(pages[1].send(t="press", round=rid, tick=shown["tick"]))  # pressed on B
+    assert ack["t"] == "ack" and ack["in"] == 2
+    assert pages[0].until(lambda m: m.get("t") == "tick" and m["tick"] > shown["tick"])["in"] == 2  # seen on A

@@ -83,7 +83,12 @@
     deadline = r.closes_in === null ? null : Date.now() + 1000 * r.closes_in;
     if (r.paused) deadline = null;
     clock(r);
-    if (r.kind === "ra") {
+    if (r.clock) { // a clock round: its price, large, where a deadline's countdown would be
+      $("clock").textContent = Number(r.clock.price).toFixed(2);
+      const english = r.clock.kind === "english";
+      $("bids").textContent = `${english ? `${r.clock.in} still in; ` : ""}${r.clock.settled} of ${r.clock.groups} group${
+        r.clock.groups === 1 ? "" : "s"} settled`;
+    } else if (r.kind === "ra") {
       $("bids").textContent = `${r.tables} table${r.tables === 1 ? "" : "s"} playing, ${r.over} game${r.over === 1 ? "" : "s"} over`;
     } else {
       $("bids").textContent = `${r.bids} of ${r.bidders} have bid`;
@@ -92,7 +97,7 @@
 
   function clock(r) {
     const round = r || (shown && shown.round);
-    if (!round || round.status !== "open") return;
+    if (!round || round.status !== "open" || round.clock) return;
     let left = round.closes_in;
     if (deadline !== null) left = Math.max(0, (deadline - Date.now()) / 1000);
     if (left === null) {

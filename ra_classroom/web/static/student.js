@@ -13,7 +13,7 @@
   const SEATS = "ra-classroom-seats"; // localStorage: {room code: seat token}
   const LAST = "ra-classroom-room";
   const CODES = "ra-classroom-codes"; // localStorage: {room code: rejoin code}, to show it again
-  const SECTIONS = ["join", "wait", "bid", "result", "ra", "gone"];
+  const SECTIONS = ["join", "wait", "bid", "clock", "result", "ra", "gone"];
   let ws = null;
   let view = null;
   let joined = false;
@@ -150,6 +150,14 @@
       if (screen !== `${view.screen}:${view.round && view.round.id}`) notice(""); // a new screen: old news goes
       if (!view.table || view.table.ply !== before) sel = { god: false, picked: [] };
       render();
+    } else if (msg.t === "tick") {
+      // A clock's tick: the price and the count still in, for the group's pages; a page that shows
+      // its result, another round, or a newer tick already, ignores it.
+      const r = view && view.round;
+      if (view && view.screen === "clock" && r.id === msg.round && msg.tick >= r.clock.tick) {
+        Object.assign(r.clock, { tick: msg.tick, price: msg.price, in: msg.in, stopped: msg.stopped });
+        renderClock(r);
+      }
     } else if (msg.t === "table") {
       if (view) {
         view.table = msg.table;
@@ -158,7 +166,11 @@
         $("ra-message").textContent = touchWords(msg.table.message);
       }
     } else if (msg.t === "ack") {
-      notice(msg.round !== undefined ? "Your bid is in." : "");
+      if (msg.price !== undefined && view && view.round && view.round.id === msg.round) {
+        view.round.your_bid = msg.price; // a press: counted at the price his screen showed
+        if (view.screen === "clock") renderClock(view.round);
+        notice("");
+      } else notice(msg.round !== undefined ? "Your bid is in." : "");
     } else if (msg.t === "refused") {
       if (!joined && /removed you/.test(msg.why)) { // his page says so, and keeps nothing of the seat
         const code = room();
@@ -237,6 +249,7 @@
     $("earnings").textContent = money(view.earnings);
     const r = view.round;
     if (view.screen === "bid") renderBid(r);
+    else if (view.screen === "clock") renderClock(r);
     else if (view.screen === "result") renderResult(r, view.result);
     else if (view.screen === "ra") renderTable();
     else {
@@ -271,6 +284,29 @@
       $("countdown").textContent = `The teacher has paused the round: the clock is stopped${
         r.closes_in === null ? "" : ` at ${Math.round(r.closes_in)} s`}. Wait until it goes on.`;
     }
+  }
+
+  // A clock round: the price as the server's last tick set it, the count still in (English, no
+  // names), and the one button, which sends the tick this page shows (the server counts the press
+  // at that tick). Pressed, or the group's clock stopped, the button is off.
+  function renderClock(r) {
+    show("clock");
+    const c = r.clock;
+    const english = c.kind === "english";
+    $("clock-title").textContent = `Round ${r.number}: ${r.title}${r.practice ? " (practice)" : ""}`;
+    $("clock-value").textContent = money(r.value);
+    $("clock-price").textContent = money(c.price);
+    $("clock-in").textContent = english ? `${c.in} of ${r.group_size} in your group are still in.` : "";
+    $("clock-rules").textContent = r.rules;
+    const pressed = r.your_bid !== null && r.your_bid !== undefined;
+    const button = $("clock-button");
+    button.textContent = r.button || (english ? "Drop out" : "Buy now");
+    button.disabled = pressed || c.stopped || r.paused;
+    let state = "";
+    if (pressed) state = english ? `You dropped out at ${money(r.your_bid)}.` : `You pressed at ${money(r.your_bid)}.`;
+    if (c.stopped) state += `${state ? " " : ""}${english ? "The auction is decided" : "The clock has stopped"} at ${money(c.price)}: the result comes in a moment.`;
+    if (r.paused) state = "The teacher has paused the round: the clock stands still.";
+    $("clock-state").textContent = state;
   }
 
   // Holt and Laury's ten rows, drawn once per round (a redraw would lose the choices being made).
@@ -344,9 +380,10 @@
       ? `You won. You paid ${money(res.paid)} and earned ${money(res.earnings)}.`
       : `You did not win.${res.paid > 0 ? ` You paid your bid, ${money(res.paid)}.` : ""}`;
     if (!res.won && res.group.some((m) => m.won)) text += ` The price was ${money(res.price)}.`;
-    if (!res.group.some((m) => m.won)) text = "Nobody in your group bid.";
+    if (!res.group.some((m) => m.won)) text = res.sentence ? "Nobody won the item." : "Nobody in your group bid.";
     if (res.common_value !== null && res.common_value !== undefined) text += ` The item was worth ${money(res.common_value)}.`;
     $("result-text").textContent = text;
+    $("result-told").textContent = res.sentence ? res.sentence + (res.draw ? " You were in that draw." : "") : "";
     $("result-value-head").textContent = r.value_word || "value";
     const body = $("result-group").querySelector("tbody");
     body.replaceChildren();
@@ -488,6 +525,13 @@
     });
     $("ask").addEventListener("click", () => {
       send({ t: "ask", room: $("room").value.trim(), name: $("name").value });
+    });
+    $("clock-button").addEventListener("click", () => {
+      const r = view && view.round;
+      if (view && view.screen === "clock" && r.clock && !$("clock-button").disabled) {
+        $("clock-button").disabled = true; // once: the server's answer or the next view says the rest
+        send({ t: "press", round: r.id, tick: r.clock.tick });
+      }
     });
     $("bid-form").addEventListener("submit", (event) => {
       event.preventDefault();
