@@ -125,10 +125,12 @@ def kinds_of(path: Path) -> list[str]:
 #: at its end for one of them started last. Then the other slow kinds' files, then the rest.
 LONGEST: tuple[str, ...] = (
     "tests/test_course_recipe.py",
-    "tests/test_exchange_students.py",
-    "tests/test_no_public_answers.py",
     "tests/test_exercises_autograde.py",
+    "tests/test_wheel.py",  # a fresh venv and the wheel's notebooks extra installed: 3 minutes
+    "tests/test_notebooks_reseeded.py",
+    "tests/test_exchange_students.py",
     "tests/classroom/test_any_session.py",
+    "tests/test_no_public_answers.py",
 )
 
 
