@@ -54,8 +54,12 @@ TLS ?= internal
 server:
 	deploy/install.sh $(SITE) $(TLS)
 
+# Every test, in $(TEST_WORKERS) pytest-xdist workers (most slow tests wait on a server, a browser or a kernel,
+# so more workers than cores still help; TEST_WORKERS=0 runs them in this one process). A file's tests run in one
+# worker, in their order (a notebook's cells, a module's server); tests/conftest.py hands out the slowest files first.
+TEST_WORKERS ?= 4
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # The fast tier, for working: every test but the slow kinds (notebooks, browsers, the classroom
 # server, fresh kernels, nbgrader, the public callables' search, Pyodide, Dask), which tests/conftest.py

@@ -9,7 +9,9 @@ lands in its tier with no marker to remember.
 
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -84,14 +86,35 @@ PURE: tuple[str, ...] = tuple(
 
 @pytest.fixture(scope="session")
 def generated_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A course as ``make course`` makes it, its five sheets generated: built once (tests/nbgrader_course.py)."""
+    """A course as ``make course`` makes it, its sheets generated: built once (tests/nbgrader_course.py).
+
+    Once for the whole run: with pytest-xdist's workers (``make test``) the first worker that needs
+    it builds it in the folder the workers' temporary folders share, under a lock, and the others
+    wait for it and use it (the tests only read it, or copy it).
+    """
     pytest.importorskip("nbgrader", reason="nbgrader is not installed (pip install -e '.[grading]')")
     from .nbgrader_course import build
 
-    return build(tmp_path_factory.mktemp("generated") / "ra-course")
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # no workers: this process is the whole run
+        return build(tmp_path_factory.mktemp("generated") / "ra-course")
+    shared = tmp_path_factory.getbasetemp().parent  # pytest-N/, beside every worker's popen-gwK/
+    course = shared / "generated" / "ra-course"
+    with open(shared / "generated.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "generated" / "built").exists():
+            shutil.rmtree(shared / "generated", ignore_errors=True)  # a worker that failed midway
+            (shared / "generated").mkdir()
+            build(course)
+            (shared / "generated" / "built").touch()
+    return course
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    dist = getattr(config.option, "dist", "no")  # pytest-xdist's way of handing out tests, if it is loaded
+    if getattr(config.option, "numprocesses", None) and dist not in ("loadfile", "loadscope"):
+        raise pytest.UsageError(
+            f"--dist {dist} splits a notebook's cells (nbval) and a module's tests between workers: add --dist loadfile"
+        )
     config.addinivalue_line("markers", "slow: a test of a slow kind, left out of `make test-fast`")
     for kind, (what, _) in KINDS.items():
         config.addinivalue_line("markers", f"{kind}: {what} (slow)")
@@ -109,10 +132,32 @@ def kinds_of(path: Path) -> list[str]:
     return found
 
 
+#: The files that take minutes of a run (measured with ``--durations``), slowest first: under pytest-xdist
+#: (``make test``) they are handed out first, each to a worker of its own, so that the run does not wait
+#: at its end for one of them started last. Then the other slow kinds' files, then the rest.
+LONGEST: tuple[str, ...] = (
+    "tests/test_course_recipe.py",
+    "tests/test_exercises_autograde.py",
+    "tests/test_wheel.py",  # a fresh venv and the wheel's notebooks extra installed: 3 minutes
+    "tests/test_notebooks_reseeded.py",
+    "tests/test_exchange_students.py",
+    "tests/classroom/test_any_session.py",
+    "tests/test_no_public_answers.py",
+)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    first: dict[Path, int] = {}
+    rank: dict[Path, int] = {}
     for item in items:
         found = kinds_of(item.path)
         for kind in found:
             item.add_marker(kind)
         if found:
             item.add_marker("slow")
+        if item.path not in first:
+            first[item.path] = len(first)
+            rel = item.path.resolve().relative_to(ROOT).as_posix()
+            rank[item.path] = LONGEST.index(rel) if rel in LONGEST else len(LONGEST) + (0 if found else 1)
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # every worker collects, and must order, alike
+        items.sort(key=lambda item: (rank[item.path], first[item.path]))

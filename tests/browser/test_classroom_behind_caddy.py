@@ -30,13 +30,13 @@ import ssl
 import subprocess
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_play_in_browser import CHROMIUM, FLAGS, _need_browser  # type: ignore[import-not-found]
+from test_play_in_browser import _need_browser  # type: ignore[import-not-found]
 
 from ra_classroom import ControlRoom
 from ra_classroom.game.table import Selection, TableGame
@@ -172,28 +172,9 @@ def room(site: Site, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Control
 
 
 @pytest.fixture
-def pages(request: pytest.FixtureRequest) -> Iterator[list[Any]]:
+def pages(devices: Callable[..., list[Any]]) -> list[Any]:
     """Three students' devices (browser contexts) that accept Caddy's internal certificate."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=FLAGS)
-        try:
-            opened = []
-            for _ in NAMES:
-                context = browser.new_context(viewport={"width": 900, "height": 1400}, ignore_https_errors=True)
-                page = context.new_page()
-                page.set_default_timeout(20_000)
-                opened.append(page)
-            yield opened
-            report = getattr(request.node, "rep_call", None)
-            if report is not None and report.failed:
-                for i, page in enumerate(opened):
-                    page.screenshot(
-                        path=str(Path(__file__).parent / f"failure-{request.node.name}-{i}.png"), full_page=True
-                    )
-        finally:
-            browser.close()
+    return devices(len(NAMES), width=900, height=1400, ignore_https_errors=True)
 
 
 def join(pages: list[Any], room: ControlRoom) -> None:

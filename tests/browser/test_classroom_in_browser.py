@@ -11,12 +11,12 @@ Without chromium the tests fail under CI (``CI`` set) and are skipped elsewhere.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_play_in_browser import CHROMIUM, FLAGS, _need_browser  # type: ignore[import-not-found]
+from test_play_in_browser import _need_browser  # type: ignore[import-not-found]
 
 from ra_classroom import ControlRoom
 from ra_classroom.game.table import TableGame
@@ -31,30 +31,14 @@ def room(tmp_path: Path) -> Iterator[ControlRoom]:
     control = ControlRoom.start(database=str(tmp_path / "class.db"), results=tmp_path / "results")
     yield control
     control.stop()
+    if control.server is not None:  # a test that moved to a room of its own left the first one on the server
+        control.server.stop()
 
 
 @pytest.fixture
-def pages(request: pytest.FixtureRequest) -> Iterator[list[Any]]:
+def pages(devices: Callable[..., list[Any]]) -> list[Any]:
     """Three pages, each in its own browser context (its own storage: three students' devices)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=FLAGS)
-        try:
-            opened = []
-            for _ in NAMES:
-                page = browser.new_context(viewport={"width": 900, "height": 1400}).new_page()
-                page.set_default_timeout(20_000)
-                opened.append(page)
-            yield opened
-            report = getattr(request.node, "rep_call", None)
-            if report is not None and report.failed:
-                for i, page in enumerate(opened):
-                    page.screenshot(
-                        path=str(Path(__file__).parent / f"failure-{request.node.name}-{i}.png"), full_page=True
-                    )
-        finally:
-            browser.close()
+    return devices(len(NAMES), width=900, height=1400)
 
 
 def join(pages: list[Any], room: ControlRoom) -> None:

@@ -11,12 +11,12 @@ Without chromium the test fails under CI (``CI`` set) and is skipped elsewhere.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_play_in_browser import CHROMIUM, FLAGS, _need_browser  # type: ignore[import-not-found]
+from test_play_in_browser import _need_browser  # type: ignore[import-not-found]
 
 from ra_classroom import ControlRoom
 
@@ -34,22 +34,8 @@ def room(tmp_path: Path) -> Iterator[ControlRoom]:
 
 
 @pytest.fixture
-def pages(request: pytest.FixtureRequest) -> Iterator[list[Any]]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=FLAGS)
-        try:
-            opened = [browser.new_context(viewport={"width": 412, "height": 900}).new_page() for _ in NAMES]
-            for page in opened:
-                page.set_default_timeout(20_000)
-            yield opened
-            report = getattr(request.node, "rep_call", None)
-            if report is not None and report.failed:
-                for i, page in enumerate(opened):
-                    page.screenshot(path=str(Path(__file__).parent / f"failure-{request.node.name}-{i}.png"))
-        finally:
-            browser.close()
+def pages(devices: Callable[..., list[Any]]) -> list[Any]:
+    return devices(len(NAMES), width=412, height=900)
 
 
 def test_a_paused_board_frames_no_piece_and_the_choices_come_back(room: ControlRoom, pages: list[Any]) -> None:

@@ -13,17 +13,18 @@ Without chromium the tests fail under CI (``CI`` set) and are skipped elsewhere.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_play_in_browser import CHROMIUM, FLAGS, _need_browser  # type: ignore[import-not-found]
+from test_play_in_browser import _need_browser  # type: ignore[import-not-found]
 
 from ra_classroom import ControlRoom
 from ra_classroom.store.rooms import AWAY_GRACE
 
-Devices = Callable[[int], list[Any]]
+Devices = Callable[..., list[Any]]  #: the `devices` fixture of conftest.py
 #: What each device's browser says it is (the teacher's panel describes it: "Android phone, Chrome").
 PHONE = (
     "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36"
@@ -40,32 +41,9 @@ def room(tmp_path: Path) -> Iterator[ControlRoom]:
 
 
 @pytest.fixture
-def devices(request: pytest.FixtureRequest) -> Iterator[Devices]:
-    """A maker of pages, each in a browser context of its own (a device of its own, phone-sized)."""
-    from playwright.sync_api import sync_playwright
-
-    opened: list[Any] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=FLAGS)
-
-        def make(count: int) -> list[Any]:
-            made = []
-            for _ in range(count):
-                context = browser.new_context(viewport={"width": 390, "height": 844}, user_agent=PHONE)
-                page = context.new_page()
-                page.set_default_timeout(20_000)
-                made.append(page)
-            opened.extend(made)
-            return made
-
-        try:
-            yield make
-            report = getattr(request.node, "rep_call", None)
-            if report is not None and report.failed:
-                for i, page in enumerate(opened):
-                    page.screenshot(path=str(Path(__file__).parent / f"failure-{request.node.name}-{i}.png"))
-        finally:
-            browser.close()
+def devices(devices: Devices) -> Devices:
+    """Pages each in a browser context of its own (conftest.py's `devices`), phone-sized, saying they are a phone."""
+    return functools.partial(devices, width=390, height=844, user_agent=PHONE)
 
 
 def join(page: Any, room: ControlRoom, name: str, code: str = "") -> None:

@@ -100,8 +100,14 @@ def test_a_slowloris_from_one_address_stops_nobody_and_its_connections_time_out(
         assert teacher.status(room)["students"]
         with urllib.request.urlopen(f"{server.url}/healthz", timeout=5) as r:
             assert r.read() == b"ok"
+        # Those over the limit are refused as the server takes them from its queue (seconds on a busy
+        # machine), long before the first unfinished request could time out.
+        over = SOCKETS - CONNECTIONS_PER_ADDRESS - 50
         refused_at_once = sum(closed_by_server(s) for s in held)
-        assert refused_at_once >= SOCKETS - CONNECTIONS_PER_ADDRESS - 50, refused_at_once
+        while refused_at_once < over and time.monotonic() - started < HEADER_SECONDS / 2:
+            time.sleep(0.2)
+            refused_at_once = sum(closed_by_server(s) for s in held)
+        assert refused_at_once >= over, refused_at_once
         while time.monotonic() - started < HEADER_SECONDS + 10 and not all(closed_by_server(s) for s in held):
             time.sleep(0.5)
         still_open = sum(not closed_by_server(s) for s in held)
