@@ -105,11 +105,13 @@ def hidden_answers() -> dict[str, dict[str, list[Any]]]:
 
 
 def draw_values(state: State) -> list[tuple[int, int]]:
-    """Return, for each kind of tile in the bag, what the turn player gets after drawing it (sheet 3, Task 4)."""
+    """Return, for each kind of tile in the bag, what the turn player gets after drawing it (sheet 3, Task 4).
+
+    Task 4's model is the cautious one: a Ra tile drawn costs him the lot (0); another tile joins it.
+    """
     me, lot = state.turn_player, [t for t in state.track if t is not None]
-    last = state.rules.ra_limit - state.ra_count == 1
     return [
-        (int(t), (0 if last else lot_value(state, me, lot)) if t is Tile.RA else lot_value(state, me, [*lot, t]))
+        (int(t), 0 if t is Tile.RA else lot_value(state, me, [*lot, t]))
         for t, n in zip(Tile, state.bag, strict=True)
         if n
     ]
