@@ -5,12 +5,17 @@ The setting (notebook 16): ``k`` identical units; with unit demand each bidder b
 call of `ra_course.multiunit` allowed while the student's function runs (`Task.forbidden`):
 
 * the uniform price (Task 1) and Vickrey's payments (Task 4) from their definitions, computed
-  inside the judge on the cases it chooses: the highest rejected bid; what the others' bids would
-  have won without the bidder, less what they win with him (his externality);
+  inside the judge on the cases it chooses: the highest rejected bid; what the others' bids and the
+  seller's reserve would have won without the bidder, less what they win with him (his externality);
 * the pay-as-bid bid (Task 3) against ``E[Y_k | Y_k < v]`` integrated exactly (`Fraction`s) for
-  uniform values, to `TOLERANCE`;
+  values of the law F(x) = x^a, to `TOLERANCE`;
 * the simulations (Tasks 2 and 5) by replaying the numbers the function drew
   (`ra_course.exercises.replay`).
+
+Tasks 3 and 4 ask what `ra_course.multiunit` does not compute, so that a pasted copy of its
+functions does not answer them: the pay-as-bid bid for values of the law F(x) = x^a (its
+`pay_as_bid_bid` knows uniform values only), Vickrey's payments with a reserve price (its
+`vickrey_payments` takes none).
 """
 
 from __future__ import annotations
@@ -37,10 +42,14 @@ BIDS: list[tuple[tuple[float, ...], int]] = [
     ((0.9, 0.35, 0.71), 3),
     ((0.18, 0.52, 0.47, 0.99, 0.63, 0.05), 4),
 ]
-#: Task 3's visible cases: (n, k, values)
-POINTS: list[tuple[int, int, tuple[str, ...]]] = [(4, 2, ("3/10", "11/20", "9/10")), (6, 3, ("1/4", "3/5", "1"))]
-#: Task 4's visible cases: (seed, bidders, units) for `profile`
-PROFILES: list[tuple[int, int, int]] = [(601, 3, 2), (602, 4, 3), (603, 2, 3)]
+#: Task 3's visible cases: (n, k, a, values): n bidders, k units, values of the law F(x) = x^a
+POINTS: list[tuple[int, int, int, tuple[str, ...]]] = [
+    (4, 2, 1, ("3/10", "11/20", "9/10")),
+    (6, 3, 2, ("1/4", "3/5", "1")),
+    (5, 1, 3, ("2/5", "7/10")),
+]
+#: Task 4's visible cases: (seed, bidders, units) for `profile`, and the reserve price (no thousandth: no tie)
+PROFILES: list[tuple[int, int, int, float]] = [(601, 3, 2, 0.3125), (602, 4, 3, 0.4375), (603, 2, 3, 0.1875)]
 #: the package functions that compute what the tasks ask for
 _FORBIDDEN = (
     "ra_course.multiunit.allocate",
@@ -122,30 +131,39 @@ def _simulation(f: Any, cases: Sequence[Any] = ((4, 1, 6201), (5, 2, 6202), (7, 
 # -- Task 3: the pay-as-bid bid --------------------------------------------------------------------
 
 
-def _conditional_mean(v: Fraction, n: int, k: int) -> Fraction:
-    """E[Y_k | Y_k < v] for the k-th highest of n - 1 uniform values: two polynomial integrals, exact."""
-    a, b = n - k - 1, k - 1  # the density of Y_k is proportional to y^a (1 - y)^b
-    terms = [(math.comb(b, j) * (-1) ** j, a + j) for j in range(b + 1)]  # (1 - y)^b expanded
-    mass = sum((Fraction(c, p + 1) * v ** (p + 1) for c, p in terms), Fraction(0))
-    first = sum((Fraction(c, p + 2) * v ** (p + 2) for c, p in terms), Fraction(0))
+def _conditional_mean(v: Fraction, n: int, k: int, a: int = 1) -> Fraction:
+    """E[Y_k | Y_k < v] for the k-th highest of n - 1 values of the law F(x) = x^a: two polynomial integrals, exact.
+
+    The density of Y_k is proportional to F^(n-k-1) (1 - F)^(k-1) f; with F(y) = y^a, expanding
+    (1 - y^a)^(k-1) leaves terms a y^(a(p+1) - 1), whose integrals (and those of y times them) are exact.
+    """
+    low, high = n - k - 1, k - 1
+    terms = [(math.comb(high, j) * (-1) ** j, low + j) for j in range(high + 1)]  # (1 - F)^(k-1) expanded
+    mass = sum((Fraction(c, p + 1) * v ** (a * (p + 1)) for c, p in terms), Fraction(0))
+    first = sum((Fraction(c * a, a * (p + 1) + 1) * v ** (a * (p + 1) + 1) for c, p in terms), Fraction(0))
     return first / mass
 
 
 def _pay_as_bid(f: Any, cases: Sequence[Any] = POINTS) -> str:
     name = "pay_as_bid"
     count = 0
-    for n, k, values in cases:
+    for n, k, a, values in cases:
         for text in values:
             v = Fraction(text)
-            what = f"{name}({float(v):g}, {n}, {k})"
-            got = _number(call(f, name, float(v), n, k), what)
-            if abs(got - float(_conditional_mean(v, n, k))) <= TOLERANCE:
+            what = f"{name}({float(v):g}, {n}, {k}, {a})"
+            got = _number(call(f, name, float(v), n, k, a), what)
+            if abs(got - float(_conditional_mean(v, n, k, a))) <= TOLERANCE:
                 count += 1
                 continue
-            if abs(got - (n - 1) / n * float(v)) <= TOLERANCE:
+            if k > 1 and abs(got - float(_conditional_mean(v, n, 1, a))) <= TOLERANCE:
                 raise Wrong(
                     f"{what} returned {got:.6f}, the bid of a single unit: with {k} units a bidder wins "
                     f"when his value beats the {k}-th highest of his rivals'"
+                )
+            if a > 1 and abs(got - float(_conditional_mean(v, n, k))) <= TOLERANCE:
+                raise Wrong(
+                    f"{what} returned {got:.6f}, the bid when values are uniform: here every value is drawn "
+                    f"from F(x) = x^{a}, and so is the rivals' k-th highest"
                 )
             raise Wrong(f"{what} returned {got:.6f}, which is not the equilibrium bid (to within 1e-6)")
     return f"Equilibrium bids for {count} values."
@@ -158,24 +176,40 @@ def _top(bids: Sequence[float], units: int) -> float:
     return math.fsum(sorted(bids, reverse=True)[:units])
 
 
+def _externalities(bids: Sequence[Sequence[float]], units: int, reserve: float) -> list[float]:
+    """Return each bidder's externality on the others and on the seller, whose units are worth `reserve` to him."""
+    seller = [reserve] * units  # a unit the seller keeps is worth the reserve to him
+    ranked = sorted([(b, i) for i, own in enumerate(bids) for b in own] + [(reserve, -1)] * units, reverse=True)
+    everyone = ranked[:units]
+    out = []
+    for i in range(len(bids)):
+        others = [b for j, own in enumerate(bids) if j != i for b in own] + seller
+        out.append(_top(others, units) - math.fsum(b for b, j in everyone if j != i))
+    return out
+
+
 def _vickrey(f: Any, cases: Sequence[Any] = PROFILES) -> str:
     name = "vickrey_payments"
-    for seed, bidders, units in cases:
+    for seed, bidders, units, reserve in cases:
         bids = profile(seed, bidders, units)
-        what = f"{name}({[list(b) for b in bids]}, {units})"
-        got = call(f, name, bids, units)
+        what = f"{name}({[list(b) for b in bids]}, {units}, {reserve:g})"
+        got = call(f, name, bids, units, reserve)
         if not isinstance(got, tuple) or len(got) != bidders or not all(is_number(x) for x in got):
             raise Wrong(f"{what} returned {got!r:.80}; it should return one payment per bidder, in order")
-        everyone = sorted(((b, i) for i, own in enumerate(bids) for b in own), reverse=True)[:units]
-        for i, paid in enumerate(got):
-            others = [b for j, own in enumerate(bids) if j != i for b in own]
-            with_him = math.fsum(b for b, j in everyone if j != i)
-            if not agrees(float(paid), _top(others, units) - with_him):
-                raise Wrong(
-                    f"{what}: bidder {i}'s payment {float(paid):g} is not what his units cost the others: the "
-                    "value their bids would have won without him, less what they win with him"
-                )
-    return f"Vickrey's payments in {len(cases)} auctions."
+        due = _externalities(bids, units, reserve)
+        if all(agrees(float(paid), owed) for paid, owed in zip(got, due, strict=True)):
+            continue
+        if all(agrees(float(paid), owed) for paid, owed in zip(got, _externalities(bids, units, 0.0), strict=True)):
+            raise Wrong(
+                f"{what}: these are the payments without the reserve: the seller keeps a unit rather than sell it "
+                f"for less than {reserve:g}, so a bid below it wins nothing and a winner pays at least the reserve"
+            )
+        i = next(i for i, (paid, owed) in enumerate(zip(got, due, strict=True)) if not agrees(float(paid), owed))
+        raise Wrong(
+            f"{what}: bidder {i}'s payment {float(got[i]):g} is not what his units cost the others and the seller: "
+            "the value their bids and the reserve would have won without him, less what they win with him"
+        )
+    return f"Vickrey's payments with a reserve price in {len(cases)} auctions."
 
 
 # -- Task 5: demand reduction, simulated --------------------------------------------------------------
@@ -249,9 +283,10 @@ SHEET = Sheet(
             (
                 "A winner pays his bid, so he bids what he expects to pay in the uniform-price auction given "
                 "that he wins: the mean of Y_k, the k-th highest rival value, given that it is below v.",
-                "Y_k is the k-th highest of n - 1 uniform values: its density is proportional to "
-                "y^(n-k-1) (1-y)^(k-1) (notebook 16, section 1). Divide the integral of y times it from 0 to "
-                "v by its integral.",
+                "Y_k is the k-th highest of n - 1 values of the law F: its density is proportional to "
+                "F(y)^(n-k-1) (1-F(y))^(k-1) f(y) (notebook 16, section 1, for uniform values). With "
+                "F(y) = y^a, expand (1 - y^a)^(k-1) and divide the integral of y times the density from 0 to v "
+                "by the integral of the density.",
             ),
             forbidden=_FORBIDDEN,
             hidden=on_hidden_cases(_pay_as_bid),
@@ -263,10 +298,12 @@ SHEET = Sheet(
             "vickrey_payments",
             _vickrey,
             (
-                "A bidder who wins m units pays the m highest bids of the others that his units keep out: "
-                "the bids that would have won if he had not taken part.",
-                "Vickrey's payment is the bidder's externality: the value the others' bids would win without "
-                "him, less the value they win with him (notebook 16, section 2).",
+                "A bidder who wins m units pays, for each, the bid his unit keeps out: another bidder's, or the "
+                "seller's reserve when the unit would have stayed unsold without him. A bid below the reserve "
+                "wins nothing.",
+                "Vickrey's payment is the bidder's externality: the value the others would win without him, less "
+                "the value they win with him (notebook 16, section 2), where the seller counts among the others, "
+                "a unit he keeps worth the reserve to him.",
             ),
             forbidden=_FORBIDDEN,
             hidden=on_hidden_cases(_vickrey),
