@@ -265,4 +265,25 @@ ANSWERS: dict[str, dict[str, list[Any]]] = {
             "7ba1fa7b23af841648eb709fb3f5d4190fe0a9851fbca93c2a100ad8d6b6f066",
         ],
     },
+    "multiunit": {
+        "3": [
+            [
+                0.17123220422189495,
+                0.5870882740447958,
+                0.7511098830247764,
+            ],
+            [
+                0.35858542260053433,
+                0.6818002919341523,
+            ],
+            [
+                0.3333333333333333,
+            ],
+        ],
+        "4": [
+            "4edc16ebaae69af56c8e88ab4251375d9f3bbcb7a202e01dbdd02b7a3cfeb90c",
+            "df6d0e230e8bbadf1b7144b1b1be5257d27054c8ab4f725d3bfebd87ccf06c3d",
+            "7c6dea26c03befc63e60adc9b63334931ad37a4dc6a063ef882e46d9e0785448",
+        ],
+    },
 }

@@ -6,7 +6,9 @@ sheets in `tests/test_exercises_autograde.py`.
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -41,29 +43,56 @@ def test_the_solutions_pass_every_check_visible_and_hidden(solution: dict[str, A
             check(task.key, solution[task.answer], hidden=True)
 
 
-def test_the_judges_definitions_agree_with_notebook_16s_theory() -> None:
-    """The judge's externality is `ra_course.multiunit`'s displaced bids, and E[Y_k | Y_k < v] its bid.
+def _conditional_mean(v: Fraction, n: int, k: int, a: int) -> Fraction:
+    """E[Y_k | Y_k < v] for the k-th highest of n - 1 values of the law F(x) = x^a: two polynomial integrals, exact.
 
-    Notebook 16 has no reserve and uniform values only: there the judge agrees with it; with a
-    reserve its payments are those of the seller counted as a bidder of the reserve for each unit,
-    and for the law x^a its bid is a midpoint sum of the density.
+    The density of Y_k is proportional to F^(n-k-1) (1 - F)^(k-1) f; with F(y) = y^a, expanding
+    (1 - y^a)^(k-1) leaves terms a y^(a(p+1) - 1), whose integrals (and those of y times them) are exact.
     """
-    for seed, bidders, units, reserve in [*multiunit.PROFILES, (620, 5, 4, 0.3125), (621, 6, 2, 0.5625)]:
-        bids = multiunit.profile(seed, bidders, units)
-        paid = theory.vickrey_payments(bids, units)
-        assert multiunit._vickrey(lambda b, u, r, paid=paid: tuple(paid), [(seed, bidders, units, 0.0)])
-        with_seller = theory.vickrey_payments((*bids, (reserve,) * units), units)[:-1]
-        assert multiunit._vickrey(lambda b, u, r, p=with_seller: tuple(p), [(seed, bidders, units, reserve)])
-    for n, k, a, values in multiunit.POINTS:
-        for v in map(Fraction, values):
-            exact = float(multiunit._conditional_mean(v, n, k, a))
-            if a == 1:
-                assert exact == pytest.approx(theory.pay_as_bid_bid(float(v), n, k), abs=1e-12)
-            steps = [(i + 0.5) * float(v) / 20_000 for i in range(20_000)]
-            density = [y ** (a * (n - k) - 1) * (1 - y**a) ** (k - 1) for y in steps]
-            assert exact == pytest.approx(
-                sum(y * d for y, d in zip(steps, density, strict=True)) / sum(density), abs=1e-8
-            )
+    terms = [(math.comb(k - 1, j) * (-1) ** j, n - k - 1 + j) for j in range(k)]
+    mass = sum((Fraction(c, p + 1) * v ** (a * (p + 1)) for c, p in terms), Fraction(0))
+    first = sum((Fraction(c * a, a * (p + 1) + 1) * v ** (a * (p + 1) + 1) for c, p in terms), Fraction(0))
+    return first / mass
+
+
+def _externalities(bids: Sequence[Sequence[float]], units: int, reserve: float) -> list[float]:
+    """Return each bidder's externality on the others and on the seller, whose units are worth `reserve` to him."""
+    ranked = sorted([(b, i) for i, own in enumerate(bids) for b in own] + [(reserve, -1)] * units, reverse=True)
+    out = []
+    for i in range(len(bids)):
+        others = sorted([b for j, own in enumerate(bids) if j != i for b in own] + [reserve] * units, reverse=True)
+        out.append(math.fsum(others[:units]) - math.fsum(b for b, j in ranked[:units] if j != i))
+    return out
+
+
+def test_the_answer_keys_are_the_definitions() -> None:
+    """The stored answers (the solution's) are E[Y_k | Y_k < v] integrated exactly and each bidder's externality.
+
+    Notebook 16 has no reserve and uniform values only: there its functions agree with both; the
+    visible bids lie far enough from a rounding boundary of their hashes that an answer within the
+    tolerance is never refused.
+    """
+    from grading.cases import CASES
+    from grading.keys import multiunit_answers
+
+    for points, profiles in (
+        (multiunit.POINTS, multiunit.PROFILES),
+        (CASES["multiunit"]["3"], CASES["multiunit"]["4"]),
+    ):
+        answers = multiunit_answers(points, profiles)
+        for (n, k, a, values), row in zip(points, answers["3"], strict=True):
+            for v, bid in zip(map(Fraction, values), row, strict=True):
+                exact = _conditional_mean(v, n, k, a)
+                assert bid == pytest.approx(float(exact), abs=1e-12)
+                if a == 1:
+                    assert bid == pytest.approx(theory.pay_as_bid_bid(float(v), n, k), abs=1e-12)
+                shifted = exact * 10**multiunit.DIGITS
+                assert points is not multiunit.POINTS or abs(shifted - math.floor(shifted) - Fraction(1, 2)) > 2e-2
+        for (seed, bidders, units, reserve), paid in zip(profiles, answers["4"], strict=True):
+            bids = multiunit.profile(seed, bidders, units)
+            assert paid == pytest.approx(_externalities(bids, units, reserve), abs=1e-12)
+            assert paid == pytest.approx(theory.vickrey_payments((*bids, (reserve,) * units), units)[:-1], abs=1e-12)
+            assert _externalities(bids, units, 0.0) == pytest.approx(theory.vickrey_payments(bids, units), abs=1e-12)
 
 
 def test_wrong_answers_fail_with_a_reason_and_no_direction(solution: dict[str, Any]) -> None:
@@ -76,7 +105,7 @@ def test_wrong_answers_fail_with_a_reason_and_no_direction(solution: dict[str, A
     uniform = _fails("3", lambda v, n, k, a: solution["pay_as_bid"](v, n, k, 1))
     assert "the bid when values are uniform" in uniform
     first_prices = _fails("4", lambda bids, units, reserve: tuple(sum(b) for b in bids))
-    assert "is not what his units cost the others and the seller" in first_prices
+    assert "is not what the units cost the others and the seller" in first_prices
     assert "one payment per bidder" in _fails("4", lambda bids, units, reserve: 0.5)
     no_reserve = _fails("4", lambda bids, units, reserve: tuple(solution["vickrey_payments"](bids, units, 0.0)))
     assert "the payments without the reserve" in no_reserve

@@ -177,4 +177,39 @@ HASHES: dict[str, dict[str, list[Any]]] = {
             "5968a4879db7c90d13703cf889f3e47934892d40b3f253d9e90ebb236b6ae67f",
         ],
     },
+    "multiunit": {
+        "3": [
+            [
+                "55fe4e1f3b981bd29dbe0c8655b8bf93a0868e9ee9146e3b692dc1d57aeeedd5",
+                "6c18bf2211230620c36752e3538aa181b0650ba7506c167936b412cf30f30276",
+                "77bc06f4571ce45dfee3bfdc8e0cb5b1dbe0c546a68758bf22985bbd2de00b21",
+            ],
+            [
+                "40ca91774e129260975f1a47a3d34bba62f3ff2def70471e3c6e70de4db1d641",
+                "324cd78a23feeb78451588d5420c1bb2ee4404832f8922b809b927067ed7c4ae",
+                "55c715e6de0e712c9490345a48ec3084f181cda2a04498a86a249fcb1a07eafc",
+            ],
+            [
+                "ed0c665948e8964cc5f1da48640b30145078e26ef9b49059087d7d0cdd9c43e4",
+                "10a5e4590434cd0c59073abd069554f12fe110b589ff4621efcdf510d40f6928",
+            ],
+        ],
+        "4": [
+            [
+                "10c9bb3ab5a92bde394a4fe93dd81bcbe2de355ddbb5fc709a6585bc42add03c",
+                "7668b7fd4d317f276ffdb61ac954ecb277029370deacbc4b8a4b9996a73fbec6",
+                "ab33ea28f6b56239efcc218af5fdda5ec8adeab6bbae93055be445c685821b06",
+            ],
+            [
+                "10c9bb3ab5a92bde394a4fe93dd81bcbe2de355ddbb5fc709a6585bc42add03c",
+                "90dc319b7a1bd28e043477a0b6d48abdd1a37127a08ae3797bfd8b56ce1f97ce",
+                "93e83088765e075889ad023a2b1943832e2fa17d91e674325c76d529e5ffe2c5",
+                "10c9bb3ab5a92bde394a4fe93dd81bcbe2de355ddbb5fc709a6585bc42add03c",
+            ],
+            [
+                "ffe7da134880d1a9c48a78d9e1a1e4c4415def4dccee9784d504f5e734c42028",
+                "8a5398484c908d0237945b9884e3cc9a2c444aa26e53bd5392c342f78adfb048",
+            ],
+        ],
+    },
 }
