@@ -725,3 +725,43 @@ def test_graded_without_the_judge_every_check_gives_0_points_and_names_the_line_
     assert "0 points" in sentence and "c.Autograde.autograde_preprocessors = autograde_steps()" in sentence
     monkeypatch.setenv("NBGRADER_EXECUTION", "validate")
     assert check("1", lambda x: 2 * x) is None
+
+
+def _sheet_namespace(notebook: str) -> dict[str, Any]:
+    """Return the names a sheet's setup cell makes, as in a student's kernel (its banner swallowed)."""
+    import contextlib
+    import io
+
+    release = nbformat.read(ROOT / "exercises" / "release" / f"{notebook}.ipynb", as_version=4)
+    namespace: dict[str, Any] = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(release.cells[1].source, namespace)  # the sheet's own setup cell
+    return namespace
+
+
+@pytest.mark.parametrize("student", ["pasted", "runpy"])
+def test_a_pasted_or_rerun_copy_of_a_package_function_answers_no_task(student: str) -> None:
+    """What the red team bought points with: the package's functions as fresh copies. Each copy computes what
+    the package computes (shown on the sheet's example), and earns nothing: no task asks that any longer.
+
+    (A reloaded module is left to the autograde test: reloading here would swap the functions under the
+    other tests' tripwires.)
+    """
+    from . import cheats
+    from .student_files import without_grading
+
+    for notebook, cells in cheats.CHEATS[student].items():
+        task_sheet = sheet(NOTEBOOK_SHEET[notebook[:2]])
+        for cell, code in cells.items():
+            if "reload(" in code:
+                continue
+            namespace = _sheet_namespace(notebook)
+            exec(compile(code, "<cell>", "exec", dont_inherit=True), namespace)  # a fixed text of tests/cheats.py
+            task = task_sheet.task(cell.split("-")[1])
+            for hidden in (False, True):
+                with without_grading(), pytest.raises(CheckFailed):
+                    Checker(task_sheet)(task.key, namespace[task.answer], hidden)
+    copies = _sheet_namespace(cheats.S3)
+    exec(compile(cheats.CHEATS["pasted"][cheats.S3]["task-4-answer"], "<cell>", "exec", dont_inherit=True), copies)
+    example = State.from_dict(bag.EXAMPLE)
+    assert copies["draw_or_call"](example, horizon=2) == draw_or_call(example, horizon=2)  # the copy works
