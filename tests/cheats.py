@@ -302,14 +302,14 @@ CHEATS: dict[str, dict[str, dict[str, str]]] = {
             "solve = lambda state: tuple(horizon_values(state))",
         },
         S3: {
-            "task-1-answer": "def next_tile_odds(state):  # right, from the engine's odds of the next tile\n"
+            "task-1-answer": "def next_tile_odds(state):  # the task as it was, from the engine's odds\n"
             "    odds = state.apply('draw').chance_outcomes()\n"
             "    ra = sum(p for r, p in odds if r.tile is Tile.RA)\n"
             "    disaster, total = sum(p for r, p in odds if r.tile.is_disaster), sum(state.bag)\n"
             "    return ra, disaster * ra * total / (total - 1)",
             "task-2-answer": "from ra_core.analysis import odds\n"
             + _pasted("ra_core.analysis.odds", "tiles_before_ra", "_law")
-            + "def tiles_before_next_ra(state):\n"
+            + "def kinds_before_next_ra(state):\n"
             "    mean = odds.expected_draws_until_epoch_end(state) / odds.ra_tiles_left(state) - 1\n"
             "    law = _law(state)\n"
             "    return mean, sum(k * k * p for k, p in law.items()) - mean**2",
@@ -454,7 +454,7 @@ JUNK = {
     },
     S3: {
         "task-1-answer": "next_tile_odds = lambda state: (Fraction(0), Fraction(0))",
-        "task-2-answer": "tiles_before_next_ra = lambda state: (Fraction(0), Fraction(0))",
+        "task-2-answer": "kinds_before_next_ra = lambda state: (Fraction(0), Fraction(0))",
         "task-4-answer": "draw_or_call_values = lambda state: (Fraction(0), Fraction(0), Fraction(0))",
     },
     S5: {
