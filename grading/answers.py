@@ -25,11 +25,11 @@ ANSWERS: dict[str, dict[str, list[Any]]] = {
             "54750499126644dbcb5ed9e9f78c13372a46dba4ebe37b3b7cbc1ef1ce8440e3",
         ],
         "3": [
-            "67f4ea4b8ec4d7cf7c12df64b70194304c2ad655ad3e68654a9036bbc869616a",
+            "59aee336cddfc2ac502a15d8ed386784e73a81a82ff41ed09d6b16e3dea13004",
             "fc87266c1ebb4ba7e7b948a03de9d88498e33cd222a018e75bb14d44519f9833",
             "3c64822077ed3e97a3ab8731b4e9e252c32f53887e4abe8c697740a246b1f80e",
             "3f5209c2693d38ca8e96ae1cc410548f56d73e34673bda4e300f495fdcd5767f",
-            "4269a4adbb300a7027d93966e51f24a9bbb5adffc53b502f831cd8c46b0a4637",
+            "0d2af61ccf79ff853c5614eabe4a2cea161409f50c0e1f7596ac23f13245b45b",
             "05cb20a25b976de2bfa5792ea3e94bf34d292bd9ab4fee955efa2f5e2d87ba9b",
         ],
         "4": [
@@ -43,34 +43,34 @@ ANSWERS: dict[str, dict[str, list[Any]]] = {
     },
     "bag": {
         "1": [
-            "f2d3fc24b1b9576781b8184c36ac0a97a8f3482845ead53d5776eeb4577de46a",
-            "a22fd65ffc52f07c1d2a2070d1eaf8767b78e6fb9670115a9ca55d774d98f98d",
-            "7b93165fbe41ea7277aefdaeb25ceb8b9bfec6525cf346f0c72ca5cc37262286",
-            "9bbf1642aa49f52d3f911376c780d51bdf12f6e205e0bf6d31b1e4cf54e81001",
-            "1b86408968219efbf20baf35699a00e46742e53f6a6d36239a67abe467da65fa",
-            "620fc4ab3291fc407c376a9edaddbbdb533d11ffdf5e896fb8048c601e269e2d",
+            "bf899f2a0ac4532d1cdf81583539a36500b50d480e4ff45725a44573e5c7e259",
+            "bba6bd977fe12bd7fe9bd69cadeef1b4153abc2094ccf57f04bdb3d1ea3f1375",
+            "ef8210f6db3355d980d32929e4cb14c381b62bfb380dbb0c03d68eb31a454bae",
+            "efa0dcd998d5494b38d13c173e13b7a3f2526159c206d341345dba151b6a35b3",
+            "40a242757a7851c215051891b413bb78c48d7918870fd8358c2d19d328fd7b16",
+            "bc1f599d5e454bf22609bf4581b063b1c6dc22c8b60d84dfb1707fa5dcbbd760",
         ],
         "2": [
-            "d9d536b6c2674d04d5e34b5a8bb84d860683315082870bbffbfe1129603e1758",
-            "4b6ae78e0ef24ff8354f7c6934bcb6564de3795f0fc0281c6f90ef0b5bc62720",
-            "56962f1492f438c44a4318de054f01b0c0afe80c5c6a22325615d9f8a2416597",
-            "76851ae14c9ecf01d903f8b46908404d12af910229ea4e337468289e38dec2c2",
-            "e042214d50bf56f479e978ce9768a87a5ec9d7babc6740780e539e98e16abbfd",
-            "05073683fcc65b3dfde104a8bc3cb8bc9bd585d66d812e4c89d528e080e4e3af",
+            "38fde793b8deb2cbe66b8a80fcb6d3653034dd9c06e6c45bfe358bc6dbc12ec0",
+            "7f816224b2034105a8699b34d20c7705e8df0b893af2f62689cf22101ceba167",
+            "0a536571dba239da67479463ff81f461b359b9f286d4daba9ef591708eace26b",
+            "b271ef3df76491b11466c51f3ec3329517f2cf87c5b133c36a4ab406eaf0fb3f",
+            "ec6ec80e7226f6fa7a4fcec49dc9f088e39224010c3c54559fd411605d038c8f",
+            "f89fa43a1605c3540c8e498d485ade0bd90f7291e49d26c8ed6685fd472b956f",
         ],
         "4": [
-            "21364c63481724cc859b12b4105407c97de8ac9eeab8ab81de95b61cc2e35d7c",
-            "55e69ecf804fdebff639a68b777b626fb99a50ef73bbff7e383b2cdf39b06c83",
+            "e62c899352dc1dea747fa5b8f75667bb5c118f94592c8aebf6452963c8e4f094",
+            "24c0012f924baaedbbf95b5f4798fd3f5660fa54df97e249c021342ebf3943d1",
             "b75454319633839a4b8f37ebfd7fcaf1d06f6761e8cbe868e73bf9e4e098c5a2",
-            "d0836566e1750ca810cc6bd540ae53a82a335b13ca09f3084fd8300bc13198b2",
-            "d6aa1f31c2fb175511db5e4585f978c83c702832cb6e24293b7138027c5445c0",
+            "f3151f05beacab8f8fd750c9f7110435effa6d19fef48eabc39c1771c46a61a2",
+            "97e79963b74dd9dba97d7f5392a026191fd4f05294846d043689ea58c0b5b85d",
             "30acc434459556ed1482d111c2f3a1a2d3ab579845af49d5f9b7e150417fe028",
         ],
         "5": [
             [
                 [
                     0,
-                    5,
+                    0,
                 ],
                 [
                     1,
@@ -263,6 +263,27 @@ ANSWERS: dict[str, dict[str, list[Any]]] = {
             "4dde7326e3e2c2da8ffe11b98530fb6b4dea3594e4a133e1cee943aeee8ac8a5",
             "3a870224de12361ed711c81f26c0055dda69fd82eca896802e7140f249fcc1fe",
             "7ba1fa7b23af841648eb709fb3f5d4190fe0a9851fbca93c2a100ad8d6b6f066",
+        ],
+    },
+    "multiunit": {
+        "3": [
+            [
+                0.17123220422189495,
+                0.5870882740447958,
+                0.7511098830247764,
+            ],
+            [
+                0.35858542260053433,
+                0.6818002919341523,
+            ],
+            [
+                0.3333333333333333,
+            ],
+        ],
+        "4": [
+            "4edc16ebaae69af56c8e88ab4251375d9f3bbcb7a202e01dbdd02b7a3cfeb90c",
+            "df6d0e230e8bbadf1b7144b1b1be5257d27054c8ab4f725d3bfebd87ccf06c3d",
+            "7c6dea26c03befc63e60adc9b63334931ad37a4dc6a063ef882e46d9e0785448",
         ],
     },
 }

@@ -8,8 +8,11 @@ Grades do not depend on it: the teacher's judge decides them outside the student
 scan is for a human to read what a student tried: code that changes Python itself (audit hooks,
 the import system, ``ctypes``, built-ins), IPython's hooks around a cell, tracers, threads, frames,
 the teacher's files read from disk, shell commands and other processes, objects that claim to
-equal anything, modules run again (``runpy``), and functions pasted from the package: a copy of a
-function of ``ra_core``, renamed, re-commented or with its variables renamed (`pasted`). No honest
+equal anything, modules run again (``runpy``) or reloaded, a module's source read from disk, and
+functions pasted from the package: a copy of a function of ``ra_core`` or ``ra_course`` (the
+engine, the analysis, notebook 16's multi-unit functions, the checks), renamed, re-commented or
+with its variables renamed (`pasted`). No task's answer is what a package function computes, so
+a copy earns nothing; the scan names it all the same. No honest
 answer to these sheets needs any of that, so it lists every use, by
 notebook, cell and line: a finding is a question to ask, not a verdict.
 
@@ -79,6 +82,12 @@ ATTRIBUTES = {
     "showtraceback": "IPython's handling of a failed check",
     "events": "IPython's hooks around a cell",
     "displayhook": "a result shown as the check cell's own (nbgrader reads a cell's first number as its points)",
+    "__file__": "a module's file (its source read from disk)",
+    "getsource": "a function's or module's source text",
+    "getsourcelines": "a function's or module's source text",
+    "reload": "a module loaded again (fresh copies of its functions)",
+    "run_module": "a module run again (fresh copies of its functions)",
+    "run_path": "a file of the package run again (fresh copies of its functions)",
 }
 #: names whose call is a finding
 CALLS = {
@@ -176,7 +185,10 @@ def findings(source: str, imported: set[str] | None = None) -> list[tuple[int, s
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
             for name in names:
                 top = name.split(".")[0]
-                if top in MODULES:
+                helpers = top == "ra_course" and not name.startswith("ra_course.exercises") and name != "ra_course"
+                if helpers:
+                    out.append((node.lineno, f"imports {name}: the course's helpers, which a sheet may forbid"))
+                elif top in MODULES:
                     out.append((node.lineno, f"imports {name}: {MODULES[top]}"))
         elif isinstance(node, ast.Attribute) and node.attr in ATTRIBUTES:
             out.append((node.lineno, f"uses .{node.attr}: {ATTRIBUTES[node.attr]}"))
@@ -240,17 +252,22 @@ def _statements(function: ast.AST) -> int:
 
 
 def package_shapes() -> dict[str, str]:
-    """Return the shape of every function of the package (``ra_core``) of some length, by shape: its dotted name."""
-    import ra_core
+    """Return the shape of every function of the package (``ra_core``, ``ra_course``) of some length: its dotted name.
 
-    root = Path(ra_core.__file__).resolve().parent
+    Methods and nested functions too: a student may paste any of them.
+    """
+    import ra_core
+    import ra_course
+
     shapes: dict[str, str] = {}
-    for path in sorted(root.rglob("*.py")):
-        module = ".".join(path.relative_to(root.parent).with_suffix("").parts).removesuffix(".__init__")
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _statements(node) >= MIN_STATEMENTS:
-                shapes.setdefault(shape(node), f"{module}.{node.name}")
+    for package in (ra_core, ra_course):
+        root = Path(package.__file__).resolve().parent
+        for path in sorted(root.rglob("*.py")):
+            module = ".".join(path.relative_to(root.parent).with_suffix("").parts).removesuffix(".__init__")
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _statements(node) >= MIN_STATEMENTS:
+                    shapes.setdefault(shape(node), f"{module}.{node.name}")
     return shapes
 
 

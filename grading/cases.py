@@ -124,12 +124,13 @@ CASES: dict[str, dict[str, Any]] = {
     },
 }
 CASES["ra_auction"]["5"] = CASES["ra_auction"]["4"]  # the best bid in the same endgames
-# multiunit (sheet 6): Task 1 [bids, k]; Task 2 [n, k, seed]; Task 3 [n, k, values]; Task 4 [seed, bidders, units]
-# of `multiunit.profile`; Task 5 [v, second bids, seed]. The judge computes every answer from these inputs.
+# multiunit (sheet 6): Task 1 [bids, k]; Task 2 [n, k, seed]; Task 3 [n, k, a, values] (values of the law
+# F(x) = x^a); Task 4 [seed, bidders, units] of `multiunit.profile`, and a reserve price; Task 5 [v, second
+# bids, seed]. The judge computes every answer from these inputs.
 CASES["multiunit"] = {
     "1": [[[0.62, 0.15, 0.88, 0.41, 0.73, 0.29], 3], [[0.5, 0.95], 2], [[0.07, 0.64, 0.36], 1]],
     "2": [[6, 2, 6211], [8, 5, 6212]],
-    "3": [[5, 2, ["1/5", "7/10", "19/20"]], [7, 4, ["2/5", "4/5"]], [3, 1, ["1/2"]]],
-    "4": [[611, 4, 2], [612, 3, 4], [613, 5, 3]],
+    "3": [[5, 2, 2, ["1/5", "7/10", "19/20"]], [7, 4, 3, ["2/5", "4/5"]], [3, 1, 1, ["1/2"]]],
+    "4": [[611, 4, 2, 0.3125], [612, 3, 4, 0.5625], [613, 5, 3, 0.6875]],
     "5": [[0.9, [0.0, 0.45, 0.9], 6511], [0.35, [0.0, 0.2, 0.35], 6512]],
 }

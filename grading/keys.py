@@ -31,7 +31,7 @@ from typing import Any
 
 from ra_core import State, Tile
 from ra_core.analysis.valuation import lot_value
-from ra_course.exercises import bag, ra_auction, reserve
+from ra_course.exercises import bag, multiunit, ra_auction, reserve
 from ra_course.exercises.hashing import HIDDEN, answer_hash
 
 from .cases import CASES
@@ -81,6 +81,7 @@ def visible_answers() -> dict[str, dict[str, list[Any]]]:
         out["bag"][key] = [bag.COLLECTORS[key](function, s, where) for where, s in bag.visible_positions()]
     revenue = reference("reserve")["revenue_with_reserve"]
     out["reserve"]["3"] = [revenue(n, r, a) for n, r, a in reserve.CASES]
+    out["multiunit"] = multiunit_answers(multiunit.POINTS, multiunit.PROFILES)
     return out
 
 
@@ -101,15 +102,28 @@ def hidden_answers() -> dict[str, dict[str, list[Any]]]:
     out["bag"]["5"] = [draw_values(s) for s in bag.practice_positions(cases["count"], cases["seed"])[-2:]]
     revenue = reference("reserve")["revenue_with_reserve"]
     out["reserve"]["3"] = [revenue(n, Fraction(r), a) for n, r, a in CASES["reserve"]["3"]]
+    out["multiunit"] = multiunit_answers(CASES["multiunit"]["3"], CASES["multiunit"]["4"])
     return out
 
 
+def multiunit_answers(points: Any, profiles: Any) -> dict[str, list[Any]]:
+    """Return sheet 6's answers: the pay-as-bid bids of each case's values (Task 3), each case's payments (4)."""
+    ref = reference("multiunit")
+    bid, pay = ref["pay_as_bid"], ref["vickrey_payments"]
+    return {
+        "3": [[bid(float(Fraction(v)), n, k, a) for v in values] for n, k, a, values in points],
+        "4": [tuple(pay(multiunit.profile(seed, b, u), u, r)) for seed, b, u, r in profiles],
+    }
+
+
 def draw_values(state: State) -> list[tuple[int, int]]:
-    """Return, for each kind of tile in the bag, what the turn player gets after drawing it (sheet 3, Task 4)."""
+    """Return, for each kind of tile in the bag, what the turn player gets after drawing it (sheet 3, Task 4).
+
+    Task 4's model is the cautious one: a Ra tile drawn costs him the lot (0); another tile joins it.
+    """
     me, lot = state.turn_player, [t for t in state.track if t is not None]
-    last = state.rules.ra_limit - state.ra_count == 1
     return [
-        (int(t), (0 if last else lot_value(state, me, lot)) if t is Tile.RA else lot_value(state, me, [*lot, t]))
+        (int(t), 0 if t is Tile.RA else lot_value(state, me, [*lot, t]))
         for t, n in zip(Tile, state.bag, strict=True)
         if n
     ]
@@ -121,7 +135,9 @@ def hashed(answers: dict[str, dict[str, list[Any]]], per_element: bool) -> dict[
     The hidden answers (not `per_element`) are hashed with the salt `HIDDEN`, the visible ones without.
 
     Sheet 3's Task 5 keeps its table of values (what each kind of tile drawn is worth): the
-    ingredients of the replay, loaded only after the student's function has returned.
+    ingredients of the replay, loaded only after the student's function has returned; so does
+    sheet 6's Task 3 its bids, compared to a tolerance. The visible hashes of
+    sheet 6 are per element: each bid to `multiunit.DIGITS` decimals, each bidder's payment.
     """
     out: dict[str, dict[str, list[Any]]] = {}
     for sheet, tasks in answers.items():
@@ -129,6 +145,12 @@ def hashed(answers: dict[str, dict[str, list[Any]]], per_element: bool) -> dict[
         for key, values in tasks.items():
             if sheet == "bag" and key == "5":
                 out[sheet][key] = [[[int(k), v] for k, v in table] for table in values]
+            elif sheet == "multiunit" and key == "3" and not per_element:
+                out[sheet][key] = [list(row) for row in values]  # compared to a tolerance
+            elif sheet == "multiunit" and key == "3":
+                out[sheet][key] = [[answer_hash(x, digits=multiunit.DIGITS) for x in row] for row in values]
+            elif sheet == "multiunit" and per_element:
+                out[sheet][key] = [[answer_hash(x) for x in value] for value in values]
             elif per_element and sheet == "ra_auction" and key in ("1", "2", "3"):
                 out[sheet][key] = [[answer_hash(e) for e in value] for value in values]
             elif per_element and sheet == "ra_auction":

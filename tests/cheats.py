@@ -28,7 +28,17 @@ adds to them (`ADDED`), the other answer cells left as handed out:
 * ``outside``: a ``!`` line that starts a detached process which waits for nbgrader to exit and then
   writes full marks into the course's gradebook (`detached_writer`);
 * ``answers``: the teacher's answer file read through the installed package's path, its salted
-  hashes matched by brute force (`ANSWER_FILE`).
+  hashes matched by brute force (`ANSWER_FILE`);
+* ``pasted``: the text of every package function that answered a task before the tasks asked what
+  the package does not compute, typed into the notebook with the helpers it calls (`typed_out`:
+  the valuation of a lot with the sun swap for sheet 2's Task 3; the odds of the next tile, the law
+  of the tiles before Ra and the draw-or-call model for sheet 3's Tasks 1, 2 and 4; notebook 16's
+  pay-as-bid bid and Vickrey payments for sheet 6's Tasks 3 and 4): no tripwire reaches such a copy,
+  so only the question keeps it from answering;
+* ``runpy``: the same functions taken from a module run again (`runpy.run_module`), from a module
+  reloaded (`importlib.reload`), and from the module's source read from disk and run
+  (``open(module.__file__)``, ``inspect.getsource``): fresh functions, not the ones the sandbox
+  made tripwires.
 
 `walls` is not a cheat but a probe: cells that try to read the gradebook, ``grading/``, the source
 sheets and the course folder, to write beside the package, to reach the network, and to leave a
@@ -37,7 +47,12 @@ process behind, and print what happened.
 
 from __future__ import annotations
 
+import builtins
+import importlib
+import inspect
 import os
+import textwrap
+import types
 from fractions import Fraction
 from pathlib import Path
 
@@ -136,6 +151,35 @@ def _pasted(module: str, attributes: str, target: str) -> str:
         f"{target} = types.FunctionType(_original.__code__, _original.__globals__, _original.__name__,"
         " _original.__defaults__, _original.__closure__)\n"
     )
+
+
+def _global_names(code: types.CodeType) -> set[str]:
+    """Return the global names `code` and the code nested in it read."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _global_names(const)
+    return names
+
+
+def typed_out(*dotted: str) -> str:
+    """Return the source text of the functions `dotted` (``module:name``), as a student copies them into a cell.
+
+    Import lines first bring in the other names of their modules they use (constants, classes and
+    the functions not copied), as the student would write them, and postpone the annotations.
+    """
+    where = [(module, name) for module, name in (d.split(":") for d in dotted)]
+    functions = [(module, getattr(importlib.import_module(module), name)) for module, name in where]
+    copied = {name for _, name in where}
+    lines = ["from __future__ import annotations  # the copied annotations name types of the modules", ""]
+    for module in dict.fromkeys(m for m, _ in where):
+        found = vars(importlib.import_module(module))
+        used = set().union(*(_global_names(f.__code__) for m, f in functions if m == module)) - copied
+        needed = sorted(n for n in used if n in found and not hasattr(builtins, n))
+        if needed:
+            lines.append(f"from {module} import {', '.join(needed)}")
+    sources = [textwrap.dedent(inspect.getsource(f)) for _, f in functions]
+    return "\n".join(lines) + "\n\n" + "\n".join(sources) + "\n"
 
 
 def _fitted_sheet5() -> dict[str, str]:
@@ -258,14 +302,14 @@ CHEATS: dict[str, dict[str, dict[str, str]]] = {
             "solve = lambda state: tuple(horizon_values(state))",
         },
         S3: {
-            "task-1-answer": "def next_tile_odds(state):  # right, from the engine's odds of the next tile\n"
+            "task-1-answer": "def next_tile_odds(state):  # the task as it was, from the engine's odds\n"
             "    odds = state.apply('draw').chance_outcomes()\n"
             "    ra = sum(p for r, p in odds if r.tile is Tile.RA)\n"
             "    disaster, total = sum(p for r, p in odds if r.tile.is_disaster), sum(state.bag)\n"
             "    return ra, disaster * ra * total / (total - 1)",
             "task-2-answer": "from ra_core.analysis import odds\n"
             + _pasted("ra_core.analysis.odds", "tiles_before_ra", "_law")
-            + "def tiles_before_next_ra(state):\n"
+            + "def kinds_before_next_ra(state):\n"
             "    mean = odds.expected_draws_until_epoch_end(state) / odds.ra_tiles_left(state) - 1\n"
             "    law = _law(state)\n"
             "    return mean, sum(k * k * p for k, p in law.items()) - mean**2",
@@ -410,7 +454,7 @@ JUNK = {
     },
     S3: {
         "task-1-answer": "next_tile_odds = lambda state: (Fraction(0), Fraction(0))",
-        "task-2-answer": "tiles_before_next_ra = lambda state: (Fraction(0), Fraction(0))",
+        "task-2-answer": "kinds_before_next_ra = lambda state: (Fraction(0), Fraction(0))",
         "task-4-answer": "draw_or_call_values = lambda state: (Fraction(0), Fraction(0), Fraction(0))",
     },
     S5: {
@@ -682,6 +726,104 @@ CHEATS.update(
     }
 )
 
+#: sheet 2's Task 3 as it was: the lot's value to the winner (`lot_value`) and the change in his sun points
+OLD_VALUE_OF_WINNING = """
+def value_of_winning(state, player, sun):
+    totals = [sum(p.suns_up) + sum(p.suns_down) for p in state.players]
+    after = list(totals)
+    after[player] += state.center_sun - sun
+    return lot_value(state, player) + sun_points(after)[player] - sun_points(totals)[player]
+"""
+#: sheet 3's Tasks 1, 2 and 4 as they were, from the engine's odds, law of the tiles before Ra and draw or call
+OLD_NEXT_TILE = """
+def next_tile_odds(state):
+    odds = next_tile_distribution(state)
+    ra, total = odds.get(Tile.RA, 0), sum(state.bag)
+    disaster = sum(p for tile, p in odds.items() if tile.is_disaster)
+    return ra, disaster * ra * total / (total - 1)
+"""
+OLD_TILES_BEFORE = """
+def kinds_before_next_ra(state):
+    law = tiles_before_ra(state)
+    mean = sum(k * p for k, p in law.items())
+    return mean, sum(k * k * p for k, p in law.items()) - mean**2
+"""
+OLD_DRAW_OR_CALL = """
+def draw_or_call_values(state):
+    one, two = draw_or_call(state), draw_or_call(state, horizon=2)
+    return one.call, one.draw, two.draw
+"""
+
+CHEATS.update(
+    {
+        "pasted": {
+            S2: {
+                "task-3-answer": typed_out(
+                    "ra_core.analysis.valuation:display_worth",
+                    "ra_core.analysis.valuation:lot_value",
+                    "ra_core.analysis.valuation:_best_after_choices",
+                )
+                + OLD_VALUE_OF_WINNING
+            },
+            S3: {
+                "task-1-answer": typed_out("ra_core.analysis.odds:next_tile_distribution") + OLD_NEXT_TILE,
+                "task-2-answer": typed_out(
+                    "ra_core.analysis.odds:tiles_before_ra",
+                    "ra_core.analysis.odds:_failures_before",
+                    "ra_core.analysis.odds:_law",
+                )
+                + OLD_TILES_BEFORE,
+                "task-4-answer": typed_out(
+                    "ra_core.analysis.odds:_count",
+                    "ra_core.analysis.odds:p_next",
+                    "ra_core.analysis.odds:p_next_ra",
+                    "ra_core.analysis.odds:p_next_ends_epoch",
+                    "ra_core.analysis.chance:draw_or_call",
+                )
+                + OLD_DRAW_OR_CALL,
+            },
+            S6: {
+                "task-3-answer": typed_out("ra_course.multiunit:binomial_tail", "ra_course.multiunit:pay_as_bid_bid")
+                + "\ndef pay_as_bid(v, n, k, a):\n    return pay_as_bid_bid(v, n, k)\n",
+                "task-4-answer": typed_out("ra_course.multiunit:allocate", "ra_course.multiunit:vickrey_payments")
+                + "\n_notebook_16 = vickrey_payments\n\n"
+                "def vickrey_payments(bids, units, reserve):\n    return _notebook_16(bids, units)\n",
+            },
+        },
+        "runpy": {
+            S2: {
+                "task-3-answer": "import runpy\n\n"
+                "lot_value = runpy.run_module('ra_core.analysis.valuation')['lot_value']  # a fresh module\n"
+                + OLD_VALUE_OF_WINNING
+            },
+            S3: {
+                "task-1-answer": "import importlib\nimport ra_core.analysis.odds as _odds\n\n"
+                "next_tile_distribution = importlib.reload(_odds).next_tile_distribution  # reloaded\n" + OLD_NEXT_TILE,
+                "task-2-answer": "import ra_core.analysis.odds as _odds\n\n"
+                "_text = open(_odds.__file__, encoding='utf-8').read()  # the module's source, from disk\n"
+                "_module = {'__name__': 'ra_core.analysis.odds_again'}\n"
+                "exec(compile(_text, 'odds.py', 'exec'), _module)\n"
+                "tiles_before_ra = _module['tiles_before_ra']\n" + OLD_TILES_BEFORE,
+                "task-4-answer": "import inspect\nimport ra_core.analysis.chance as _chance\n\n"
+                "_module = dict(vars(_chance))\n"
+                "exec(inspect.getsource(_chance.draw_or_call), _module)  # the function's source, run again\n"
+                "draw_or_call = _module['draw_or_call']\n" + OLD_DRAW_OR_CALL,
+            },
+            S6: {
+                "task-3-answer": "import runpy\n\n"
+                "_bid = runpy.run_module('ra_course.multiunit')['pay_as_bid_bid']\n\n"
+                "def pay_as_bid(v, n, k, a):\n    return _bid(v, n, k)\n",
+            },
+        },
+    }
+)
+CHEATS["prober"][S6] = {
+    "task-3-answer": PROBER + "def pay_as_bid(v, n, k, a):\n"
+    "    return _probe(v, n, k, a, want=lambda x: isinstance(x, float) and 0 < x < v)",
+    "task-4-answer": PROBER + "def vickrey_payments(bids, units, reserve):\n"
+    "    return _probe(bids, units, reserve, want=lambda x: isinstance(x, tuple | list) and len(x) == len(bids))",
+}
+
 #: cells a student adds to a sheet (after its first cell), by student and notebook
 ADDED: dict[str, dict[str, list[str]]] = {
     "hooks": {S1: [POST_RUN_CELL], S2: [TRANSFORM_CELL], S3: [PERCENT_TRANSFORMER]},
@@ -695,7 +837,7 @@ CONCERNED: dict[str, dict[str, str]] = {
     "blank": dict.fromkeys(SOURCES, "12345"),
     "rebind": dict.fromkeys(SOURCES, "12345"),
     "noise": {S1: "12345", S3: "35", S5: "45"},
-    "prober": {S1: "14", S2: "125", S5: "3"},
+    "prober": {S1: "14", S2: "125", S5: "3", S6: "34"},
     "engine": {S2: "4", S3: "124", S4: "123"},
     "equal": {S1: "1", S2: "5", S3: "1", S4: "2", S5: "3"},
     "frames": {S1: "1", S2: "5", S3: "1"},
@@ -714,6 +856,8 @@ CONCERNED: dict[str, dict[str, str]] = {
     "imports": {S1: "12345", S2: "12345", S5: "12345"},
     "outside": {S1: "12345"},
     "answers": {S2: "5"},
+    "pasted": {S2: "3", S3: "124", S6: "34"},
+    "runpy": {S2: "3", S3: "124", S6: "3"},
 }
 #: the students whose code reaches into the kernel or beyond it: the scan of their submissions names it
 REACHES_IN = (
@@ -735,6 +879,8 @@ REACHES_IN = (
     "imports",
     "outside",
     "answers",
+    "pasted",
+    "runpy",
 )
 
 

@@ -23,7 +23,9 @@ import pytest
 
 from grading.keys import reference, visible_answers
 from ra_core import Bid, Pass, State, Tile
+from ra_core.analysis import odds
 from ra_core.analysis.chance import draw_or_call
+from ra_core.analysis.valuation import lot_value
 from ra_core.bots import HeuristicBot, random_bot
 from ra_course.exercises import SHEETS, auctions, bag, bidder, calls, checking, guards, ra_auction, sheet, start
 from ra_course.exercises.checking import NOT_ATTEMPTED, Checker, CheckFailed, NotAttemptedYet, answer_hash, canonical
@@ -344,19 +346,17 @@ def test_ra_auction_checks_catch_typical_mistakes() -> None:
 
 
 def test_package_helpers_that_answer_a_task_earn_nothing() -> None:
-    from ra_core.analysis.valuation import lot_value
-
     message = fail(Checker(ra_auction.SHEET), "1", lambda s, p: lot_value(s, p))
     assert "calls `ra_core.analysis.valuation.lot_value` of the package" in message
     import ra_core.analysis.chance as chance
 
-    def odds(state: State) -> Any:
+    def next_odds(state: State) -> Any:
         try:
             return chance.p_next_ra(state), Fraction(0)
         except Exception:  # catching the tripwire does not help
             return Fraction(1, 2), Fraction(1, 3)
 
-    assert "calls `ra_core.analysis.odds.p_next_ra`" in fail(Checker(bag.SHEET), "1", odds)
+    assert "calls `ra_core.analysis.odds.p_next_ra`" in fail(Checker(bag.SHEET), "1", next_odds)
     assert "calls `ra_core.analysis.chance.draw_or_call`" in fail(
         Checker(bag.SHEET), "4", lambda s: (draw_or_call(s).call, draw_or_call(s).draw, draw_or_call(s, horizon=2).draw)
     )
@@ -386,20 +386,14 @@ def test_bag_checks_catch_typical_mistakes() -> None:
         check, "2", lambda s: (Fraction(sum(s.bag) - s.bag[Tile.RA], s.bag[Tile.RA] + 1), Fraction(0))
     )
 
-    ref = reference("bag")["draw_or_call_values"]
-
-    def wrong_at_the_epochs_end(state: State) -> tuple[Fraction, ...]:
-        last = state.rules.ra_limit - state.ra_count == 1
-        return tuple(Fraction(0) for _ in range(3)) if last else ref(state)
-
-    assert "the next Ra tile ends the epoch" in fail(check, "4", wrong_at_the_epochs_end)
+    assert "is off" in fail(check, "4", _hopeful_values)
     simulate = reference("bag")["simulate_bag"]
 
-    def forgets_the_ra_tile(state: State, trials: int, rng: random.Random) -> tuple[float, ...]:
-        ra, dis, before = simulate(state, trials, rng)
-        return ra, dis, before + 1  # counts the Ra tile too
+    def counts_the_ra_tile(state: State, trials: int, rng: random.Random) -> tuple[float, ...]:
+        pair, dis, kinds = simulate(state, trials, rng)
+        return pair, dis, kinds + 1  # counts the Ra tile's kind too
 
-    assert "mean number of tiles before the Ra tile" in fail(check, "3", forgets_the_ra_tile)
+    assert "mean number of different kinds before the Ra tile" in fail(check, "3", counts_the_ra_tile)
 
     def shuffles(state: State, trials: int, rng: random.Random) -> Any:
         rng.shuffle(list(state.bag))
@@ -408,11 +402,44 @@ def test_bag_checks_catch_typical_mistakes() -> None:
     assert "other methods than `rng.random()`" in fail(check, "3", shuffles)
 
 
+def _hopeful_values(state: State) -> tuple[Fraction, ...]:
+    """Task 4 in the hopeful model of the package's draw_or_call: a Ra tile drawn starts an auction the mover wins."""
+    me, lot = state.turn_player, [t for t in state.track if t is not None]
+    last = state.rules.ra_limit - state.ra_count == 1
+
+    def once(lot: list[Tile], bag: list[int], again: bool) -> Fraction:
+        value = Fraction(0)
+        for tile, n in zip(Tile, bag, strict=True):
+            if n and tile is Tile.RA:
+                value += Fraction(n, sum(bag)) * (0 if last else lot_value(state, me, lot))
+            elif n:
+                rest = list(bag)
+                rest[tile] -= 1
+                more = again and len(lot) + 1 < len(state.track)
+                then = once([*lot, tile], rest, False) if more else Fraction(lot_value(state, me, [*lot, tile]))
+                value += Fraction(n, sum(bag)) * then
+        return value
+
+    bag = list(state.bag)
+    return Fraction(lot_value(state, me, lot)), once(lot, bag, False), once(lot, bag, True)
+
+
 def test_the_engine_does_not_compute_sheet_3s_exact_answers() -> None:
-    """Task 4's third value is not the engine's two-step draw-or-call on every set of positions."""
-    ref = reference("bag")["draw_or_call_values"]
-    for states in (bag.practice_positions(), bag.practice_positions(6, 23)):
-        assert any(ref(s)[2] != draw_or_call(s, horizon=2).draw for s in states)
+    """No exact answer of sheet 3 is what the engine's analysis of the bag gives, on any position.
+
+    Task 1's pair and Task 2's kinds are quantities the engine has no function for; Task 4's values
+    of drawing are those of the cautious model (a drawn Ra tile costs the lot), which the engine's
+    draw-or-call (the hopeful model, one or two steps) does not take: drawing once differs on every
+    position whose next Ra tile does not end the epoch, drawing twice (a fixed plan) on every one.
+    """
+    ref = reference("bag")
+    for s in bag.practice_positions() + bag.practice_positions(6, 23):
+        mine, last = ref["draw_or_call_values"](s), s.rules.ra_limit - s.ra_count == 1
+        assert mine[2] != draw_or_call(s, horizon=2).draw
+        assert mine[1] != draw_or_call(s).draw or last  # at the epoch's end a Ra tile costs the lot in both
+        assert mine != _hopeful_values(s) or last
+        assert ref["next_tile_odds"](s)[0] not in (odds.p_next_ra(s), odds.p_next_disaster(s))
+        assert ref["kinds_before_next_ra"](s)[0] != odds.expected_tiles_before_ra(s)
 
 
 def test_bidder_checks_catch_bad_bots() -> None:
@@ -698,3 +725,43 @@ def test_graded_without_the_judge_every_check_gives_0_points_and_names_the_line_
     assert "0 points" in sentence and "c.Autograde.autograde_preprocessors = autograde_steps()" in sentence
     monkeypatch.setenv("NBGRADER_EXECUTION", "validate")
     assert check("1", lambda x: 2 * x) is None
+
+
+def _sheet_namespace(notebook: str) -> dict[str, Any]:
+    """Return the names a sheet's setup cell makes, as in a student's kernel (its banner swallowed)."""
+    import contextlib
+    import io
+
+    release = nbformat.read(ROOT / "exercises" / "release" / f"{notebook}.ipynb", as_version=4)
+    namespace: dict[str, Any] = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(release.cells[1].source, namespace)  # the sheet's own setup cell
+    return namespace
+
+
+@pytest.mark.parametrize("student", ["pasted", "runpy"])
+def test_a_pasted_or_rerun_copy_of_a_package_function_answers_no_task(student: str) -> None:
+    """What the red team bought points with: the package's functions as fresh copies. Each copy computes what
+    the package computes (shown on the sheet's example), and earns nothing: no task asks that any longer.
+
+    (A reloaded module is left to the autograde test: reloading here would swap the functions under the
+    other tests' tripwires.)
+    """
+    from . import cheats
+    from .student_files import without_grading
+
+    for notebook, cells in cheats.CHEATS[student].items():
+        task_sheet = sheet(NOTEBOOK_SHEET[notebook[:2]])
+        for cell, code in cells.items():
+            if "reload(" in code:
+                continue
+            namespace = _sheet_namespace(notebook)
+            exec(compile(code, "<cell>", "exec", dont_inherit=True), namespace)  # a fixed text of tests/cheats.py
+            task = task_sheet.task(cell.split("-")[1])
+            for hidden in (False, True):
+                with without_grading(), pytest.raises(CheckFailed):
+                    Checker(task_sheet)(task.key, namespace[task.answer], hidden)
+    copies = _sheet_namespace(cheats.S3)
+    exec(compile(cheats.CHEATS["pasted"][cheats.S3]["task-4-answer"], "<cell>", "exec", dont_inherit=True), copies)
+    example = State.from_dict(bag.EXAMPLE)
+    assert copies["draw_or_call"](example, horizon=2) == draw_or_call(example, horizon=2)  # the copy works

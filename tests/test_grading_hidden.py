@@ -176,3 +176,29 @@ def test_the_scan_names_a_pasted_copy_of_a_package_function_and_a_module_run_aga
     assert any(
         "runpy" in what for _, what in audit.findings("import runpy\nf = runpy.run_module('ra_core.analysis.odds')")
     )
+
+
+def test_the_scan_names_every_pasted_or_rerun_copy_of_the_red_teams_functions() -> None:
+    """Each copy of `tests/cheats.py`'s students `pasted` and `runpy` is named: the copies of `ra_core` and of
+    `ra_course` (notebook 16's functions) by their dotted names, a module run again, reloaded, or read from disk."""
+    from grading import audit
+
+    from .cheats import CHEATS
+
+    shapes = audit.package_shapes()
+    copies = {
+        what for cells in CHEATS["pasted"].values() for code in cells.values() for _, what in audit.pasted(code, shapes)
+    }
+    for name in (
+        "ra_core.analysis.valuation.lot_value",
+        "ra_core.analysis.odds.next_tile_distribution",
+        "ra_core.analysis.odds.tiles_before_ra",
+        "ra_core.analysis.chance.draw_or_call",
+        "ra_course.multiunit.pay_as_bid_bid",
+        "ra_course.multiunit.vickrey_payments",
+    ):
+        assert any(what.endswith(f"a copy of the package's {name}") for what in copies), name
+    for cells in CHEATS["runpy"].values():
+        for code in cells.values():
+            said = " ".join(what for _, what in audit.findings(code))
+            assert any(word in said for word in ("run again", "loaded again", "read from disk", "source text")), code

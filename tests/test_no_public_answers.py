@@ -1,10 +1,11 @@
-"""No function a student can import answers a task: a search over every public callable, on the hidden cases.
+"""No function of the package answers a task, called or pasted: a search over every callable, on the hidden cases.
 
 A task whose answer the package computes can be bought with an import, whatever the checks
-forbid (a tripwire does not reach a pasted copy). So for every task this test takes the first
-call a check makes on a hidden case and tries every public callable of `ra_core` and
-`ra_course` (module-level functions, classes, callable objects, and the methods of the inputs
-themselves) on those inputs, in one call and in the obvious two-call combinations:
+forbid, and with a pasted copy of the function, which no tripwire reaches. So for every task this
+test takes the first call a check makes on a hidden case and tries every callable of `ra_core`
+and `ra_course` (module-level functions, private ones too, since their text can be pasted as
+well; classes, callable objects, and the methods of the inputs themselves) on those inputs, in
+one call and in the obvious two-call combinations:
 
 * the result, an item or a field of it (``draw_or_call(s).draw``, ``lot_values(s)[player]``);
 * two such values as a pair, or three as a triple, when the answer is one;
@@ -13,7 +14,8 @@ themselves) on those inputs, in one call and in the obvious two-call combination
   (``expectation(tiles_before_ra(s))``).
 
 Each combination that gives the answer of that first call is then run as the student's function
-through the task's hidden test; the test fails if one passes. The same search finds the answers of
+through the task's hidden test, with the task's tripwires off (as a pasted copy runs); the test
+fails if one passes. The same search finds the answers of
 the tasks as they were before (the next tile's odds, the expected tiles before Ra, the value of a
 lot, drawing or calling): `test_the_search_finds_what_the_engine_computes`.
 """
@@ -21,6 +23,7 @@ lot, drawing or calling): `test_the_search_finds_what_the_engine_computes`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib
 import io
 import itertools
@@ -40,7 +43,8 @@ from ra_core import State
 from ra_core.analysis import chance, odds
 from ra_core.analysis.valuation import lot_value
 from ra_core.engine.timer import DecisionTimeout, time_limit_for
-from ra_course.exercises import bag, bidder, ra_auction, reserve, sheet
+from ra_course import multiunit as theory
+from ra_course.exercises import bag, bidder, multiunit, ra_auction, reserve, sheet
 from ra_course.exercises.checking import Checker, CheckFailed
 from ra_course.exercises.hashing import canonical
 from ra_course.exercises.replay import Recorder
@@ -64,8 +68,12 @@ class Found(NamedTuple):
     make: Callable[..., Any]  # the student's function that computes it from the task's inputs
 
 
-def public_callables() -> list[tuple[str, Callable[..., Any]]]:
-    """Return every public callable of every module of `ra_core` and `ra_course`, once each, by a dotted name."""
+def package_callables() -> list[tuple[str, Callable[..., Any]]]:
+    """Return every callable of every module of `ra_core` and `ra_course`, once each, by a dotted name.
+
+    The public ones, and the private functions a module defines (``_failures_before``): a student
+    can paste those as well as any other.
+    """
     seen: dict[int, tuple[str, Callable[..., Any]]] = {}
     for package in (ra_core, ra_course):
         modules = [package]
@@ -75,12 +83,14 @@ def public_callables() -> list[tuple[str, Callable[..., Any]]]:
         for module in modules:
             for name in dir(module):
                 obj = getattr(module, name)
-                if not name.startswith("_") and callable(obj) and not isinstance(obj, type(ra_core)):
+                if name.startswith("__") or not callable(obj) or isinstance(obj, type(ra_core)):
+                    continue
+                if not name.startswith("_") or getattr(obj, "__module__", None) == module.__name__:
                     seen.setdefault(id(obj), (f"{module.__name__}.{name}", obj))
     return list(seen.values())
 
 
-CALLABLES = public_callables()
+CALLABLES = package_callables()
 
 
 def _quietly(function: Callable[..., Any], *args: Any, limit: float = CALL_LIMIT) -> Any:
@@ -214,10 +224,17 @@ def _arithmetic(a: Found, numbers: list[Found]) -> Iterator[tuple[str, Any, Call
 
 
 def passes_hidden(sheet_name: str, key: str, function: Callable[..., Any]) -> bool:
-    """Return whether `function` passes the hidden test of task `key` of the sheet."""
+    """Return whether `function` passes the hidden test of task `key` of the sheet, as a pasted copy would.
+
+    A pasted copy of a package function is the student's own code: no tripwire reaches it, so the
+    task's forbidden functions are left alone here (the sheet checked forbids nothing).
+    """
+    untripped = dataclasses.replace(
+        sheet(sheet_name), tasks=tuple(dataclasses.replace(t, forbidden=()) for t in sheet(sheet_name).tasks)
+    )
     with without_grading():
         try:
-            Checker(sheet(sheet_name))(key, function, hidden=True)
+            Checker(untripped)(key, function, hidden=True)
         except CheckFailed:
             return False
     return True
@@ -242,6 +259,9 @@ def _cases() -> list[Case]:
     laws = [reserve.law(coefficients) for coefficients in c["reserve"]["2"]["laws"]]
     points = [Fraction(p) for p in c["reserve"]["1"]["points"]]
     revenue = [(n, Fraction(r), a) for n, r, a in c["reserve"]["3"]]
+    units = c["multiunit"]["1"]
+    points_6 = [(float(Fraction(v)), n, k, a) for n, k, a, values in c["multiunit"]["3"] for v in values]
+    vickrey = [(multiunit.profile(seed, b, u), u, r) for seed, b, u, r in c["multiunit"]["4"]]
 
     def bids(key: str) -> list[tuple[Any, ...]]:
         return [(s, s.to_move, sun) for s in ra_states[key] for sun in ra_auction._bids(s)]
@@ -280,12 +300,20 @@ def _cases() -> list[Case]:
         Case("reserve", "3", lambda: revenue[0], others=lambda: revenue[1:]),
         simulation("r4", lambda s: (4, 0.0, reserve.AUCTIONS, Recorder(s)), 7401),
         simulation("r5", lambda s: (5, reserve.AUCTIONS, Recorder(s)), 7501),
+        Case(
+            "multiunit",
+            "1",
+            lambda: (tuple(units[0][0]), units[0][1]),
+            others=lambda: [(tuple(b), k) for b, k in units[1:]],
+        ),
+        Case("multiunit", "3", lambda: points_6[0], others=lambda: points_6[1:]),
+        Case("multiunit", "4", lambda: vickrey[0], others=lambda: vickrey[1:]),
     ]
 
 
 @pytest.fixture(scope="module")
 def references() -> dict[str, dict[str, Any]]:
-    return {name: reference(name) for name in ("auctions", "ra_auction", "bag", "reserve")}
+    return {name: reference(name) for name in ("auctions", "ra_auction", "bag", "reserve", "multiunit")}
 
 
 def agrees_elsewhere(found: Found, case: Case, answer: Callable[..., Any]) -> bool:
@@ -362,3 +390,7 @@ def test_the_search_finds_what_the_engine_computes() -> None:
     lot = State.from_dict(ra_auction.LOT_EXAMPLE)
     by_player = one_call_values(lambda: (lot, 1), CALLABLES)
     assert any("lot_value" in h for h in hows(lot_value(lot, 1), by_player))
+    bids = multiunit.profile(*multiunit.PROFILES[0][:3])  # sheet 6's Task 4 without its reserve, as it was
+    paid = tuple(theory.vickrey_payments(bids, 2))
+    assert any("vickrey_payments" in h for h in hows(paid, one_call_values(lambda: (bids, 2), CALLABLES)))
+    assert any(name.endswith("odds._failures_before") for name, _ in CALLABLES)  # private functions, pasted

@@ -1,8 +1,12 @@
 """Sheet 3, expected value in the bag: exact chances from the bag's composition, checked by simulation.
 
-None of the exact tasks asks what the engine's analysis of the bag (`ra_core.analysis.odds`,
-`ra_core.analysis.chance`) gives: Task 1 asks for two draws in a row, Task 2 for the spread of the
-tiles before the next Ra tile beside their mean, Task 4 for drawing twice beside drawing once.
+None of the exact tasks asks what a function of the package computes, so that neither a call nor a
+pasted copy of one answers it: Task 1 asks for two draws in a row (a pair of one kind; a disaster,
+then a Ra tile), Task 2 for the mean and the variance of the number of different kinds drawn before
+the next Ra tile (the engine's `ra_core.analysis.odds` counts tiles, not kinds), Task 4 for the
+values of calling and drawing in the cautious model, where a Ra tile drawn costs the mover the lot
+(`ra_core.analysis.chance.draw_or_call` is the hopeful model, where he wins that auction), and for
+drawing twice as a fixed plan.
 Their answers are stored hashed for the example and practice positions of seeded games
 (`ra_course.exercises.hashes`, computed from the source sheet's solutions by
 ``python -m grading.keys``); the hidden tests give other positions with their hashed answers
@@ -112,11 +116,11 @@ def _exact_numbers(value: Any, name: str, count: int, what: str) -> tuple[Any, .
 
 def _odds_answers(f: Any, state: State, where: str) -> tuple[Any, ...]:
     name = "next_tile_odds"
-    return _exact_numbers(call(f, name, state), name, 2, "P(Ra next), P(a disaster, then a Ra tile)")
+    return _exact_numbers(call(f, name, state), name, 2, "P(a pair of one kind), P(a disaster, then a Ra tile)")
 
 
-def _tiles_answers(f: Any, state: State, where: str) -> tuple[Any, ...]:
-    name = "tiles_before_next_ra"
+def _kinds_answers(f: Any, state: State, where: str) -> tuple[Any, ...]:
+    name = "kinds_before_next_ra"
     return _exact_numbers(call(f, name, state), name, 2, "the mean and the variance")
 
 
@@ -133,10 +137,7 @@ def _judge(key: str) -> Any:
         answers = [(where, state, COLLECTORS[key](f, state, where)) for where, state in positions]
         for (where, state, mine), hashed in zip(answers, HASHES["bag"][key], strict=True):
             if not matches_hash(mine, hashed):
-                last = " (the next Ra tile ends the epoch)" if state.rules.ra_limit - state.ra_count == 1 else ""
-                raise Wrong(
-                    f"in {where}{last}, a bag of {sum(state.bag)} tiles, your answer {canonical(mine, 4)} is off"
-                )
+                raise Wrong(f"in {where}, a bag of {sum(state.bag)} tiles, your answer {canonical(mine, 4)} is off")
         return f"Exact for the example and {len(positions) - 1} practice positions."
 
     return judge
@@ -194,20 +195,20 @@ def _simulate_bag_on(f: Any, label: str, s: State, seed: int) -> None:
     if not isinstance(got, tuple) or len(got) != 3 or not all(is_number(v) for v in got):
         raise Wrong(f"{name} returned {got!r:.80}; it should return three numbers")
     stream, why = _Stream(rng.numbers(name), name), "each trial draws with `draw(bag, rng)` until a Ra tile comes out"
-    ra_first = disaster_then_ra = before = 0
+    pair = disaster_then_ra = kinds = 0
     for _ in range(TRIALS):
         bag = list(s.bag)
         drawn = [_pick(bag, stream.next(why))]
         while drawn[-1] is not Tile.RA:
             drawn.append(_pick(bag, stream.next(why)))
-        ra_first += drawn[0] is Tile.RA
+        pair += len(drawn) > 1 and drawn[0] is drawn[1]
         disaster_then_ra += len(drawn) == 2 and drawn[0].is_disaster
-        before += len(drawn) - 1
+        kinds += len(set(drawn[:-1]))
     stream.done(why)
     checks = (
-        ("share of trials whose first tile is a Ra tile", ra_first),
+        ("share of trials whose first two tiles are a pair of one kind", pair),
         ("share of trials whose first tile is a disaster and the second a Ra tile", disaster_then_ra),
-        ("mean number of tiles before the Ra tile", before),
+        ("mean number of different kinds before the Ra tile", kinds),
     )
     for (what, total), mine in zip(checks, got, strict=True):
         if not agrees(float(mine), total / TRIALS):
@@ -247,12 +248,11 @@ def _judge_simulate_draw(f: Any) -> str:
     positions = [("the example", State.from_dict(EXAMPLE)), ("practice position 3", practice_positions()[2])]
     runs = [_draw_run(f, s, _SEED + i) for i, (_, s) in enumerate(positions)]
     for (label, s), (mine, numbers) in zip(positions, runs, strict=True):
-        # what the turn player gets under Task 4's model when each kind is drawn (worked out here, not kept)
-        me, lot, last = s.turn_player, [t for t in s.track if t is not None], s.rules.ra_limit - s.ra_count == 1
+        # what the turn player gets under Task 4's model when each kind is drawn (worked out here, not kept):
+        # nothing for a Ra tile, which costs him the lot
+        me, lot = s.turn_player, [t for t in s.track if t is not None]
         worth = {
-            int(t): (0 if last else lot_value(s, me, lot)) if t is Tile.RA else lot_value(s, me, [*lot, t])
-            for t, n in zip(_TILES, s.bag, strict=True)
-            if n
+            int(t): 0 if t is Tile.RA else lot_value(s, me, [*lot, t]) for t, n in zip(_TILES, s.bag, strict=True) if n
         }
         _draw_verdict(label, s, mine, numbers, worth)
     return "It is the mean value of the draws you made, on two positions."
@@ -273,7 +273,7 @@ def _hidden_simulate_draw(f: Any, data: Hidden) -> str:
 
 
 #: per task, what the student's function answers on a position (None: a simulation, replayed)
-COLLECTORS: dict[str, Any] = {"1": _odds_answers, "2": _tiles_answers, "3": None, "4": _draw_call_answers, "5": None}
+COLLECTORS: dict[str, Any] = {"1": _odds_answers, "2": _kinds_answers, "3": None, "4": _draw_call_answers, "5": None}
 
 _ODDS: tuple[str, ...] = (
     "ra_core.analysis.odds.p_next_ra",
@@ -307,30 +307,33 @@ SHEET = Sheet(
             (
                 "Every tile in the bag is equally likely to come out next (R22): count the tiles of the kind "
                 "asked for and all the tiles there are (`state.bag` holds a count per Tile). For two draws, "
-                "ask what the first one changes in the bag the second comes from.",
-                "Equally likely outcomes and the multiplication rule for draws without replacement: notebook 09, "
-                "section 1 (is the next tile Ra?) counts them; the disasters are four kinds (notebook 05, "
-                "'The four disasters').",
+                "ask what the first one changes in the bag the second comes from; a pair may be of any kind "
+                "but Ra, so add up the kinds.",
+                "Equally likely outcomes, the multiplication rule for draws without replacement, and the "
+                "addition rule over disjoint events (one per kind): notebook 09, section 1 (is the next tile "
+                "Ra?) counts them; the disasters are four kinds (notebook 05, 'The four disasters').",
             ),
             forbidden=_ODDS,
             hidden=_hidden_exact(_odds_answers),
         ),
         Task(
             "2",
-            "Tiles before the next Ra: mean and spread",
+            "Kinds before the next Ra: mean and spread",
             4,
-            "tiles_before_next_ra",
+            "kinds_before_next_ra",
             _judge("2"),
             (
-                "Think of the bag shuffled into a row. Each of the N non-Ra tiles comes before all R Ra tiles "
-                "with chance 1/(R+1); the count is the sum of these N indicators. For the variance you also "
-                "need the chance that two given non-Ra tiles both come before every Ra tile.",
-                "Linearity of expectation with one indicator per non-Ra tile (notebook 09, section 2: how many "
-                "tiles come before the next Ra tile?); the variance of a sum is the sum of all covariances of "
-                "its terms, each pair counted in both orders.",
+                "Think of the bag shuffled into a row. A kind with n tiles shows before the R Ra tiles when, "
+                "among its n tiles and the R Ra tiles, the first is one of its own; the count of kinds is the "
+                "sum of these indicators. For the variance you also need the chance that two given kinds both "
+                "show: count the ways that one of them, or both, do not.",
+                "Linearity of expectation with one indicator per kind (notebook 09, section 2 counts the tiles "
+                "before the next Ra tile the same way, one indicator per tile); the variance of a sum is the sum "
+                "of all covariances of its terms, each pair counted in both orders; inclusion-exclusion gives "
+                "the chance that two kinds both show.",
             ),
             forbidden=_BEFORE,
-            hidden=_hidden_exact(_tiles_answers),
+            hidden=_hidden_exact(_kinds_answers),
         ),
         Task(
             "3",
@@ -341,7 +344,7 @@ SHEET = Sheet(
             (
                 "Each trial starts from a fresh copy of the bag, `bag = list(state.bag)`, and draws with "
                 "`draw(bag, rng)` until a Ra tile comes out: its first two tiles decide the two shares, the "
-                "tiles before the Ra tile count for the mean.",
+                "different kinds among the tiles before the Ra tile count for the mean.",
                 "A Monte Carlo estimate of an expectation: independent trials, each drawing without "
                 "replacement, averaged; notebook 09, sections 1 and 2 check their exact answers this way.",
             ),
@@ -355,11 +358,12 @@ SHEET = Sheet(
             "draw_or_call_values",
             _judge("4"),
             (
-                "Average over every kind in the bag, weighted by its chance: a non-Ra tile joins the lot; a Ra "
-                "tile starts the auction on the lot as it is, unless it is the Ra tile that ends the epoch: then "
-                "the lot is lost (value 0). Drawing twice repeats this from the bag and the lot after the first tile.",
+                "Average over every kind in the bag, weighted by its chance: a non-Ra tile joins the lot; in this "
+                "model any Ra tile costs the mover the lot (value 0), since only his own call wins it. Drawing "
+                "twice repeats this from the bag and the lot after the first tile.",
                 "The expected value of a gamble, outcome by outcome (the law of total expectation), in the "
-                "stopping problem of notebook 09, section 4 (draw or call Ra?); two draws condition on the first.",
+                "stopping problem of notebook 09, section 4 (draw or call Ra?), with a Ra tile worth nothing "
+                "to the mover here; two draws condition on the first.",
             ),
             forbidden=_DRAW,
             hidden=_hidden_exact(_draw_call_answers),
@@ -372,7 +376,7 @@ SHEET = Sheet(
             _judge_simulate_draw,
             (
                 "Draw one tile with `draw(list(state.bag), rng)`, value what the turn player would then win "
-                "under Task 4's model (draw once, then call), and average over the trials.",
+                "under Task 4's model (draw once, then call: nothing for a Ra tile), and average over the trials.",
                 "A Monte Carlo estimate of Task 4's second value: one independent draw from the full bag per "
                 "trial, valued under the same model (notebook 09, section 4).",
             ),

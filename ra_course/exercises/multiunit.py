@@ -1,16 +1,24 @@
 """Sheet 6, multi-unit auctions: the uniform price and its revenue, the pay-as-bid bid, Vickrey, demand reduction.
 
 The setting (notebook 16): ``k`` identical units; with unit demand each bidder bids once and the
-``k`` highest bids win. How each task is judged, with no answer of a task in this module and no
-call of `ra_course.multiunit` allowed while the student's function runs (`Task.forbidden`):
+``k`` highest bids win. How each task is judged, with no call of `ra_course.multiunit` allowed
+while the student's function runs (`Task.forbidden`), and no function of this module that gives a
+task's answer (a student could call or paste it):
 
-* the uniform price (Task 1) and Vickrey's payments (Task 4) from their definitions, computed
-  inside the judge on the cases it chooses: the highest rejected bid; what the others' bids would
-  have won without the bidder, less what they win with him (his externality);
-* the pay-as-bid bid (Task 3) against ``E[Y_k | Y_k < v]`` integrated exactly (`Fraction`s) for
-  uniform values, to `TOLERANCE`;
+* the uniform price (Task 1) from its definition, inside the judge: the highest rejected bid;
+* the pay-as-bid bid (Task 3) and Vickrey's payments (Task 4) against the source sheet's
+  solution: hashed for the visible cases (`ra_course.exercises.hashes`; the bid to `DIGITS`
+  decimals, each visible value chosen far from a rounding boundary), and in the teacher's
+  ``grading/answers.py`` for the hidden ones (the bid to `TOLERANCE`); ``python -m grading.keys``
+  writes both, and the tests check the solution against E[Y_k | Y_k < v] integrated exactly and
+  against the externality of each bidder;
 * the simulations (Tasks 2 and 5) by replaying the numbers the function drew
   (`ra_course.exercises.replay`).
+
+Tasks 3 and 4 ask what `ra_course.multiunit` does not compute, so that a pasted copy of its
+functions does not answer them: the pay-as-bid bid for values of the law F(x) = x^a (its
+`pay_as_bid_bid` knows uniform values only), Vickrey's payments with a reserve price (its
+`vickrey_payments` takes none).
 """
 
 from __future__ import annotations
@@ -21,15 +29,18 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from .checking import Sheet, Task, Wrong, call, is_number, on_hidden_cases
+from .checking import Hidden, Sheet, Task, Wrong, call, is_number, matches_hash, on_hidden_cases
+from .hashes import HASHES
+from .hashing import HIDDEN
 from .replay import Recorder, agrees, layouts
 
 __all__ = ["AUCTIONS", "BIDS", "POINTS", "PROFILES", "SHEET", "TOLERANCE", "profile"]
 
 #: auctions per call in the checks of Tasks 2 and 5
 AUCTIONS = 500
-#: Tasks 3: how close a bid must be to the exact one
+#: Task 3: how close a bid must be to the exact one (hidden cases), and the decimals of the visible hashes
 TOLERANCE = 1e-6
+DIGITS = 4
 #: Task 1's visible cases: (bids, k)
 BIDS: list[tuple[tuple[float, ...], int]] = [
     ((0.31, 0.77, 0.12, 0.58, 0.94), 2),
@@ -37,10 +48,14 @@ BIDS: list[tuple[tuple[float, ...], int]] = [
     ((0.9, 0.35, 0.71), 3),
     ((0.18, 0.52, 0.47, 0.99, 0.63, 0.05), 4),
 ]
-#: Task 3's visible cases: (n, k, values)
-POINTS: list[tuple[int, int, tuple[str, ...]]] = [(4, 2, ("3/10", "11/20", "9/10")), (6, 3, ("1/4", "3/5", "1"))]
-#: Task 4's visible cases: (seed, bidders, units) for `profile`
-PROFILES: list[tuple[int, int, int]] = [(601, 3, 2), (602, 4, 3), (603, 2, 3)]
+#: Task 3's visible cases: (n, k, a, values): n bidders, k units, values of the law F(x) = x^a
+POINTS: list[tuple[int, int, int, tuple[str, ...]]] = [
+    (4, 2, 1, ("7/20", "11/20", "9/10")),
+    (6, 3, 2, ("1/4", "3/5", "1")),
+    (5, 1, 3, ("2/5", "7/10")),
+]
+#: Task 4's visible cases: (seed, bidders, units) for `profile`, and the reserve price (no thousandth: no tie)
+PROFILES: list[tuple[int, int, int, float]] = [(601, 3, 2, 0.3125), (602, 4, 3, 0.4375), (603, 2, 3, 0.1875)]
 #: the package functions that compute what the tasks ask for
 _FORBIDDEN = (
     "ra_course.multiunit.allocate",
@@ -120,62 +135,104 @@ def _simulation(f: Any, cases: Sequence[Any] = ((4, 1, 6201), (5, 2, 6202), (7, 
 
 
 # -- Task 3: the pay-as-bid bid --------------------------------------------------------------------
+# The answers are those of the source sheet's solution, hashed to `DIGITS` decimals for the visible
+# cases (ra_course.exercises.hashes) and kept in the teacher's grading/answers.py for the hidden ones:
+# no function of this package computes a bid of the law x^a, nor a Vickrey payment with a reserve.
 
 
-def _conditional_mean(v: Fraction, n: int, k: int) -> Fraction:
-    """E[Y_k | Y_k < v] for the k-th highest of n - 1 uniform values: two polynomial integrals, exact."""
-    a, b = n - k - 1, k - 1  # the density of Y_k is proportional to y^a (1 - y)^b
-    terms = [(math.comb(b, j) * (-1) ** j, a + j) for j in range(b + 1)]  # (1 - y)^b expanded
-    mass = sum((Fraction(c, p + 1) * v ** (p + 1) for c, p in terms), Fraction(0))
-    first = sum((Fraction(c, p + 2) * v ** (p + 2) for c, p in terms), Fraction(0))
-    return first / mass
+def _bids_of(f: Any, cases: Sequence[Any]) -> list[list[tuple[str, float]]]:
+    """Return what `pay_as_bid` answers on each case's values, with the call as text."""
+    name, out = "pay_as_bid", []
+    for n, k, a, values in cases:
+        row = []
+        for text in values:
+            v = float(Fraction(text))
+            what = f"{name}({v:g}, {n}, {k}, {a})"
+            row.append((what, _number(call(f, name, v, n, k, a), what)))
+        out.append(row)
+    return out
+
+
+def _bid_mistake(what: str, got: float, n: int, k: int, a: int, v: float) -> Wrong:
+    """Return the failure of a wrong bid: the mistake it is, when it is a known one (never the right bid)."""
+    from ra_course.multiunit import pay_as_bid_bid  # notebook 16's bid, for uniform values: a mistake here
+
+    if a == 1 and k > 1 and abs(got - (n - 1) / n * v) <= TOLERANCE:
+        return Wrong(
+            f"{what} returned {got:.6f}, the bid of a single unit: with {k} units a bidder wins "
+            f"when his value beats the {k}-th highest of his rivals'"
+        )
+    if a > 1 and abs(got - pay_as_bid_bid(v, n, k)) <= TOLERANCE:
+        return Wrong(
+            f"{what} returned {got:.6f}, the bid when values are uniform: here every value is drawn "
+            f"from F(x) = x^{a}, and so is the rivals' k-th highest"
+        )
+    return Wrong(f"{what} returned {got:.6f}, which is not the equilibrium bid")
 
 
 def _pay_as_bid(f: Any, cases: Sequence[Any] = POINTS) -> str:
-    name = "pay_as_bid"
-    count = 0
-    for n, k, values in cases:
-        for text in values:
-            v = Fraction(text)
-            what = f"{name}({float(v):g}, {n}, {k})"
-            got = _number(call(f, name, float(v), n, k), what)
-            if abs(got - float(_conditional_mean(v, n, k))) <= TOLERANCE:
-                count += 1
-                continue
-            if abs(got - (n - 1) / n * float(v)) <= TOLERANCE:
-                raise Wrong(
-                    f"{what} returned {got:.6f}, the bid of a single unit: with {k} units a bidder wins "
-                    f"when his value beats the {k}-th highest of his rivals'"
-                )
-            raise Wrong(f"{what} returned {got:.6f}, which is not the equilibrium bid (to within 1e-6)")
-    return f"Equilibrium bids for {count} values."
+    answers = _bids_of(f, cases)
+    for (n, k, a, values), row, hashed in zip(cases, answers, HASHES["multiunit"]["3"], strict=True):
+        for text, (what, got), key in zip(values, row, hashed, strict=True):
+            if not matches_hash(got, key, digits=DIGITS):
+                raise _bid_mistake(what, got, n, k, a, float(Fraction(text)))
+    return f"Equilibrium bids for {sum(map(len, answers))} values."
 
 
-# -- Task 4: Vickrey's payments ----------------------------------------------------------------------
+def _hidden_pay_as_bid(f: Any, data: Hidden) -> str:
+    answers = _bids_of(f, data.cases)
+    for (n, k, a, values), row, right in zip(data.cases, answers, data.answers(), strict=True):
+        for text, (what, got), exact in zip(values, row, right, strict=True):
+            if not abs(got - float(exact)) <= TOLERANCE:
+                raise _bid_mistake(what, got, n, k, a, float(Fraction(text)))
+    return f"Equilibrium bids for {sum(map(len, answers))} values."
 
 
-def _top(bids: Sequence[float], units: int) -> float:
-    return math.fsum(sorted(bids, reverse=True)[:units])
+# -- Task 4: Vickrey's payments with a reserve price -------------------------------------------------
+
+
+def _payments_of(f: Any, seed: int, bidders: int, units: int, reserve: float) -> tuple[str, tuple[float, ...]]:
+    name = "vickrey_payments"
+    bids = profile(seed, bidders, units)
+    what = f"{name}({[list(b) for b in bids]}, {units}, {reserve:g})"
+    got = call(f, name, bids, units, reserve)
+    if not isinstance(got, tuple) or len(got) != bidders or not all(is_number(x) for x in got):
+        raise Wrong(f"{what} returned {got!r:.80}; it should return one payment per bidder, in order")
+    return what, tuple(float(x) for x in got)
+
+
+def _payments_mistake(what: str, got: tuple[float, ...], case: Sequence[Any], i: int | None = None) -> Wrong:
+    """Return the failure of wrong payments: without the reserve, when they are that (never the right ones)."""
+    from ra_course.multiunit import vickrey_payments  # notebook 16's payments, without a reserve: a mistake here
+
+    seed, bidders, units, reserve = case
+    if all(agrees(x, y) for x, y in zip(got, vickrey_payments(profile(seed, bidders, units), units), strict=True)):
+        return Wrong(
+            f"{what}: these are the payments without the reserve: the seller keeps a unit rather than sell it "
+            f"for less than {reserve:g}, so a bid below it wins nothing and a winner pays at least the reserve"
+        )
+    whose = "the payments are" if i is None else f"bidder {i}'s payment {got[i]:g} is"
+    return Wrong(
+        f"{what}: {whose} not what the units cost the others and the seller: the value their bids and the "
+        "reserve would have won without the bidder, less what they win with him"
+    )
 
 
 def _vickrey(f: Any, cases: Sequence[Any] = PROFILES) -> str:
-    name = "vickrey_payments"
-    for seed, bidders, units in cases:
-        bids = profile(seed, bidders, units)
-        what = f"{name}({[list(b) for b in bids]}, {units})"
-        got = call(f, name, bids, units)
-        if not isinstance(got, tuple) or len(got) != bidders or not all(is_number(x) for x in got):
-            raise Wrong(f"{what} returned {got!r:.80}; it should return one payment per bidder, in order")
-        everyone = sorted(((b, i) for i, own in enumerate(bids) for b in own), reverse=True)[:units]
-        for i, paid in enumerate(got):
-            others = [b for j, own in enumerate(bids) if j != i for b in own]
-            with_him = math.fsum(b for b, j in everyone if j != i)
-            if not agrees(float(paid), _top(others, units) - with_him):
-                raise Wrong(
-                    f"{what}: bidder {i}'s payment {float(paid):g} is not what his units cost the others: the "
-                    "value their bids would have won without him, less what they win with him"
-                )
-    return f"Vickrey's payments in {len(cases)} auctions."
+    for case, hashed in zip(cases, HASHES["multiunit"]["4"], strict=True):
+        what, got = _payments_of(f, *case)
+        for i, (paid, key) in enumerate(zip(got, hashed, strict=True)):
+            if not matches_hash(paid, key):
+                raise _payments_mistake(what, got, case, i)
+    return f"Vickrey's payments with a reserve price in {len(cases)} auctions."
+
+
+def _hidden_vickrey(f: Any, data: Hidden) -> str:
+    answers = [_payments_of(f, *case) for case in data.cases]
+    for case, (what, got), key in zip(data.cases, answers, data.answers(), strict=True):
+        if not matches_hash(got, key, salt=HIDDEN):
+            raise _payments_mistake(what, got, case)
+    return f"Vickrey's payments with a reserve price in {len(answers)} auctions."
 
 
 # -- Task 5: demand reduction, simulated --------------------------------------------------------------
@@ -249,12 +306,13 @@ SHEET = Sheet(
             (
                 "A winner pays his bid, so he bids what he expects to pay in the uniform-price auction given "
                 "that he wins: the mean of Y_k, the k-th highest rival value, given that it is below v.",
-                "Y_k is the k-th highest of n - 1 uniform values: its density is proportional to "
-                "y^(n-k-1) (1-y)^(k-1) (notebook 16, section 1). Divide the integral of y times it from 0 to "
-                "v by its integral.",
+                "Y_k is the k-th highest of n - 1 values of the law F: its density is proportional to "
+                "F(y)^(n-k-1) (1-F(y))^(k-1) f(y) (notebook 16, section 1, for uniform values). With "
+                "F(y) = y^a, expand (1 - y^a)^(k-1) and divide the integral of y times the density from 0 to v "
+                "by the integral of the density.",
             ),
             forbidden=_FORBIDDEN,
-            hidden=on_hidden_cases(_pay_as_bid),
+            hidden=_hidden_pay_as_bid,
         ),
         Task(
             "4",
@@ -263,13 +321,15 @@ SHEET = Sheet(
             "vickrey_payments",
             _vickrey,
             (
-                "A bidder who wins m units pays the m highest bids of the others that his units keep out: "
-                "the bids that would have won if he had not taken part.",
-                "Vickrey's payment is the bidder's externality: the value the others' bids would win without "
-                "him, less the value they win with him (notebook 16, section 2).",
+                "A bidder who wins m units pays, for each, the bid his unit keeps out: another bidder's, or the "
+                "seller's reserve when the unit would have stayed unsold without him. A bid below the reserve "
+                "wins nothing.",
+                "Vickrey's payment is the bidder's externality: the value the others would win without him, less "
+                "the value they win with him (notebook 16, section 2), where the seller counts among the others, "
+                "a unit he keeps worth the reserve to him.",
             ),
             forbidden=_FORBIDDEN,
-            hidden=on_hidden_cases(_vickrey),
+            hidden=_hidden_vickrey,
         ),
         Task(
             "5",

@@ -226,7 +226,10 @@ COLLECTORS: dict[str, Any] = {
     "5": _best_bid_answer,
 }
 
-#: the package functions that value a lot: Tasks 1 and 3 ask for that work
+#: the package functions that value a lot: Tasks 1 and 3 ask for that work. Neither task asks what they
+#: compute, so a pasted copy of one does not answer it either: Task 1 asks for the points category by
+#: category (`lot_value` gives their sum), Task 3 for the change in the winner's lead over the best of
+#: the others (the others' pharaoh and sun points move too; `lot_value` is the winner's own gain)
 _VALUERS = (
     "ra_core.analysis.valuation.lot_value",
     "ra_core.analysis.valuation.lot_values",
@@ -279,10 +282,13 @@ SHEET = Sheet(
             "value_of_winning",
             _judge("3"),
             (
-                "In epoch 3 the suns count too: the highest sun total gets +5, the lowest -5 (R71). Winning "
-                "changes your total by the center sun minus your sun; the lot adds the sum of Task 1's changes.",
-                "Again a difference, now of the sun points of R71 before and after the swap: notebook 06, "
-                "'After epoch 3 only: monuments and suns'. The sun points compare every player's total.",
+                "Score the end of the game twice, for every player: as it stands, and with the lot in the "
+                "winner's display and his sun swapped for the center sun (R46, R71). His lead is his final fame "
+                "minus the best of the others'; the answer is how much it changes.",
+                "A relative payoff: in a game won by rank (R73) a prize is worth what it does to the gap to the "
+                "strongest rival (notebook 08, section 8; notebook 06, 'After epoch 3 only: monuments and suns'). "
+                "The pharaoh points (R64) and the sun points (R71) compare every player's count, so the others' "
+                "points move when yours do; the fame floor of R69 applies to every player.",
             ),
             forbidden=_VALUERS,
             hidden=_hidden(_winning_answers),
