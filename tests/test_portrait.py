@@ -97,3 +97,43 @@ def test_the_phone_board_is_well_formed_and_scales_to_a_phone() -> None:
     doc = ET.fromstring(str(portrait_svg(s, you=1)))
     assert doc.get("width") == str(WIDTH) and doc.get("viewBox", "").startswith(f"0 0 {WIDTH} ")
     assert "P1 (you)" in "".join(doc.itertext())
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_boards_drawn_together_are_each_the_board_drawn_alone(players: int) -> None:
+    """`Portraits` draws what the seats' boards share once; each seat's board is still `portrait_svg`'s, byte for byte.
+
+    Every position of whole games, every seat in a new order each time, with what differs
+    between seats: his name "(you)", his clicks (a god chosen, tiles picked to lose), the other
+    player's last move marked, a seat with no controls, and names that look like one another.
+    """
+    import random
+
+    from ra_core import new_game
+    from ra_core.pictures.controls import Controls
+    from ra_core.pictures.portrait import Portraits
+
+    names = ["Ann", "P1", "Bo (P1)", "", "Eve"][:players]
+    for seed in range(2):
+        s, rng = new_game(players, seed=seed), random.Random(seed)
+        last: tuple[int, str] | None = None
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s = s.apply(s.legal_actions()[0])
+                continue
+            legal = tuple(s.legal_actions())
+            discard = next((a for a in legal if isinstance(a, Discard) and a.tiles), None)
+            picked = discard.tiles[: rng.randint(0, len(discard.tiles))] if discard else ()
+            god = any(isinstance(a, UseGod) for a in legal) and rng.random() < 0.5
+            boards = Portraits(s, names)
+            seats: list[int | None] = [*range(players), None]
+            rng.shuffle(seats)
+            for you in seats:
+                mine = you == s.to_move
+                controls = Controls(legal if mine else (), god and mine, picked if mine else (), last)
+                for kept in (controls, None):
+                    alone = portrait_svg(s, you=you, names=names, controls=kept)
+                    assert boards.board(you=you, controls=kept) == alone, (seed, you, s.epoch)
+            action = legal[rng.randrange(len(legal))]
+            last = (s.to_move, str(action))
+            s = s.apply(action)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ra_core.bots import heuristic_bot
 from ra_core.pictures.controls import Controls
 from ra_core.pictures.narrate import narrate, since_last_move
-from ra_core.pictures.portrait import portrait_svg
+from ra_core.pictures.portrait import Portraits
 from ra_core.pictures.svg import svg
 from ra_core.pictures.words import facts, player_name, scores_rows, status_lines
 from ra_core.play import sample_chance
@@ -25,6 +25,7 @@ __all__ = [
     "Answer",
     "Click",
     "Controls",
+    "Portraits",
     "Selection",
     "controls",
     "judge",
@@ -34,7 +35,6 @@ __all__ = [
     "narrate",
     "player_name",
     "plot_style",
-    "portrait_svg",
     "sample_chance",
     "scores_rows",
     "since_last_move",

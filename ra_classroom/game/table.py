@@ -32,6 +32,7 @@ from ra_core import Action, State, new_game, parse_action
 from .bridge import (
     Answer,
     Click,
+    Portraits,
     Selection,
     controls,
     facts,
@@ -39,7 +40,6 @@ from .bridge import (
     judge,
     narrate,
     player_name,
-    portrait_svg,
     read_click,
     sample_chance,
     scores_rows,
@@ -74,6 +74,7 @@ class TableGame:
         self._told: list[str] = []  # the sentence of each move told so far, seats named by tokens
         self._facts: tuple[int, list[str], list[str]] = (-1, [], [])  # at a ply: the facts (tokens), the status lines
         self._shown: dict[tuple[Any, ...], dict[str, Any]] = {}  # the views drawn at this ply
+        self._boards: dict[tuple[str, ...], Portraits] = {}  # at this ply, the seats' boards for a list of names
 
     @property
     def state(self) -> State:
@@ -89,7 +90,7 @@ class TableGame:
             list(self.moves),
             list(self.actions),
         )
-        twin._told, twin._facts, twin._shown = list(self._told), self._facts, {}
+        twin._told, twin._facts, twin._shown, twin._boards = list(self._told), self._facts, {}, {}
         return twin
 
     @property
@@ -176,6 +177,7 @@ class TableGame:
         self.moves.append((seat, text))
         self.actions.append(action)
         self._shown.clear()
+        self._boards.clear()
         return seat, text
 
     def last_by_other(self, seat: int) -> tuple[int, str] | None:
@@ -261,9 +263,12 @@ class TableGame:
             status = f"Waiting for P{s.to_move} ({names[s.to_move]})."
         told, lines = self._told_now()
         seen = _named(told, seat, names)
+        boards = self._boards.get(tuple(names))
+        if boards is None:  # what the seats' boards share, drawn once for them all
+            boards = self._boards[tuple(names)] = Portraits(s, names)
         return {
             "ply": self.ply,
-            "svg": str(portrait_svg(s, you=seat, names=names, controls=board, told=seen)),  # a phone's board
+            "svg": str(boards.board(you=seat, controls=board, told=seen)),  # a phone's board
             "status": status,
             "lines": lines,
             "recent": self.recent(seat, names),
