@@ -23,6 +23,7 @@ new to take its clicks.
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Callable, Collection, Hashable, Sequence
 from html import escape
@@ -36,7 +37,17 @@ from .clickable import LOST, bag_and_statue, button_svg, frame, loss_badge, move
 from .controls import Controls
 from .pieces import VERMILLION, Svg, sun_svg, text_element, tile_svg
 from .theme import PANEL, PAPER, ROOT, STRONG, STYLE, UNUSED
-from .words import KEPT, SCORED_EACH_EPOCH, facts, player_name, seat_set, status_lines, tile_name
+from .words import (
+    KEPT,
+    SCORED_EACH_EPOCH,
+    facts,
+    named,
+    player_name,
+    seat_set,
+    seat_tokens,
+    status_lines,
+    tile_name,
+)
 
 if TYPE_CHECKING:
     from ..engine.records import Player
@@ -109,6 +120,7 @@ class Portraits:
         self.state = s
         self.names = tuple(names)
         self._drawn: dict[Hashable, str] = {}  # each piece drawn, under what it depends on
+        self._status: list[str] | None = None  # the auction or discard in words, seats named by `seat_tokens`
 
     def _piece(self, key: Hashable, draw: Callable[..., list[str]], *args: Any) -> str:
         """Return the piece kept under `key`, drawn (`draw(*args)`) the first time only."""
@@ -116,6 +128,14 @@ class Portraits:
         if found is None:
             found = self._drawn[key] = "".join(draw(*args))
         return found
+
+    def _status_lines(self, me: Collection[int]) -> list[str]:
+        """Return `status_lines` as seats `me` read them: told once for every seat, then named for these."""
+        if any("\x00" in name for name in self.names):  # a name the tokens cannot stand for
+            return status_lines(self.state, True, me, self.names)
+        if self._status is None:
+            self._status = status_lines(self.state, True, (), seat_tokens(len(self.state.players)))
+        return named(self._status, me, self.names)
 
     def board(
         self,
@@ -129,7 +149,7 @@ class Portraits:
         below = _seat_below(s, me)
         others = [i for i in range(len(s.players)) if i != below]
         mine = s.players[below]
-        kinds = sum(1 for t in Tile if mine.display[t])
+        kinds = sum(map(bool, mine.display))  # kinds of tiles held (the display is indexed by `Tile`)
         rows = max(_MINE_ROWS, -(-kinds // _PER_ROW))
         top = 222
         panel_y = top + _OTHER * len(others) + 4
@@ -149,7 +169,7 @@ class Portraits:
         god = controls is not None and controls.god
         gods = frozenset(a.slot for a in controls.actions if isinstance(a, UseGod)) if controls and god else None
         out.append(self._piece(("lot", gods, controls.last if controls else None), _lot, s, controls))
-        lines = tuple(status_lines(s, True, me, names))
+        lines = tuple(self._status_lines(me))
         out.append(self._piece(("words", lines), _words, lines))
         for k, i in enumerate(others):
             name, did = player_name(i, me, names), controls.just_did(i) if controls else ""
@@ -230,10 +250,16 @@ def _lot(s: State, controls: Controls | None) -> list[str]:
 
 def _words(lines: Sequence[str]) -> list[str]:
     """Return the auction or the discard in words (`status_lines`): `_LINES` lines, always (empty ones too)."""
-    rows = [row for line in lines for row in textwrap.wrap(line, 60)]
+    rows = [row for line in lines for row in _wrapped(line)]
     if len(rows) > _LINES:
         rows = [*rows[: _LINES - 1], rows[_LINES - 1][:57].rstrip() + "\u2026"]
     return [text_element(8, 180 + 16 * k, row, 12, "bold" if k == 0 else "normal") for k, row in enumerate(rows)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _wrapped(line: str) -> tuple[str, ...]:
+    """Return `line` in rows of 60 characters at most (`textwrap`): each line once for every seat and position."""
+    return tuple(textwrap.wrap(line, 60))
 
 
 def _badges(s: State, i: int) -> str:
