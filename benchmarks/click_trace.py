@@ -33,7 +33,9 @@ the move's command in its transaction (`ra_classroom.store.commands.move`), then
 the three seats' pages that its event asks for, built in one batch (`store.pages.build_views`),
 each view turned into the text the page is sent. It prints the calls into `ra_core` and
 `ra_classroom` (and in all, the database's included), the files they visit, and each check and
-each computation of the move and the boards, with how often it ran.
+each computation of the move and the boards, with how often it ran: each seat's board
+(`Portraits.board`), and of its pieces another player's block (`_other`: drawn once for the
+seats that see it alike) and the seat's own panel (`_mine`: one per seat).
 """
 
 from __future__ import annotations
@@ -77,7 +79,9 @@ CLASSROOM = (
     "ra_core.pictures.words.facts",
     "ra_core.pictures.words.status_lines",
     "ra_core.pictures.narrate.since_last_move",
-    "ra_core.pictures.portrait.portrait_svg",
+    "ra_core.pictures.portrait.Portraits.board",
+    "ra_core.pictures.portrait._other",
+    "ra_core.pictures.portrait._mine",
     "ra_core.pictures.words.scores_text",
 )
 
