@@ -171,7 +171,7 @@ def _table_parts(
     """Return the table part of the page of each student in `sids`, all seated at table `table_id`."""
     seating = seat_names(conn, table_id)
     parts = {}
-    with cache.game(conn, table_id) as game:
+    with cache.game(conn, table_id, seating.ply) as game:
         for sid in sids:
             seat = seating.seat_of[sid]
             part = game.view(seat, seating.shown, seating.bots, live=live, sel=sel or Selection(), paused=paused)

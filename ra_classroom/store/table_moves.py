@@ -43,7 +43,7 @@ _MOVES_SINCE = (
     .order_by(moves.c.ply)
 )
 _SEATING = (
-    select(seats.c.seat, seats.c.student_id, seats.c.bot, students.c.name, tables.c.table_no)
+    select(seats.c.seat, seats.c.student_id, seats.c.bot, students.c.name, tables.c.table_no, tables.c.ply)
     .select_from(
         seats.outerjoin(students, students.c.id == seats.c.student_id).join(tables, tables.c.id == seats.c.table_id)
     )
@@ -52,7 +52,9 @@ _SEATING = (
 )
 _BOTS = select(seats.c.seat).where(seats.c.table_id == bindparam("table"), seats.c.bot)
 _SEATS = (  # a table's seats, with its round's state: who clicks, and which seats bots play
-    select(rounds.c.status, rounds.c.paused_at, seats.c.seat, seats.c.student_id, seats.c.bot, seats.c.held)
+    select(
+        rounds.c.status, rounds.c.paused_at, seats.c.seat, seats.c.student_id, seats.c.bot, seats.c.held, tables.c.ply
+    )
     .select_from(tables.join(rounds, rounds.c.id == tables.c.round_id).join(seats, seats.c.table_id == tables.c.id))
     .where(tables.c.id == bindparam("table"))
 )
@@ -77,13 +79,17 @@ class TableCache:
         with self._guard:
             return self._locks.setdefault(table_id, threading.Lock())
 
-    def _fresh(self, conn: Connection, table_id: int) -> TableGame:
+    def _fresh(self, conn: Connection, table_id: int, ply: int | None = None) -> TableGame:
         """Return the cached game (or a new one) with every move `conn` sees made; the caller holds the lock.
 
         Moves are pushed on the cached game itself: only committed moves may be read through a
-        connection that is not writing (`game`); a writer copies the result (`changing`).
+        connection that is not writing (`game`); a writer copies the result (`changing`). `ply`
+        is the table's ply as `conn` reads it, if the caller has read it already: a cached game
+        at that ply is up to date without asking the database for moves.
         """
         game = self._games.get(table_id)
+        if game is not None and ply is not None and game.ply == ply:
+            return game
         if game is None:
             row = conn.execute(select(tables.c.players, tables.c.seed).where(tables.c.id == table_id)).one()
             game = TableGame(int(row.players), str(row.seed))
@@ -92,28 +98,32 @@ class TableCache:
         return game
 
     @contextmanager
-    def game(self, conn: Connection, table_id: int) -> Iterator[TableGame]:
-        """Yield table `table_id`'s game as stored (every committed move made), for reading only."""
+    def game(self, conn: Connection, table_id: int, ply: int | None = None) -> Iterator[TableGame]:
+        """Yield table `table_id`'s game as stored (every committed move made), for reading only.
+
+        `ply`: the table's ply as `conn` reads it (its ``tables`` row), if the caller has it.
+        """
         with self._lock(table_id):
-            game = self._fresh(conn, table_id)
+            game = self._fresh(conn, table_id, ply)
             self._games[table_id] = game
             yield game
 
     @contextmanager
-    def changing(self, conn: Connection, table_id: int) -> Iterator[TableGame]:
+    def changing(self, conn: Connection, table_id: int, ply: int | None = None) -> Iterator[TableGame]:
         """Yield a copy of table `table_id`'s game to make moves on, inside `conn`'s transaction.
 
         The copy is staged in ``conn.info``; the caller installs it with `installed` once the
         transaction has committed, or drops it if the transaction failed. A table this
         transaction changed already goes on from its staged game: its moves are not committed,
-        so they must not reach the cached game, which pages are drawn from.
+        so they must not reach the cached game, which pages are drawn from. `ply`: the table's
+        ply as `conn` reads it under the table's lock, if the caller has it (see `game`).
         """
         earlier = conn.info.get(_STAGED, {}).get(table_id)
         if earlier is not None:
             game = earlier.copy()
         else:
             with self._lock(table_id):
-                game = self._fresh(conn, table_id).copy()  # the cache keeps only what is committed
+                game = self._fresh(conn, table_id, ply).copy()  # the cache keeps only what is committed
         yield game
         conn.info.setdefault(_STAGED, {})[table_id] = game
 
@@ -208,6 +218,7 @@ class Seating(NamedTuple):
         seat_of: each student's seat.
         names: the student's name at each seat ("bot" for a bot's seat).
         table_no: the table's number in its round, from 0.
+        ply: the table's ply: how many moves are stored.
     """
 
     shown: list[str]
@@ -215,6 +226,7 @@ class Seating(NamedTuple):
     seat_of: dict[int, int]
     names: list[str]
     table_no: int
+    ply: int
 
 
 def seat_names(conn: Connection, table_id: int) -> Seating:
@@ -229,6 +241,7 @@ def seat_names(conn: Connection, table_id: int) -> Seating:
         {int(r.student_id): int(r.seat) for r in rows if r.student_id is not None},
         names,
         int(rows[0].table_no),
+        int(rows[0].ply),
     )
 
 
@@ -279,7 +292,7 @@ def click(
     seat, back = int(row.seat), bool(row.bot) and not row.held  # back: his seat is his again (hello normally does this)
     bots = {int(r.seat) for r in rows if r.bot} - ({seat} if back else set())
     closed = closed_because(row.status, row.paused_at, bool(row.held))
-    with (cache.changing if clicked.move else cache.game)(conn, table_id) as game:
+    with (cache.changing if clicked.move else cache.game)(conn, table_id, int(row.ply)) as game:
         answer = game.judge(seat, clicked, bots, selection=selection or Selection(), closed=closed)
         if not answer:
             raise Refusal(answer.text)
