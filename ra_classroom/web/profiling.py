@@ -51,9 +51,16 @@ def profiled() -> Iterator[None]:
             profiles.append(mine)
         mine.enable()
 
+    ending: list[int] = []
+
     def stop(signum: int, _frame: FrameType | None) -> None:
-        """End the block on SIGTERM (uvicorn raises it again once it has shut down): the profile is written."""
-        raise SystemExit(128 + signum)
+        """End the block on SIGTERM (uvicorn raises it again once it has shut down): the profile is written.
+
+        A second SIGTERM (a supervisor's, after the process group's) must not cut the writing short.
+        """
+        if not ending:
+            ending.append(signum)
+            raise SystemExit(128 + signum)
 
     main = cProfile.Profile(time.thread_time)
     profiles.append(main)
@@ -63,9 +70,9 @@ def profiled() -> Iterator[None]:
     try:
         yield
     finally:
+        ending.append(0)
         main.disable()
         threading.setprofile(None)
-        signal.signal(signal.SIGTERM, before)
         with lock:
             taken = list(profiles)
         stats = pstats.Stats(main)
@@ -74,3 +81,4 @@ def profiled() -> Iterator[None]:
                 stats.add(other)
         Path(folder).mkdir(parents=True, exist_ok=True)
         stats.dump_stats(str(Path(folder) / f"server-{os.getpid()}.prof"))
+        signal.signal(signal.SIGTERM, before)
