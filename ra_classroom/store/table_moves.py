@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import Connection, and_, bindparam, insert, select, update
 
 from ..game.table import Answer, Click, Selection, TableGame
+from .database import raw
 from .refusal import Refusal
 from .schema import moves, read_spec, rounds, seats, students, tables
 
@@ -149,20 +150,21 @@ def staged(conn: Connection) -> dict[int, TableGame]:
 def savepoint(conn: Connection) -> Iterator[None]:
     """Run a part of `conn`'s transaction in a savepoint: if it raises, its rows and its staged games are undone.
 
-    The savepoint is the database's own statement, sent as it is: it takes a tenth of a
-    millisecond less than SQLAlchemy's (which compiles each one anew), and the writer opens one
-    per command.
+    The savepoint is the database's own statement, sent to the driver's connection as it is: it
+    takes a tenth of a millisecond less than SQLAlchemy's (which compiles each one anew), less
+    again than SQLAlchemy's execution of a text, and the writer opens one per command.
     """
     before = dict(conn.info.get(_STAGED, {}))
-    conn.exec_driver_sql("SAVEPOINT command")
+    driver = raw(conn)
+    driver.execute("SAVEPOINT command")
     try:
         yield
     except BaseException:
-        conn.exec_driver_sql("ROLLBACK TO SAVEPOINT command")
-        conn.exec_driver_sql("RELEASE SAVEPOINT command")
+        driver.execute("ROLLBACK TO SAVEPOINT command")
+        driver.execute("RELEASE SAVEPOINT command")
         conn.info[_STAGED] = before
         raise
-    conn.exec_driver_sql("RELEASE SAVEPOINT command")
+    driver.execute("RELEASE SAVEPOINT command")
 
 
 def _store(conn: Connection, table_id: int, game: TableGame, made: Sequence[tuple[int, str]], now: float) -> None:
