@@ -32,6 +32,7 @@ __all__ = [
     "return_seats",
     "savepoint",
     "seat_names",
+    "seatings",
     "staged",
     "take_over_absent",
 ]
@@ -50,6 +51,20 @@ _SEATING = (
     )
     .where(seats.c.table_id == bindparam("table"))
     .order_by(seats.c.seat)
+)
+_THEIRS = seats.alias("theirs")  # the seats of the students asked for, to find their tables
+_ROUND_SEATING = (  # every seat of the tables of a round where one of the students asked for sits
+    select(seats.c.table_id, *_SEATING.selected_columns)
+    .select_from(
+        seats.outerjoin(students, students.c.id == seats.c.student_id).join(tables, tables.c.id == seats.c.table_id)
+    )
+    .where(
+        tables.c.round_id == bindparam("round"),
+        seats.c.table_id.in_(
+            select(_THEIRS.c.table_id).where(_THEIRS.c.student_id.in_(bindparam("ids", expanding=True)))
+        ),
+    )
+    .order_by(seats.c.table_id, seats.c.seat)
 )
 _BOTS = select(seats.c.seat).where(seats.c.table_id == bindparam("table"), seats.c.bot)
 _SEATS = (  # a table's seats, with its round's state: who clicks, and which seats bots play
@@ -233,7 +248,19 @@ class Seating(NamedTuple):
 
 def seat_names(conn: Connection, table_id: int) -> Seating:
     """Return who sits where at the table."""
-    rows = conn.execute(_SEATING, {"table": table_id}).all()
+    return _seating(conn.execute(_SEATING, {"table": table_id}).all())
+
+
+def seatings(conn: Connection, round_id: int, students: Collection[int]) -> dict[int, Seating]:
+    """Return who sits where at each table of round `round_id` where one of `students` sits, in one query."""
+    at: dict[int, list[Any]] = {}
+    for r in conn.execute(_ROUND_SEATING, {"round": round_id, "ids": sorted(students)}):
+        at.setdefault(int(r.table_id), []).append(r)
+    return {table_id: _seating(rows) for table_id, rows in at.items()}
+
+
+def _seating(rows: Sequence[Any]) -> Seating:
+    """Return a table's `Seating` from its seats' rows (seat order), each with its student's name, table_no and ply."""
     names = ["bot" if r.student_id is None else str(r.name) for r in rows]
     away = [bool(r.bot) and r.student_id is not None for r in rows]
     shown = [f"{n}, a bot plays for now" if gone else n for n, gone in zip(names, away, strict=True)]
