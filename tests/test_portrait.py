@@ -14,6 +14,8 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ra_core.bots import random_bot
 from ra_core.engine.actions import Discard, UseGod
@@ -137,3 +139,15 @@ def test_boards_drawn_together_are_each_the_board_drawn_alone(players: int, name
             action = legal[rng.randrange(len(legal))]
             last = (s.to_move, str(action))
             s = s.apply(action)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(["a", "Bob", " ", "  ", "-", "\t", "\u00a0", "é", "(you)", ";", "w" * 30, "x" * 61])))
+def test_the_board_wraps_its_words_as_textwrap_does(parts: list[str]) -> None:
+    """The board's own cut of its words into rows is textwrap's, for words and spaces and for anything else."""
+    import textwrap
+
+    from ra_core.pictures.portrait import _wrapped
+
+    line = "".join(parts)
+    assert _wrapped(line) == tuple(textwrap.wrap(line, 60))

@@ -24,6 +24,7 @@ new to take its clicks.
 from __future__ import annotations
 
 import functools
+import re
 import textwrap
 from collections.abc import Callable, Collection, Hashable, Sequence
 from html import escape
@@ -256,10 +257,41 @@ def _words(lines: Sequence[str]) -> list[str]:
     return [text_element(8, 180 + 16 * k, row, 12, "bold" if k == 0 else "normal") for k, row in enumerate(rows)]
 
 
+_ROW = 60  # characters in a row of the board's words
+_UNPLAIN = re.compile(r"[^\S ]|-")  # whitespace other than spaces, or a hyphen: textwrap's finer rules apply
+_RUNS = re.compile(r"( +)")
+
+
 @functools.lru_cache(maxsize=4096)
 def _wrapped(line: str) -> tuple[str, ...]:
-    """Return `line` in rows of 60 characters at most (`textwrap`): each line once for every seat and position."""
-    return tuple(textwrap.wrap(line, 60))
+    """Return `line` in rows of `_ROW` characters at most, as `textwrap.wrap(line, _ROW)` does; each line once.
+
+    The board's words are words and spaces: textwrap's chunks are then the words and the runs of
+    spaces, and its rule is filled here the same way, faster: as many chunks as fit in a row,
+    spaces dropped at the end of a row and at the start of every row but the first. Any other
+    line (a tab, a hyphen, a word longer than a row) is textwrap's.
+    """
+    if _UNPLAIN.search(line):
+        return tuple(textwrap.wrap(line, _ROW))
+    chunks = [c for c in _RUNS.split(line) if c]
+    rows: list[str] = []
+    k = 0
+    while k < len(chunks):
+        if rows and chunks[k][0] == " ":
+            k += 1
+        row: list[str] = []
+        size = 0
+        while k < len(chunks) and size + len(chunks[k]) <= _ROW:
+            size += len(chunks[k])
+            row.append(chunks[k])
+            k += 1
+        if k < len(chunks) and len(chunks[k]) > _ROW:  # a word longer than a row: textwrap breaks it
+            return tuple(textwrap.wrap(line, _ROW))
+        if row and row[-1][0] == " ":
+            row.pop()
+        if row:
+            rows.append("".join(row))
+    return tuple(rows)
 
 
 def _badges(s: State, i: int) -> str:
