@@ -7,11 +7,11 @@ page's boards one after another, with a 4 KB window), more than drawing one. Lev
 ms. A page's boards differ little from one to the next, and the compressor keeps its window
 from one message to the next: with a window as large as a whole message, the page's previous
 board is in reach and most of the new one is sent as references to it. A view with its board
-is 19 KB of JSON in a mid-game: with a window of 32 KB (15 bits) it costs 0.061 ms of CPU and
-1.7 KB, with 16 KB (14 bits, which reaches only part of the last board) 0.110 ms and 3.5 KB (a
-whole game's boards of a table of four, each page's one after another, CPU time on a busy
-machine). The price is memory: about 144 KB of compressor per page (memLevel 5) instead of
-80 KB, 144 MB for 1,000 pages over the processes.
+is 20 KB of JSON: with a window of 32 KB (15 bits) it costs 0.062 ms of CPU and 1.9 KB, with
+16 KB (14 bits, which reaches only part of the last board) 0.110 ms and 3.7 KB (`python
+benchmarks/table_views.py`: whole games' views at a table of four, each page's one after
+another, CPU time at load 9). The price is memory: about 144 KB of compressor per page
+(memLevel 5) instead of 80 KB, 144 MB for 1,000 pages over the processes.
 """
 
 from __future__ import annotations
