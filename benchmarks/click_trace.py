@@ -74,6 +74,7 @@ CLASSROOM = (
     "ra_core.engine.state.State.legal_actions",
     "ra_core.engine.state.State.apply",
     "ra_classroom.store.table_moves.seat_names",
+    "ra_classroom.store.table_moves.seatings",
     "ra_classroom.store.table_moves.TableCache._fresh",
     "ra_classroom.game.table.TableGame.view",
     "ra_core.pictures.words.facts",
