@@ -33,7 +33,9 @@ the move's command in its transaction (`ra_classroom.store.commands.move`), then
 the three seats' pages that its event asks for, built in one batch (`store.pages.build_views`),
 each view turned into the text the page is sent. It prints the calls into `ra_core` and
 `ra_classroom` (and in all, the database's included), the files they visit, and each check and
-each computation of the move and the boards, with how often it ran.
+each computation of the move and the boards, with how often it ran: each seat's board
+(`Portraits.board`), and of its pieces another player's block (`_other`: drawn once for the
+seats that see it alike) and the seat's own panel (`_mine`: one per seat).
 """
 
 from __future__ import annotations
@@ -72,12 +74,15 @@ CLASSROOM = (
     "ra_core.engine.state.State.legal_actions",
     "ra_core.engine.state.State.apply",
     "ra_classroom.store.table_moves.seat_names",
+    "ra_classroom.store.table_moves.seatings",
     "ra_classroom.store.table_moves.TableCache._fresh",
     "ra_classroom.game.table.TableGame.view",
     "ra_core.pictures.words.facts",
     "ra_core.pictures.words.status_lines",
     "ra_core.pictures.narrate.since_last_move",
-    "ra_core.pictures.portrait.portrait_svg",
+    "ra_core.pictures.portrait.Portraits.board",
+    "ra_core.pictures.portrait._other",
+    "ra_core.pictures.portrait._mine",
     "ra_core.pictures.words.scores_text",
 )
 

@@ -14,6 +14,8 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ra_core.bots import random_bot
 from ra_core.engine.actions import Discard, UseGod
@@ -97,3 +99,55 @@ def test_the_phone_board_is_well_formed_and_scales_to_a_phone() -> None:
     doc = ET.fromstring(str(portrait_svg(s, you=1)))
     assert doc.get("width") == str(WIDTH) and doc.get("viewBox", "").startswith(f"0 0 {WIDTH} ")
     assert "P1 (you)" in "".join(doc.itertext())
+
+
+@pytest.mark.parametrize(("players", "names"), [(3, []), (4, ["Ann", "P1", "Bo (P1)", ""]), (5, ["a\x00b"] * 5)])
+def test_boards_drawn_together_are_each_the_board_drawn_alone(players: int, names: list[str]) -> None:
+    """`Portraits` draws what the seats' boards share once; each seat's board is still `portrait_svg`'s, byte for byte.
+
+    Every position of whole games, every seat in a new order each time, with what differs
+    between seats: his name "(you)", his clicks (a god chosen, tiles picked to lose), the other
+    player's last move marked, a seat with no controls, no names, names that look like one
+    another, names that the words told once for every seat cannot stand for.
+    """
+    import random
+
+    from ra_core import new_game
+    from ra_core.pictures.controls import Controls
+    from ra_core.pictures.portrait import Portraits
+
+    for seed in range(2):
+        s, rng = new_game(players, seed=seed), random.Random(seed)
+        last: tuple[int, str] | None = None
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s = s.apply(s.legal_actions()[0])
+                continue
+            legal = tuple(s.legal_actions())
+            discard = next((a for a in legal if isinstance(a, Discard) and a.tiles), None)
+            picked = discard.tiles[: rng.randint(0, len(discard.tiles))] if discard else ()
+            god = any(isinstance(a, UseGod) for a in legal) and rng.random() < 0.5
+            boards = Portraits(s, names)
+            seats: list[int | None] = [*range(players), None]
+            rng.shuffle(seats)
+            for you in seats:
+                mine = you == s.to_move
+                controls = Controls(legal if mine else (), god and mine, picked if mine else (), last)
+                for kept in (controls, None):
+                    alone = portrait_svg(s, you=you, names=names, controls=kept)
+                    assert boards.board(you=you, controls=kept) == alone, (seed, you, s.epoch)
+            action = legal[rng.randrange(len(legal))]
+            last = (s.to_move, str(action))
+            s = s.apply(action)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(["a", "Bob", " ", "  ", "-", "\t", "\u00a0", "é", "(you)", ";", "w" * 30, "x" * 61])))
+def test_the_board_wraps_its_words_as_textwrap_does(parts: list[str]) -> None:
+    """The board's own cut of its words into rows is textwrap's, for words and spaces and for anything else."""
+    import textwrap
+
+    from ra_core.pictures.portrait import _wrapped
+
+    line = "".join(parts)
+    assert _wrapped(line) == tuple(textwrap.wrap(line, 60))

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 from ra_core.bots import heuristic_bot
 from ra_core.pictures.controls import Controls
 from ra_core.pictures.narrate import narrate, since_last_move
-from ra_core.pictures.portrait import portrait_svg
+from ra_core.pictures.portrait import Portraits
 from ra_core.pictures.svg import svg
-from ra_core.pictures.words import facts, player_name, scores_rows, status_lines
+from ra_core.pictures.words import facts, named, player_name, scores_rows, seat_tokens, status_lines
 from ra_core.play import sample_chance
 from ra_core.table import Answer, Click, Selection, controls, judge, read_click
 
@@ -25,18 +25,20 @@ __all__ = [
     "Answer",
     "Click",
     "Controls",
+    "Portraits",
     "Selection",
     "controls",
     "judge",
     "read_click",
     "facts",
     "heuristic_bot",
+    "named",
     "narrate",
     "player_name",
     "plot_style",
-    "portrait_svg",
     "sample_chance",
     "scores_rows",
+    "seat_tokens",
     "since_last_move",
     "status_lines",
     "svg",

@@ -32,17 +32,18 @@ from ra_core import Action, State, new_game, parse_action
 from .bridge import (
     Answer,
     Click,
+    Portraits,
     Selection,
     controls,
     facts,
     heuristic_bot,
     judge,
+    named,
     narrate,
-    player_name,
-    portrait_svg,
     read_click,
     sample_chance,
     scores_rows,
+    seat_tokens,
     since_last_move,
     status_lines,
 )
@@ -57,7 +58,7 @@ class TableGame:
     """The game at one Ra table: every state, and every move as (seat, action text) and as the action, parsed once.
 
     What the seats' pages show of a position is worked out once for them all: the facts and
-    each move's sentence are told with every seat named by a token (`_named` then gives each
+    each move's sentence are told with every seat named by a token (`named` then gives each
     seat its own words, "P1 (you)"), each move's sentence once for every later redraw, and a
     seat's view once per position.
 
@@ -74,6 +75,7 @@ class TableGame:
         self._told: list[str] = []  # the sentence of each move told so far, seats named by tokens
         self._facts: tuple[int, list[str], list[str]] = (-1, [], [])  # at a ply: the facts (tokens), the status lines
         self._shown: dict[tuple[Any, ...], dict[str, Any]] = {}  # the views drawn at this ply
+        self._boards: dict[tuple[str, ...], Portraits] = {}  # at this ply, the seats' boards for a list of names
 
     @property
     def state(self) -> State:
@@ -89,7 +91,7 @@ class TableGame:
             list(self.moves),
             list(self.actions),
         )
-        twin._told, twin._facts, twin._shown = list(self._told), self._facts, {}
+        twin._told, twin._facts, twin._shown, twin._boards = list(self._told), self._facts, {}, {}
         return twin
 
     @property
@@ -176,6 +178,7 @@ class TableGame:
         self.moves.append((seat, text))
         self.actions.append(action)
         self._shown.clear()
+        self._boards.clear()
         return seat, text
 
     def last_by_other(self, seat: int) -> tuple[int, str] | None:
@@ -192,7 +195,7 @@ class TableGame:
         then every move after it, a draw and its tile as one. Each move is told once, for every
         seat and every later redraw, and named for this seat here.
         """
-        tokens = _tokens(len(self.state.players))
+        tokens = seat_tokens(len(self.state.players))
 
         def tell(k: int) -> str:
             while len(self._told) <= k:
@@ -200,13 +203,14 @@ class TableGame:
                 self._told.append(narrate(self.states[j], self.actions[j], self.states[j + 1], names=tokens))
             return self._told[k]
 
-        return _named(since_last_move(self.states, self.actions, seat, names=names, most=count, tell=tell), seat, names)
+        told = since_last_move(self.states, self.actions, seat, names=names, most=count, tell=tell)
+        return named(told, (seat,), names)
 
     def _told_now(self) -> tuple[list[str], list[str]]:
         """Return the position's facts (seats named by tokens) and its status lines, worked out once per position."""
         if self._facts[0] != self.ply:
             s = self.state
-            self._facts = (self.ply, facts(s, names=_tokens(len(s.players))), status_lines(s, table=True))
+            self._facts = (self.ply, facts(s, names=seat_tokens(len(s.players))), status_lines(s, table=True))
         return self._facts[1], self._facts[2]
 
     def view(
@@ -260,10 +264,13 @@ class TableGame:
         else:
             status = f"Waiting for P{s.to_move} ({names[s.to_move]})."
         told, lines = self._told_now()
-        seen = _named(told, seat, names)
+        seen = named(told, (seat,), names)
+        boards = self._boards.get(tuple(names))
+        if boards is None:  # what the seats' boards share, drawn once for them all
+            boards = self._boards[tuple(names)] = Portraits(s, names)
         return {
             "ply": self.ply,
-            "svg": str(portrait_svg(s, you=seat, names=names, controls=board, told=seen)),  # a phone's board
+            "svg": str(boards.board(you=seat, controls=board, told=seen)),  # a phone's board
             "status": status,
             "lines": lines,
             "recent": self.recent(seat, names),
@@ -275,20 +282,3 @@ class TableGame:
             "fame": list(s.fame),
             "sel": {"god": sel.god, "picked": [t.label for t in sel.picked]},
         }
-
-
-_TOKENS = tuple(f"\x00{q}\x00" for q in range(8))  # no student's name holds one (control characters are refused)
-
-
-def _tokens(players: int) -> Sequence[str]:
-    """Return a name per seat that no student's name holds: words told with them are named for each seat by `_named`."""
-    return _TOKENS[:players]
-
-
-def _named(lines: Sequence[str], seat: int, names: Sequence[str]) -> list[str]:
-    """Return `lines`, told with `_tokens` as names, as `seat` reads them: "P1 (you)" for his own seat, "P2 (Ann)"."""
-    text = "\n".join(lines)  # no line holds a line break: one replacement per seat for them all
-    if "\x00" in text:
-        for q in range(len(names)):
-            text = text.replace(f"P{q} (\x00{q}\x00)", player_name(q, (seat,), names))
-    return text.split("\n") if lines else []

@@ -36,7 +36,7 @@ from sqlalchemy.engine import make_url
 
 from .schema import events, metadata, upgrade
 
-__all__ = ["CHANNEL", "Database", "database_url", "is_postgres"]
+__all__ = ["CHANNEL", "Database", "database_url", "is_postgres", "raw"]
 
 CHANNEL = "ra_classroom"  #: the PostgreSQL notification channel of every classroom process
 NOTIFY_BYTES = 7000  #: the most one NOTIFY payload carries here (PostgreSQL refuses 8,000 bytes and more)
@@ -161,10 +161,19 @@ def _sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
 
 
 def _sqlite_begin(conn: Connection) -> None:
-    """Begin every SQLite transaction IMMEDIATE: it takes the write lock at once, so none waits in a cycle."""
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    """Begin every SQLite transaction IMMEDIATE: it takes the write lock at once, so none waits in a cycle.
+
+    Sent to the driver's connection itself, as SQLAlchemy's own BEGIN would be: a statement that
+    returns nothing needs none of its execution's work, and every transaction begins so.
+    """
+    raw(conn).execute("BEGIN IMMEDIATE")
 
 
 def _sqlite_read(conn: Connection) -> None:
     """Begin a SQLite read: a snapshot of the last commit (write-ahead log), taken at its first read."""
-    conn.exec_driver_sql("BEGIN")
+    raw(conn).execute("BEGIN")
+
+
+def raw(conn: Connection) -> Any:
+    """Return the driver's own connection under `conn` (`sqlite3.Connection`), for statements returning nothing."""
+    return conn.connection.driver_connection

@@ -22,8 +22,8 @@ from ..game.table import Selection
 from ..kinds.clocks import ClockKind
 from ..kinds.spec import RoundSpec
 from . import clocks
-from .schema import assignments, bids, groups, outcomes, read_spec, rooms, rounds, seats, students, tables
-from .table_moves import TableCache, seat_names
+from .schema import assignments, bids, groups, outcomes, read_spec, rooms, rounds, students
+from .table_moves import Seating, TableCache, seat_names, seatings
 
 __all__ = ["build_views", "closes_in", "table_view"]
 
@@ -45,11 +45,6 @@ _EARNED = (
     .group_by(outcomes.c.student_id)
 )
 _LATEST = select(rounds).where(rounds.c.room == bindparam("room")).order_by(rounds.c.number.desc()).limit(1)
-_SEATED = (
-    select(seats.c.student_id, seats.c.table_id)
-    .select_from(seats.join(tables, tables.c.id == seats.c.table_id))
-    .where(tables.c.round_id == _ROUND, seats.c.student_id.in_(_IDS))
-)
 _DEALT = (
     select(assignments.c.student_id, assignments.c.group_no, assignments.c.value, groups.c.size)
     .select_from(
@@ -166,14 +161,13 @@ def _tables_part(
     conn: Connection, cache: TableCache, out: dict[int, dict[str, Any]], members: list[int], r: Any
 ) -> None:
     """Fill in the tables of a Ra round: each table replayed once, each seat's board drawn from it."""
-    sat = conn.execute(_SEATED, {"round": r.id, "ids": members}).all()
-    at: dict[int, list[int]] = defaultdict(list)
-    for s in sat:
-        at[int(s.table_id)].append(int(s.student_id))
     for sid in members:
         out[sid]["screen"] = "sitout"
-    for table_id, sids in at.items():
-        parts = _table_parts(conn, cache, table_id, sids, live=r.status == "open", paused=r.paused_at is not None)
+    wanted = set(members)
+    for table_id, seating in seatings(conn, int(r.id), members).items():  # one query for every table's seats
+        sids = [sid for sid in seating.seat_of if sid in wanted]
+        live, paused = r.status == "open", r.paused_at is not None
+        parts = _table_parts(conn, cache, table_id, sids, live=live, paused=paused, seating=seating)
         for sid, part in parts.items():
             out[sid]["table"] = part
             out[sid]["screen"] = "ra"
@@ -188,11 +182,12 @@ def _table_parts(
     live: bool,
     sel: Selection | None = None,
     paused: bool = False,
+    seating: Seating | None = None,
 ) -> dict[int, dict[str, Any]]:
-    """Return the table part of the page of each student in `sids`, all seated at table `table_id`."""
-    seating = seat_names(conn, table_id)
+    """Return the table part of the page of each student in `sids`, all seated at table `table_id` (`seating`)."""
+    seating = seating or seat_names(conn, table_id)
     parts = {}
-    with cache.game(conn, table_id) as game:
+    with cache.game(conn, table_id, seating.ply) as game:
         for sid in sids:
             seat = seating.seat_of[sid]
             part = game.view(seat, seating.shown, seating.bots, live=live, sel=sel or Selection(), paused=paused)

@@ -109,6 +109,7 @@ def serve(
     from .guard import Gate, guarded_protocols, open_files_for, raise_open_files
     from .limits import CONNECTIONS_PER_ADDRESS, WIRE_LIMIT
     from .links import server_address
+    from .profiling import profiled
     from .sockets import UNSEATED_SECONDS
 
     address = os.environ.get("RA_CLASSROOM_ADDRESS") or server_address(host, port)
@@ -124,23 +125,26 @@ def serve(
         f" room for {gate.total} students, a page each",
         flush=True,
     )
-    config = uvicorn.Config(
-        create_app(database, teacher_secret, address, joins_per_minute, shared_port > 0, unseated or UNSEATED_SECONDS),
-        host=host,
-        port=port,
-        http=http,
-        ws=ws,
-        ws_max_size=WIRE_LIMIT,
-        ws_ping_interval=ping,
-        ws_ping_timeout=ping,
-        log_level=log_level,
-        access_log=False,
-        proxy_headers=bool(trusted_proxy),  # uvicorn trusts 127.0.0.1 unless told otherwise
-        forwarded_allow_ips=trusted_proxy or "",
-        lifespan="on",
-    )
-    server = uvicorn.Server(config)
-    server.run(sockets=[_shared_socket(host, port)] if shared_port > 0 else None)
+    with profiled():  # only with RA_CLASSROOM_PROFILE set: every thread of the classroom's
+        config = uvicorn.Config(
+            create_app(
+                database, teacher_secret, address, joins_per_minute, shared_port > 0, unseated or UNSEATED_SECONDS
+            ),
+            host=host,
+            port=port,
+            http=http,
+            ws=ws,
+            ws_max_size=WIRE_LIMIT,
+            ws_ping_interval=ping,
+            ws_ping_timeout=ping,
+            log_level=log_level,
+            access_log=False,
+            proxy_headers=bool(trusted_proxy),  # uvicorn trusts 127.0.0.1 unless told otherwise
+            forwarded_allow_ips=trusted_proxy or "",
+            lifespan="on",
+        )
+        server = uvicorn.Server(config)
+        server.run(sockets=[_shared_socket(host, port)] if shared_port > 0 else None)
 
 
 def _shared_socket(host: str, port: int) -> socket.socket:

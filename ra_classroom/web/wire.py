@@ -1,15 +1,17 @@
 """The websocket protocol the server speaks: uvicorn's own, with the boards compressed fast and against the last one.
 
-Browsers ask for permessage-deflate, and a page is worth compressing: a Ra board is 14-17 KB of
+Browsers ask for permessage-deflate, and a page is worth compressing: a Ra board is 14-19 KB of
 JSON (its SVG), and a class of a few hundred gets several boards a second each. uvicorn
 compresses at zlib's default level (6): 0.94 ms of CPU per board on this project's machine (a
 page's boards one after another, with a 4 KB window), more than drawing one. Level 1 took 0.56
 ms. A page's boards differ little from one to the next, and the compressor keeps its window
-from one message to the next: with a window of 16 KB (14 bits) instead of 4 KB, most of the
-page's previous board is in reach, and a board of a whole game costs about half the CPU and
-half the bytes (0.23 ms and 1.6 KB instead of 0.47 ms and 3.3 KB, measured together on a busy
-machine). The price is memory: about 80 KB of compressor per page instead of 32 KB (80 MB for
-1,000 pages over the processes); a 32 KB window (15 bits) would save a little more for 144 KB.
+from one message to the next: with a window as large as a whole message, the page's previous
+board is in reach and most of the new one is sent as references to it. A view with its board
+is 20 KB of JSON: with a window of 32 KB (15 bits) it costs 0.062 ms of CPU and 1.9 KB, with
+16 KB (14 bits, which reaches only part of the last board) 0.110 ms and 3.7 KB (`python
+benchmarks/table_views.py`: whole games' views at a table of four, each page's one after
+another, CPU time at load 9). The price is memory: about 144 KB of compressor per page
+(memLevel 5) instead of 80 KB, 144 MB for 1,000 pages over the processes.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from websockets.server import ServerProtocol
 __all__ = ["COMPRESSION_LEVEL", "WINDOW_BITS", "WebsocketProtocol"]
 
 COMPRESSION_LEVEL = 1  #: zlib's level for what the server sends (1: fastest)
-WINDOW_BITS = 14  #: the window of what the server sends: 16 KB, about one board
+WINDOW_BITS = 15  #: the window of what the server sends: 32 KB, more than one board
 
 
 class WebsocketProtocol(WebSocketsSansIOProtocol):

@@ -23,12 +23,14 @@ new to take its clicks.
 
 from __future__ import annotations
 
+import functools
+import re
 import textwrap
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..engine.actions import Bid, Done, Pass, UseGod
+from ..engine.actions import Bid, CallRa, Done, Draw, Pass, UseGod
 from ..engine.records import Phase
 from ..engine.rules import EPOCHS
 from ..engine.tiles import Tile
@@ -36,13 +38,23 @@ from .clickable import LOST, bag_and_statue, button_svg, frame, loss_badge, move
 from .controls import Controls
 from .pieces import VERMILLION, Svg, sun_svg, text_element, tile_svg
 from .theme import PANEL, PAPER, ROOT, STRONG, STYLE, UNUSED
-from .words import KEPT, SCORED_EACH_EPOCH, facts, player_name, seat_set, status_lines, tile_name
+from .words import (
+    KEPT,
+    SCORED_EACH_EPOCH,
+    facts,
+    named,
+    player_name,
+    seat_set,
+    seat_tokens,
+    status_lines,
+    tile_name,
+)
 
 if TYPE_CHECKING:
     from ..engine.records import Player
     from ..engine.state import State
 
-__all__ = ["WIDTH", "portrait_svg"]
+__all__ = ["WIDTH", "Portraits", "portrait_svg"]
 
 WIDTH = 400  #: the drawing's width in user units (shown 360-420 px wide)
 _SLOT = 49  # an auction slot, and the smallest piece you may click (44 px on a 360 px screen)
@@ -82,38 +94,95 @@ def portrait_svg(
         told: the position's facts for these seats and names (`words.facts`), if the caller
             has them already; the board's title is their first two.
     """
-    me = seat_set(you)
-    below = _seat_below(s, me)
-    others = [i for i in range(len(s.players)) if i != below]
-    mine = s.players[below]
-    kinds = sum(1 for t in Tile if mine.display[t])
-    rows = max(_MINE_ROWS, -(-kinds // _PER_ROW))
-    top = 222
-    panel_y = top + _OTHER * len(others) + 4
-    height = panel_y + 86 + rows * _MINE_STEP + 8
-    title = " ".join((facts(s, you=me, names=names) if told is None else told)[:2])
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="{ROOT} ra-portrait" width="{WIDTH}" height="{height}" '
-        f'viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" role="group" aria-label="Ra board">',
-        f"<title>{escape(title)}</title>{STYLE}",
-        f'<rect class="{PAPER}" x="0" y="0" width="{WIDTH}" height="{height}" fill="#fdfaf3"/>',
-    ]
-    out += _head(s, me, names)
-    out += _track_row(s, controls)
-    out += _lot(s, controls)
-    out += _words(s, me, names)
-    for k, i in enumerate(others):
-        out += _other(s, i, top + k * _OTHER, player_name(i, me, names), controls)
-    out += _mine(s, below, panel_y, player_name(below, me, names), controls, rows)
-    out.append("</svg>")
-    return Svg("".join(out))
+    return Portraits(s, names).board(you=you, controls=controls, told=told)
 
 
-def _head(s: State, me: Collection[int], names: Sequence[str]) -> list[str]:
-    if s.phase is Phase.GAME_OVER:
-        head = "Game over"
-    else:
-        head = f"Epoch {s.epoch} of {EPOCHS} \u00b7 turn: {player_name(s.turn_player, me, names)}"
+class Portraits:
+    """The boards in portrait of one position, for every seat that looks at it: what they share drawn once.
+
+    At a table each seat's page shows the same position from its own chair: its panel at the
+    bottom, its name "(you)", its legal actions framed, the other player's last move marked. The
+    rest (the tracks, the auction in words, each other player's block) is the same on most
+    boards. Each piece is drawn from what it depends on alone and kept under it, so a board for
+    the next seat draws only what differs for him: his panel, and the pieces that his name, his
+    clicks or his mark change. A board is the same text `portrait_svg` gives.
+
+    >>> from ra_core import new_game
+    >>> boards = Portraits(new_game(3, seed=1), names=["Ann", "Bob", "Cy"])
+    >>> boards.board(you=2) == portrait_svg(new_game(3, seed=1), you=2, names=["Ann", "Bob", "Cy"])
+    True
+
+    Args:
+        s: the position.
+        names: a name per seat, the same for every board.
+    """
+
+    def __init__(self, s: State, names: Sequence[str] = ()) -> None:
+        self.state = s
+        self.names = tuple(names)
+        self._drawn: dict[Hashable, str] = {}  # each piece drawn, under what it depends on
+        self._status: list[str] | None = None  # the auction or discard in words, seats named by `seat_tokens`
+
+    def _piece(self, key: Hashable, draw: Callable[..., list[str]], *args: Any) -> str:
+        """Return the piece kept under `key`, drawn (`draw(*args)`) the first time only."""
+        found = self._drawn.get(key)
+        if found is None:
+            found = self._drawn[key] = "".join(draw(*args))
+        return found
+
+    def _status_lines(self, me: Collection[int]) -> list[str]:
+        """Return `status_lines` as seats `me` read them: told once for every seat, then named for these."""
+        if any("\x00" in name for name in self.names):  # a name the tokens cannot stand for
+            return status_lines(self.state, True, me, self.names)
+        if self._status is None:
+            self._status = status_lines(self.state, True, (), seat_tokens(len(self.state.players)))
+        return named(self._status, me, self.names)
+
+    def board(
+        self,
+        you: int | Collection[int] | None = None,
+        controls: Controls | None = None,
+        told: Sequence[str] | None = None,
+    ) -> Svg:
+        """Return the board of seat (or seats) `you`, with `controls` and `told` as `portrait_svg` takes them."""
+        s, names = self.state, self.names
+        me = seat_set(you)
+        below = _seat_below(s, me)
+        others = [i for i in range(len(s.players)) if i != below]
+        mine = s.players[below]
+        kinds = sum(map(bool, mine.display))  # kinds of tiles held (the display is indexed by `Tile`)
+        rows = max(_MINE_ROWS, -(-kinds // _PER_ROW))
+        top = 222
+        panel_y = top + _OTHER * len(others) + 4
+        height = panel_y + 86 + rows * _MINE_STEP + 8
+        title = " ".join((facts(s, you=me, names=names) if told is None else told)[:2])
+        out = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" class="{ROOT} ra-portrait" width="{WIDTH}" height="{height}" '
+            f'viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" role="group" aria-label="Ra board">',
+            f"<title>{escape(title)}</title>{STYLE}",
+            f'<rect class="{PAPER}" x="0" y="0" width="{WIDTH}" height="{height}" fill="#fdfaf3"/>',
+        ]
+        # Each piece under what it depends on: a name as this seat reads it, his clicks, his mark.
+        turn = player_name(s.turn_player, me, names)
+        out.append(self._piece(("head", turn), _head, s, turn))
+        clicks = None if controls is None else frozenset({type(a) for a in controls.actions} & {Draw, CallRa})
+        out.append(self._piece(("track", clicks), _track_row, s, controls))
+        god = controls is not None and controls.god
+        gods = frozenset(a.slot for a in controls.actions if isinstance(a, UseGod)) if controls and god else None
+        out.append(self._piece(("lot", gods, controls.last if controls else None), _lot, s, controls))
+        lines = tuple(self._status_lines(me))
+        out.append(self._piece(("words", lines), _words, lines))
+        for k, i in enumerate(others):
+            name, did = player_name(i, me, names), controls.just_did(i) if controls else ""
+            out.append(self._piece(("other", i, k, name, did), _other, s, i, top + k * _OTHER, name, did))
+        out += _mine(s, below, panel_y, player_name(below, me, names), controls, rows)
+        out.append("</svg>")
+        return Svg("".join(out))
+
+
+def _head(s: State, turn: str) -> list[str]:
+    """Return the board's first line: the epoch and whose turn it is (`turn`: his name as the viewer reads it)."""
+    head = "Game over" if s.phase is Phase.GAME_OVER else f"Epoch {s.epoch} of {EPOCHS} \u00b7 turn: {turn}"
     return [text_element(8, 18, head, 14, "bold")]
 
 
@@ -180,12 +249,49 @@ def _lot(s: State, controls: Controls | None) -> list[str]:
     return out
 
 
-def _words(s: State, me: Collection[int], names: Sequence[str]) -> list[str]:
-    """Return the auction or the discard in words: `_LINES` lines, always (empty ones too)."""
-    rows = [row for line in status_lines(s, True, me, names) for row in textwrap.wrap(line, 60)]
+def _words(lines: Sequence[str]) -> list[str]:
+    """Return the auction or the discard in words (`status_lines`): `_LINES` lines, always (empty ones too)."""
+    rows = [row for line in lines for row in _wrapped(line)]
     if len(rows) > _LINES:
         rows = [*rows[: _LINES - 1], rows[_LINES - 1][:57].rstrip() + "\u2026"]
     return [text_element(8, 180 + 16 * k, row, 12, "bold" if k == 0 else "normal") for k, row in enumerate(rows)]
+
+
+_ROW = 60  # characters in a row of the board's words
+_UNPLAIN = re.compile(r"[^\S ]|-")  # whitespace other than spaces, or a hyphen: textwrap's finer rules apply
+_RUNS = re.compile(r"( +)")
+
+
+@functools.lru_cache(maxsize=4096)
+def _wrapped(line: str) -> tuple[str, ...]:
+    """Return `line` in rows of `_ROW` characters at most, as `textwrap.wrap(line, _ROW)` does; each line once.
+
+    The board's words are words and spaces: textwrap's chunks are then the words and the runs of
+    spaces, and its rule is filled here the same way, faster: as many chunks as fit in a row,
+    spaces dropped at the end of a row and at the start of every row but the first. Any other
+    line (a tab, a hyphen, a word longer than a row) is textwrap's.
+    """
+    if _UNPLAIN.search(line):
+        return tuple(textwrap.wrap(line, _ROW))
+    chunks = [c for c in _RUNS.split(line) if c]
+    rows: list[str] = []
+    k = 0
+    while k < len(chunks):
+        if rows and chunks[k][0] == " ":
+            k += 1
+        row: list[str] = []
+        size = 0
+        while k < len(chunks) and size + len(chunks[k]) <= _ROW:
+            size += len(chunks[k])
+            row.append(chunks[k])
+            k += 1
+        if k < len(chunks) and len(chunks[k]) > _ROW:  # a word longer than a row: textwrap breaks it
+            return tuple(textwrap.wrap(line, _ROW))
+        if row and row[-1][0] == " ":
+            row.pop()
+        if row:
+            rows.append("".join(row))
+    return tuple(rows)
 
 
 def _badges(s: State, i: int) -> str:
@@ -197,8 +303,11 @@ def _badges(s: State, i: int) -> str:
     return "  ".join(marks)
 
 
-def _other(s: State, i: int, y: float, name: str, controls: Controls | None) -> list[str]:
-    """Return another player's block: name, fame, turn, what he just did; his suns and his tiles, small."""
+def _other(s: State, i: int, y: float, name: str, did: str) -> list[str]:
+    """Return another player's block: name, fame, turn, what he just did (`did`: an action's text, or ""); his pieces.
+
+    His suns and his tiles are small: they take no click.
+    """
     p = s.players[i]
     deciding = i == s.to_move
     cls = f"{PANEL} ra-deciding {STRONG}" if deciding else PANEL
@@ -211,7 +320,6 @@ def _other(s: State, i: int, y: float, name: str, controls: Controls | None) -> 
         text_element(8, y + 16, f"{name}  \u00b7  fame {p.fame}", 13, "bold"),
         text_element(WIDTH - 8, y + 16, _badges(s, i), 12, "bold", "end"),
     ]
-    did = controls.just_did(i) if controls else ""
     if did:
         out[-1] = text_element(WIDTH - 8, y + 16, move_words(did).replace("just now: ", "\u2192 "), 12, "bold", "end")
     x = 14.0

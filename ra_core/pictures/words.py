@@ -34,12 +34,14 @@ __all__ = [
     "SCORED_EACH_EPOCH",
     "bids_words",
     "facts",
+    "named",
     "owed_words",
     "player_name",
     "ra_track_words",
     "scores_rows",
     "scores_text",
     "seat_set",
+    "seat_tokens",
     "seats_words",
     "signed",
     "status_lines",
@@ -77,6 +79,38 @@ def player_name(seat: int, you: Collection[int] = (), names: Sequence[str] = ())
     if 0 <= seat < len(names) and names[seat] not in ("", f"P{seat}"):
         return f"P{seat} ({names[seat]})"
     return f"P{seat}"
+
+
+_TOKENS = tuple(f"\x00{q}\x00" for q in range(8))  # a name per seat that no player's holds (a NUL each side)
+_TOLD = tuple(f"P{q} ({token})" for q, token in enumerate(_TOKENS))  # each seat's `player_name` told with its token
+
+
+def seat_tokens(players: int) -> tuple[str, ...]:
+    """Return a name per seat that no player's name holds, to tell words once for several readers (see `named`)."""
+    return _TOKENS[:players]
+
+
+def named(lines: Sequence[str], you: Collection[int] = (), names: Sequence[str] = ()) -> list[str]:
+    """Return `lines`, told with `seat_tokens` as the names, as `you` read them with `names`: "P1 (you)", "P2 (Ann)".
+
+    What every seat at a table reads of one position (its facts, the auction in words, a move's
+    sentence) is told once with the tokens, then named for each reader: the words he would have
+    been told alone, as long as no name holds a NUL character.
+
+    >>> from ra_core import new_game
+    >>> s = new_game(3, seed=1)
+    >>> told = facts(s, names=seat_tokens(3))
+    >>> named(told, {1}, ["Ann", "Bob", "Cy"]) == facts(s, you={1}, names=["Ann", "Bob", "Cy"])
+    True
+    """
+    out = []
+    for line in lines:
+        if "\x00" in line:
+            for q, token in enumerate(_TOLD):
+                if token in line:
+                    line = line.replace(token, player_name(q, you, names))
+        out.append(line)
+    return out
 
 
 def ra_track_words(drawn: int, limit: int) -> str:
