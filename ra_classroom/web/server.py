@@ -57,7 +57,7 @@ def serve(
         ping: seconds between the pings that tell a page that is gone (no answer within as
             many seconds) from one that is quiet: a gone page is closed, so its student is absent.
         joins_per_minute: students who may join from one network address at once, and each
-            minute (per process).
+            minute (with several processes, each allows its share of it).
         shared_port: listen with ``SO_REUSEPORT``, as one of this many processes on one port and
             one database (0: alone). Each then lets one address hold its share of the connections
             one address may hold (`CONNECTIONS_PER_ADDRESS`), so that N processes do not make the
@@ -94,7 +94,7 @@ def serve(
             "--ping",
             str(ping),
             "--joins-per-minute",
-            str(joins_per_minute),
+            str(-(-joins_per_minute // processes)),  # each its share: the system spreads the joins evenly
             "--shared-port",
             str(processes),
             *(["--trusted-proxy", trusted_proxy] if trusted_proxy else []),

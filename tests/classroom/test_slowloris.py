@@ -15,8 +15,9 @@ import resource
 import socket
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -169,5 +170,27 @@ def test_two_processes_on_one_port_hold_one_address_to_one_bound(tmp_path: Path)
             newcomer = Page(srv.url)  # from 127.0.0.1, another address
             newcomer.join(TeacherClient(srv.url, SECRET).create_room(), "Newcomer")
         assert CONNECTIONS_PER_ADDRESS * 0.8 <= taken <= CONNECTIONS_PER_ADDRESS + 2, taken
+    finally:
+        srv.stop()
+
+
+def _reply_to(ident: int) -> Callable[[dict[str, Any]], bool]:
+    """Return a test for the server's reply to the message `ident` (a welcome, or a refusal)."""
+    return lambda m: m.get("id") == ident
+
+
+def test_two_processes_on_one_port_hold_one_address_to_one_allowance_of_joins(tmp_path: Path) -> None:
+    """With ``--processes 2`` and 10 joins a minute, one address seats at most 10 students, not 10 per process."""
+    options = ["--joins-per-minute", "10"]
+    srv = ServerProcess(str(tmp_path / "c.db"), SECRET, log=tmp_path / "s.log", processes=2, options=options).start()
+    try:
+        room = TeacherClient(srv.url, SECRET).create_room()
+        seated = 0
+        for k in range(30):
+            page = Page(srv.url)  # a connection of its own: the system hands it to either process
+            ident = page.send(t="join", room=room, name=f"Student {k}")
+            seated += page.until(_reply_to(ident))["t"] == "welcome"
+            page.close()
+        assert 5 <= seated <= 10, seated
     finally:
         srv.stop()
