@@ -261,7 +261,7 @@ def package_shapes() -> dict[str, str]:
 
     shapes: dict[str, str] = {}
     for package in (ra_core, ra_course):
-        root = Path(package.__file__).resolve().parent
+        root = Path(str(package.__file__)).resolve().parent
         for path in sorted(root.rglob("*.py")):
             module = ".".join(path.relative_to(root.parent).with_suffix("").parts).removesuffix(".__init__")
             tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -19,7 +19,7 @@ What counts as "the same number":
 Not figures, and so exempt (each is a name or a piece of notation, not a measurement):
 
 * identifiers that contain digits: rule ids (R71, D1), seats (P0), ``§4.3``;
-* references: "notebook 8", "notebooks 10–13", "section 4", "sheet 2", "cell [43]", "[43]";
+* references: "notebook 8", "notebooks 10–13", "section 4", "sheet 2", "Tasks 3 and 4", "cell [43]", "[43]";
 * names of the game's pieces and phases: "sun 13", "suns 3–13", "group 13-8-5-2", "epoch 2";
 * headings, list numbers at the start of a line, inline code (``game_seeds(8, 150)``), links;
 * citation years ("Myerson 1981"), class times ("45 minutes"), player counts ("3 players");
@@ -87,7 +87,7 @@ _EXEMPT = [
     r"\]\([^)]*\)",  # link targets
     r"§\s?\d+(?:\.\d+)*",
     r"\[\d+\](?:\s?[-–]\s?\[\d+\])?",  # cell references
-    rf"\b(?:notebooks?|sections?|sheets?|exercises?|cells?|epochs?)\s+{_RANGE}",
+    rf"\b(?:notebooks?|sections?|sheets?|exercises?|tasks?|cells?|epochs?)\s+{_RANGE}(?:,?\s+(?:and|or)\s+{_RANGE})?",
     rf"\bsuns?\s+(?:\$k\$\s+)?{_RANGE}",
     r"\b(?:groups?\s+)?\d+(?:-\d+){2,}\b",  # sun groups such as 13-8-5-2
     r"\b[A-Z][A-Za-z]+,?\s\(?(?:19|20)\d\d\)?",  # "Myerson 1981", "Knizia (1999)"
@@ -234,6 +234,7 @@ def test_every_figure_is_computed_beside_its_sentence(name: str) -> None:
     [
         ("wins 64.7 % of 3,934 auctions", ["64.7%", "3934"]),
         ("R71 gives P0 5 fame (notebook 8, section 4, cell [43])", ["5"]),
+        ("Tasks 3 and 4 ask for 7 more (every category of Task 1)", ["7"]),
         ("sun 13 and group 13-8-5-2 in epoch 3; Myerson 1981", []),
         ("$\\frac{n-1}{n}v$ and $\\frac{5}{12}$ and $v = 0.9$", ["5/12", "0.9"]),
         ("the draw is worth 133/5, about 26.6.", ["133/5", "26.6"]),

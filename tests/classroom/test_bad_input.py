@@ -10,12 +10,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
+import time
 
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from ra_classroom.teacher.client import RefusedError, TeacherClient
-from ra_classroom.web.limits import BURST, MAX_MESSAGE, WIRE_LIMIT
+from ra_classroom.web.limits import BURST, MAX_MESSAGE, RATE, WIRE_LIMIT
 from ra_classroom.web.server import ServerProcess
 
 from .pages import Page
@@ -66,13 +68,18 @@ def test_a_flood_is_refused_message_by_message_and_changes_nothing(
     rid = teacher.open_round(room, {"kind": "first", "group_size": 2})["round"]
     a.view(lambda v: v["screen"] == "bid")
     count = 3 * BURST
+    started = time.monotonic()
     for k in range(count):
         a.send(t="bid", round=rid, amount=10 + k)
     answers = [a.until(lambda m: m.get("t") in ("ack", "refused")) for _ in range(count)]
+    # The page's allowance: a burst, and `RATE` more each second the server took to read the flood
+    # (a busy machine reads it more slowly, so more of it is let through).
+    allowed = BURST + math.ceil(RATE * (time.monotonic() - started))
     acks = [m for m in answers if m["t"] == "ack"]
     too_many = [m for m in answers if m["t"] == "refused" and "Too many messages" in m["why"]]
     again = [m for m in answers if m["t"] == "refused" and "already" in m["why"]]
-    assert len(acks) == 1 and len(too_many) >= count - BURST - 2 and len(acks) + len(too_many) + len(again) == count
+    assert len(acks) == 1 and len(acks) + len(too_many) + len(again) == count
+    assert len(too_many) >= count - allowed - 2, (len(too_many), allowed)
     assert teacher.status(room)["round"]["bid"] == ["Flooder"]
     teacher.close_round(room)
     rows = teacher.results(room)["bids"]
