@@ -24,7 +24,7 @@ import dataclasses
 import json
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..auctions.laws import Law, law_from_dict
@@ -34,7 +34,7 @@ from ..auctions.settle import Entry, Outcome
 if TYPE_CHECKING:
     from .spec import RoundSpec
 
-__all__ = ["Action", "Chart", "Kind", "Setting"]
+__all__ = ["Action", "Chart", "Kind", "Setting", "against_theory"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,6 +112,18 @@ class Chart:
     def to_dict(self) -> dict[str, Any]:
         """Return the chart as the projector page reads it."""
         return dataclasses.asdict(self)
+
+
+STEPS = 40  #: points on a theory's line
+
+
+def against_theory(
+    rows: Sequence[Any], law: Law, theory: Callable[[float], float], label: str, y: str, top: float, x: str = "value"
+) -> Chart:
+    """Return each row's amount against its value (or signal) beside `theory`'s line over the law's range."""
+    points = [[r.value, r.amount] for r in rows if r.amount is not None]
+    grid = [law.low + (law.top - law.low) * i / STEPS for i in range(STEPS + 1)]
+    return Chart(points, [[v, theory(v)] for v in grid], label, x, y, law.low, top)
 
 
 class Kind:

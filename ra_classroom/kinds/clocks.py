@@ -36,14 +36,12 @@ from ..auctions.clock import Clock, Press, rules_text, settle_clock
 from ..auctions.laws import Law, law_from_dict
 from ..auctions.settle import Entry, Outcome
 from ..auctions.theory import equilibrium_bid, expected_revenue, shading
-from .base import Action, Chart, Kind, Setting
+from .base import Action, Chart, Kind, Setting, against_theory
 
 if TYPE_CHECKING:
     from .spec import RoundSpec
 
 __all__ = ["DUTCH", "ENGLISH", "ClockKind"]
-
-_STEPS = 40  # points on the theory's line
 
 
 class ClockKind(Kind):
@@ -147,13 +145,10 @@ class ClockKind(Kind):
     def chart(self, spec: RoundSpec, rows: Sequence[Any], n: int) -> Chart | None:
         """Return each press price against its value beside theory's line."""
         law = spec.law
-        points = [[x.value, x.amount] for x in rows if x.amount is not None]
-        grid = [law.low + (law.top - law.low) * i / _STEPS for i in range(_STEPS + 1)]
         twin = "second" if self.direction == "english" else "first"
-        line = [[v, equilibrium_bid(twin, v, n, law)] for v in grid]
         label = "drop at your value" if twin == "second" else f"risk-neutral equilibrium, n = {n}"
         y = "price at which he dropped out" if twin == "second" else "price at which he stopped the clock"
-        return Chart(points, line, label, "value", y, law.low, self.max_bid(spec))
+        return against_theory(rows, law, lambda v: equilibrium_bid(twin, v, n, law), label, y, self.max_bid(spec))
 
     def summary(self, spec: RoundSpec, rows: Sequence[Any], n: int) -> list[str]:
         """Return how many groups sold, the revenue per group beside theory's, and how often the highest value won."""

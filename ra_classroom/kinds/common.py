@@ -19,15 +19,13 @@ from ..auctions.laws import Law
 from ..auctions.matching import Assignment, common_values
 from ..auctions.settle import Entry, Outcome, settle
 from ..auctions.theory import common_value_break_even
-from .base import Chart, Kind
+from .base import Chart, Kind, against_theory
 from .sealed import _counts
 
 if TYPE_CHECKING:
     from .spec import RoundSpec
 
 __all__ = ["COMMON", "CommonValue"]
-
-_STEPS = 40
 
 
 class CommonValue(Kind):
@@ -77,12 +75,10 @@ class CommonValue(Kind):
 
     def chart(self, spec: RoundSpec, rows: Sequence[Any], n: int) -> Chart | None:
         """Return every bid against its signal beside the break-even bid."""
-        law = spec.law
-        points = [[x.value, x.amount] for x in rows if x.amount is not None]
-        grid = [law.low + (law.top - law.low) * i / _STEPS for i in range(_STEPS + 1)]
-        line = [[v, common_value_break_even(v, n, spec.noise)] for v in grid]
         label = f"break-even bid, n = {n}: signal − {spec.noise * (n - 1) / (n + 1):.3g}"
-        return Chart(points, line, label, "signal", "bid", law.low, spec.max_bid)
+        return against_theory(
+            rows, spec.law, lambda v: common_value_break_even(v, n, spec.noise), label, "bid", spec.max_bid, x="signal"
+        )
 
     def summary(self, spec: RoundSpec, rows: Sequence[Any], n: int) -> list[str]:
         """Return who bid, what the winners earned, and the winner's curse when they lost."""

@@ -22,14 +22,12 @@ from typing import TYPE_CHECKING, Any
 from ..auctions.laws import Law, law_from_dict
 from ..auctions.settle import Entry, Outcome, settle
 from ..auctions.theory import equilibrium_bid, expected_revenue, shading
-from .base import Chart, Kind
+from .base import Chart, Kind, against_theory
 
 if TYPE_CHECKING:
     from .spec import RoundSpec
 
 __all__ = ["ALLPAY", "FIRST", "SECOND", "PrivateValues"]
-
-_STEPS = 40  # points on the theory's line
 
 
 class PrivateValues(Kind):
@@ -69,11 +67,14 @@ class PrivateValues(Kind):
     def chart(self, spec: RoundSpec, rows: Sequence[Any], n: int) -> Chart | None:
         """Return every bid against its value beside the risk-neutral equilibrium bid."""
         law = spec.law
-        points = [[x.value, x.amount] for x in rows if x.amount is not None]
-        grid = [law.low + (law.top - law.low) * i / _STEPS for i in range(_STEPS + 1)]
-        line = [[v, equilibrium_bid(self.name, v, n, law)] for v in grid]
-        label = f"risk-neutral equilibrium, n = {n}"
-        return Chart(points, line, label, "value", "bid", law.low, spec.max_bid)
+        return against_theory(
+            rows,
+            law,
+            lambda v: equilibrium_bid(self.name, v, n, law),
+            f"risk-neutral equilibrium, n = {n}",
+            "bid",
+            spec.max_bid,
+        )
 
     def summary(self, spec: RoundSpec, rows: Sequence[Any], n: int) -> list[str]:
         """Return who bid, the revenue per group beside theory's, and how often the highest value won."""
