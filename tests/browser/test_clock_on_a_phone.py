@@ -13,16 +13,15 @@ Without chromium the tests fail under CI (``CI`` set) and are skipped elsewhere.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from test_classroom_on_a_phone import SCREENS, SMALLEST  # type: ignore[import-not-found]
-from test_play_in_browser import CHROMIUM, FLAGS, _need_browser  # type: ignore[import-not-found]
+from test_classroom_on_a_phone import SCREENS, SMALLEST, browser, room  # type: ignore[import-not-found]
 
 from ra_classroom import ControlRoom
 from ra_classroom.teacher.simulate import Behaviour, SimulatedClass
+
+__all__ = ["browser", "room"]  # the fixtures, shared with the Ra table's phone tests
 
 #: A price the student means to press at: English, once the price reaches it; Dutch, once it falls to it.
 PRESS_AT = {"english": 25.0, "dutch": 85.0}
@@ -34,26 +33,6 @@ _MEASURE = """() => {
             price: document.getElementById('clock-price').textContent,
             still: document.getElementById('clock-in').textContent};
 }"""
-
-
-@pytest.fixture
-def room(tmp_path: Path) -> Iterator[ControlRoom]:
-    _need_browser()
-    control = ControlRoom.start(database=str(tmp_path / "class.db"), results=tmp_path / "results")
-    yield control
-    control.stop()
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=FLAGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 @pytest.mark.parametrize("students", [2, 3, 12])
