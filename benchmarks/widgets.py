@@ -162,24 +162,13 @@ def bench_browser(clicks: int) -> list[float]:
 
     root = Path(__file__).resolve().parent.parent
     sys.path.insert(0, str(root / "tests" / "browser"))
-    from test_play_in_browser import BIN, CHROMIUM, FLAGS, NOTEBOOK, _free_port, _serve, click_latencies
+    from test_play_in_browser import CHROMIUM, FLAGS, NOTEBOOK, _free_port, _serve, click_latencies, lab_command
 
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         shutil.copy(NOTEBOOK, work / NOTEBOOK.name)
         port = _free_port()
-        cmd = [
-            str(BIN / "jupyter"),
-            "lab",
-            "--no-browser",
-            "--ip=127.0.0.1",
-            f"--port={port}",
-            "--IdentityProvider.token=",
-            "--ServerApp.password=",
-            "--LabApp.expose_app_in_browser=True",
-            f"--ServerApp.root_dir={work}",
-            "--allow-root",
-        ]
+        cmd = lab_command(port, work)
         with _serve(cmd, f"http://127.0.0.1:{port}/api/status", work), sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
             page = browser.new_page(viewport={"width": 1200, "height": 1600})
