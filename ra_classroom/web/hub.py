@@ -233,11 +233,12 @@ class Hub:
             if tick <= self._ticked.get(round_id, -1):
                 continue
             self._ticked[round_id] = tick
-            texts = {g: orjson.dumps(m).decode() for g, m in groups.items()}
-            for pages in list(self.pages.values()):
-                for page in pages:
-                    if page.round == round_id and page.group in texts:
-                        page.post(texts[page.group], self._sending)
+            for group, message in groups.items():
+                text = orjson.dumps(message).decode()
+                for student in self._index.get(("group", round_id, group), ()):  # the routes `concerned` reads
+                    for page in self.pages.get(student, ()):
+                        if page.round == round_id and page.group == group:
+                            page.post(text, self._sending)
 
     def _tick(self, round_id: Any, tick: Any) -> None:
         """Send a clock's tick that another process stored (`post_ticks` has sent this process's own).
