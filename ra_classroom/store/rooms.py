@@ -130,6 +130,28 @@ class WrongCode(Refusal):
     """A wrong rejoin code: refused, yet counted against the name (the caller commits the count)."""
 
 
+def new_request(conn: Connection, sid: int, device: Device, now: float, by_code: bool = False) -> tuple[str, int]:
+    """Record that `device` asks for student `sid`'s seat; return the token it holds if let in, and the ask's id.
+
+    `by_code`: it typed the seat's rejoin code (so the seat's own page may agree to the move).
+    """
+    token = new_secret()
+    ident = conn.execute(
+        insert(requests)
+        .values(
+            student_id=sid,
+            token_hash=token_hash(token),
+            asked_at=now,
+            device=device.what[:80] or None,
+            address=device.address[:64] or None,
+            by_code=by_code,
+            device_hash=device_hash(device),
+        )
+        .returning(requests.c.id)
+    ).scalar_one()
+    return token, int(ident)
+
+
 def connected(row: Any, now: float) -> bool:
     """Return whether a page of student `row` (his ``last_seen`` and ``away_since``) is connected now.
 
@@ -394,26 +416,14 @@ def _rejoin(conn: Connection, taken: Any, room: str, code: Any, now: float, devi
             f"That is not {taken.name}'s rejoin code ({left} more tries for this name)."
             " Check it, or ask the teacher to let you back in."
         )
-    token = new_secret()
     if connected(taken, now):
-        ident = conn.execute(
-            insert(requests)
-            .values(
-                student_id=sid,
-                token_hash=token_hash(token),
-                asked_at=now,
-                device=device.what[:80] or None,
-                address=device.address[:64] or None,
-                by_code=True,
-                device_hash=device_hash(device),
-            )
-            .returning(requests.c.id)
-        ).scalar_one()
+        token, ident = new_request(conn, sid, device, now, by_code=True)
         why = (
             f"{taken.name}'s seat is open on another page right now: that page is asked whether to move the seat here."
             f" Wait here; if that page is closed instead, the seat comes here {AWAY_GRACE:.0f} s later."
         )
         return Asked(token, room, str(taken.name), int(ident), why)
+    token = new_secret()
     fresh = new_rejoin_code()
     conn.execute(
         update(students)

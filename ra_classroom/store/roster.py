@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, case, delete, func, insert, select, update
+from sqlalchemy import Connection, case, delete, func, select, update
 
 from .names import skeleton
 from .refusal import Refusal
@@ -31,15 +31,15 @@ from .rooms import (
     Device,
     clean_name,
     connected,
-    device_hash,
     log_move,
+    new_request,
     room_code,
     room_exists,
     same_name,
 )
 from .schema import MAX_ID, assignments, bids, groups, requests, rounds, seat_moves, students
 from .table_moves import TableCache, hand_to_bot
-from .tokens import new_rejoin_code, new_secret, rejoin_hash, token_hash
+from .tokens import new_rejoin_code, rejoin_hash, token_hash
 
 __all__ = [
     "MAX_ASKING",
@@ -221,19 +221,7 @@ def ask(conn: Connection, room: Any, name: Any, now: float, device: Device = NO_
     asking = conn.execute(select(func.count()).select_from(requests).where(requests.c.student_id == sid)).scalar_one()
     if asking >= MAX_ASKING:
         raise Refusal(f"{asking} devices ask for {shown}'s seat already: tell your teacher it is you.")
-    token = new_secret()
-    ident = conn.execute(
-        insert(requests)
-        .values(
-            student_id=sid,
-            token_hash=token_hash(token),
-            asked_at=now,
-            device=device.what[:80] or None,
-            address=device.address[:64] or None,
-            device_hash=device_hash(device),
-        )
-        .returning(requests.c.id)
-    ).scalar_one()
+    token, ident = new_request(conn, sid, device, now)
     why = f"Asked: your teacher sees that this device asks to be {shown}. Wait here; tell your teacher it is you."
     return Asked(token, code, shown, int(ident), why)
 
