@@ -201,6 +201,10 @@ class PortBusy(RuntimeError):
     """Another program listens on the port asked for."""
 
 
+class PortTaken(PortBusy):
+    """Another program took the port picked for the server before it could listen there."""
+
+
 class ServerProcess:
     """A classroom server in a child process.
 
@@ -232,6 +236,7 @@ class ServerProcess:
         self.database, self.secret, self.host = database, secret, host
         self.open_files = open_files
         self.port = port or free_port(host)
+        self.chosen = not port  # the port was picked here: another program may take it before the server does
         self.log, self.state = log, state
         self.processes = processes
         self.options = ["--processes", str(processes), *options] if processes > 1 else list(options)
@@ -267,11 +272,24 @@ class ServerProcess:
     def start(self, timeout: float = 60) -> ServerProcess:
         """Start the server and wait until it answers (every one of its processes); return self.
 
+        Only an answer from the server's own processes counts: a free port picked here may be taken
+        by another program (another test's server) before the server binds it, and that program
+        would answer in its place. The server then exits, and starts again on another free port.
+
         Raises:
             PortBusy: another program listens on the port.
         """
-        if not port_free(self.host, self.port):
-            raise PortBusy(f"port {self.port} is in use")
+        for _ in range(3 if self.chosen else 1):
+            if not port_free(self.host, self.port):
+                raise PortBusy(f"port {self.port} is in use")
+            try:
+                return self._start(timeout)
+            except PortTaken:
+                self.port = free_port(self.host)
+        raise PortBusy(f"port {self.port} is in use")
+
+    def _start(self, timeout: float) -> ServerProcess:
+        """Start the server on `port` and wait for its processes to answer; raise PortTaken if another took it."""
         env = {**os.environ, "RA_CLASSROOM_SECRET": self.secret}
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115 - the child keeps it
         cmd = [
@@ -299,13 +317,21 @@ class ServerProcess:
         self.pid = self.proc.pid
         deadline = time.monotonic() + timeout
         answered: set[str] = set()  # the processes that answered (the system picks one for each connection)
+        others = False  # another server answered on the port
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                if others:
+                    raise PortTaken(f"another server took port {self.port}")
                 raise RuntimeError(f"the classroom server exited with {self.proc.returncode}; see {self.log}")
             try:
                 with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as r:
                     if r.status == 200:
-                        answered.add(r.headers.get("X-Ra-Classroom-Process", ""))
+                        process = r.headers.get("X-Ra-Classroom-Process", "")
+                        if not self._ours(process):
+                            others = True
+                            time.sleep(0.1)
+                            continue
+                        answered.add(process)
                         if len(answered) >= self.processes:
                             self._write_state()
                             return self
@@ -313,6 +339,18 @@ class ServerProcess:
                 time.sleep(0.1)
         self.stop()
         raise RuntimeError(f"the classroom server did not answer within {timeout} s")
+
+    def _ours(self, process: str) -> bool:
+        """Return whether the process id `process` is this server's: itself, or one it runs (``--processes``)."""
+        if self.proc is None or not process.isdigit():
+            return False
+        if int(process) == self.proc.pid:
+            return True
+        try:
+            stat = Path(f"/proc/{process}/stat").read_text()
+        except OSError:  # no /proc (macOS): its parent cannot be read, and the answer is taken as the server's
+            return self.processes > 1 and not Path("/proc/self").exists()
+        return int(stat.rsplit(")", 1)[1].split()[1]) == self.proc.pid  # the field after the state: the parent's id
 
     def _limits(self) -> None:
         """Set the open-files limit asked for, in the child before it runs the server."""
