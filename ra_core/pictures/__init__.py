@@ -4,7 +4,9 @@
 * `theme`, `icons`, `pieces`, `svg`: the board picture (standard library only, byte-stable);
 * `narrate`: one sentence per action;
 * `raster`: a PNG of a picture, so that it shows in an untrusted notebook (with ``resvg-py``);
-* `plotstyle`, `plots`: plots for the notebooks (the only modules here that need matplotlib).
+* `plots`: plots for the notebooks, prepared once and drawn by `plotfigures` with matplotlib
+  (`plotstyle`: its style) or, where matplotlib cannot be imported, by `plotcharts` with the
+  standard library's SVG charts (`charts`, `chartmarks`); `palette` holds the choices both share.
 
 `State._repr_mimebundle_` imports `svg` on the first display of a position.
 """

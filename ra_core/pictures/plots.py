@@ -1,15 +1,20 @@
-"""Plots for the notebooks: fame over a game, win rates with intervals, probability laws.
+"""Plots for the notebooks: fame over a game, win rates with intervals, probability laws, curves.
 
-This is the one module of `ra_core` (with the widgets) that needs matplotlib; ``import ra_core``
-never imports it. Every function returns a matplotlib `Figure` and shows nothing itself: in a
-notebook the figure is displayed when it is the value of a cell; elsewhere save it with
-``fig.savefig(...)`` or `to_svg`. The figures are closed for pyplot before they are returned,
-so a notebook shows each one once and pyplot does not keep them alive. Their layout is
-computed once and then fixed, so that every rendering is the same; after changing a figure,
-``fig.set_layout_engine("constrained")`` lays it out again.
+Every function returns a picture and shows nothing itself: in a notebook the picture is
+displayed when it is the value of a cell; elsewhere `to_svg` gives it as SVG text. Where
+matplotlib can be imported (CPython) the picture is a matplotlib `Figure`, closed for pyplot,
+its layout computed once and then fixed, so that every rendering is the same (after changing
+it, ``fig.set_layout_engine("constrained")`` lays it out again). Where it cannot (Pyodide
+without network: the JupyterLite site carries no matplotlib), the picture is a
+`ra_core.pictures.charts.Chart`, drawn in SVG by the standard library. `MATPLOTLIB` says which.
+
+Each plot is decided once: the function here checks its input and prepares what to draw (the
+points, the labels, the limits) as a small record; `plotfigures` draws that record with
+matplotlib and `plotcharts` with the standard library. ``import ra_core`` never imports this
+module.
 
 The style (transparent, mid-grey ink for light and dark themes, Okabe-Ito with markers and
-hatches, byte-stable SVG for nbval) is chosen once for all figures in `ra_core.pictures.plotstyle`.
+hatches, byte-stable SVG for nbval) is chosen once for both in `ra_core.pictures.palette`.
 
 >>> fig = plot_distribution({0: 0.5, 1: 0.25, 2: 0.25}, title="A small law", xlabel="tiles")
 >>> svg = to_svg(fig)
@@ -22,34 +27,19 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from numbers import Real
-from typing import Any
-
-import matplotlib
-from matplotlib.figure import Figure
-from matplotlib.legend_handler import HandlerTuple
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.scoring import CATEGORIES
 from ..engine.state import State
 from ..engine.tiles import Tile
-from .plotstyle import (
-    FRAME,
-    HATCHES,
-    INK,
-    LINESTYLES,
-    MARKERS,
-    PALETTE,
-    SVG_HASHSALT,
-    TEXT,
-    figure,
-    finish,
-    legend_below,
-    series_style,
-    styled,
-    svg_setup,
-    to_svg,
-)
-from .words import CATEGORY_NAMES, player_name
+from .charts import Chart
+from .palette import FRAME, HATCHES, INK, LINESTYLES, MARKERS, PALETTE, SVG_HASHSALT, TEXT
+from .words import player_name
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = [
     "FRAME",
@@ -57,15 +47,74 @@ __all__ = [
     "INK",
     "LINESTYLES",
     "MARKERS",
+    "MATPLOTLIB",
     "PALETTE",
     "SVG_HASHSALT",
     "TEXT",
+    "plot_curves",
     "plot_distribution",
     "plot_fame",
     "plot_win_rates",
     "svg_setup",
     "to_svg",
 ]
+
+
+def _importable() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:  # Pyodide with no network: the JupyterLite site carries no matplotlib
+        return False
+    return True
+
+
+#: Whether the plots draw with matplotlib (it can be imported) or, if not, with the standard
+#: library's `charts`. A test may set it to False to draw the charts where matplotlib is.
+MATPLOTLIB: bool = _importable()
+
+
+class _Drawing(Protocol):
+    """What draws the prepared plots: `plotfigures` or `plotcharts`, one function per plot."""
+
+    def fame(self, data: Fame) -> Figure | Chart: ...  # noqa: D102
+
+    def win_rates(self, data: WinRates) -> Figure | Chart: ...  # noqa: D102
+
+    def distribution(self, data: Distribution) -> Figure | Chart: ...  # noqa: D102
+
+    def curves(self, data: Curves) -> Figure | Chart: ...  # noqa: D102
+
+
+def _drawing() -> _Drawing:
+    """The module that draws the prepared plots: `plotfigures` (matplotlib) or `plotcharts`."""
+    if MATPLOTLIB:
+        from . import plotfigures
+
+        return plotfigures
+    from . import plotcharts
+
+    return plotcharts
+
+
+def to_svg(picture: Figure | Chart) -> str:
+    """Return a plot as SVG text that is the same bytes every time (fixed ids, no date)."""
+    if isinstance(picture, Chart):
+        return picture.to_svg()
+    from .plotstyle import to_svg as figure_svg
+
+    return figure_svg(picture)
+
+
+def svg_setup() -> None:
+    """Make every plot a byte-stable SVG, in a notebook too (see `plotstyle.svg_setup`); call it once, at the top.
+
+    Without matplotlib there is nothing to set: the charts are byte-stable SVG already.
+    """
+    if MATPLOTLIB:
+        from .plotstyle import svg_setup as setup
+
+        setup()
+
 
 # -- fame over a game -------------------------------------------------------------------------
 
@@ -88,14 +137,34 @@ def _states_and_names(game: Any, names: Sequence[str] | None) -> tuple[list[Stat
     return states, labels
 
 
-@styled
+@dataclass(frozen=True)
+class Fame:
+    """What `plot_fame` draws: fame per player against `x`, and the points by category."""
+
+    title: str
+    labels: list[str]
+    x: list[int]
+    fame: list[list[int]]  # per player, at each x
+    xlabel: str
+    ends: list[int] | None  # steps: where each epoch ends (None: one point per epoch, `x_labels`)
+    end_labels: list[str]
+    xmax: float
+    x_labels: list[str]
+    categories: bool  # the panel of points by category
+    totals: list[list[int]]  # per player, per category
+    bar_x: list[list[float]]  # per player, per category
+    bar_width: float
+    bars_title: str
+    bars_note: str  # written over an empty panel
+
+
 def plot_fame(
     game: Any,
     *,
     names: Sequence[str] | None = None,
     title: str | None = None,
     categories: bool = True,
-) -> Figure:
+) -> Figure | Chart:
     """Plot each player's fame over a game and, beside it, his points by scoring category.
 
     Args:
@@ -112,72 +181,35 @@ def plot_fame(
     final = states[-1]
     n = final.num_players
     scores = final.scores
-    if categories:
-        fig, (ax, bars) = figure(8.8, 4.2, ncols=2, width_ratios=(1.15, 1))  # fits a 900 px output area
-    else:
-        fig, ax = figure(6.5, 4.2)
+    ends: list[int] | None = None
     if len(states) > 1:
         x = list(range(len(states)))
         ends = [i for i in range(1, len(states)) if len(states[i].scores) > len(states[i - 1].scores)]
-        for p in range(n):
-            st = series_style(p)
-            ys = [s.players[p].fame for s in states]
-            ax.step(x, ys, where="post", color=st["color"], linestyle=st["linestyle"], linewidth=1.8, label=labels[p])
-            ax.plot(
-                ends, [ys[i] for i in ends], st["marker"], color=st["color"], markeredgecolor=INK, markeredgewidth=0.6
-            )
-        for i in ends:
-            ax.axvline(i, color=FRAME, linewidth=0.8, linestyle=":")
-        top = ax.secondary_xaxis("top")  # each epoch's end named above the axes, clear of the lines and markers
-        top.set_xticks(ends, labels=[f"epoch {k}\nscored" for k in range(1, len(ends) + 1)], fontsize=8, color=TEXT)
-        top.tick_params(length=0, pad=2)
-        ax.set_xlabel("actions played (chance draws included)")
-        ax.set_xlim(0, (len(states) - 1) * 1.03)
+        fame = [[s.players[p].fame for s in states] for p in range(n)]
     else:
         x = list(range(len(scores) + 1))
-        for p in range(n):
-            st = series_style(p)
-            start = scores[0].players[p].fame_before if scores else final.players[p].fame
-            ys = [start] + [sc.players[p].fame_after for sc in scores]
-            ax.plot(x, ys, color=st["color"], linestyle=st["linestyle"], marker=st["marker"], label=labels[p])
-        ax.set_xticks(x, ["start"] + [f"after epoch {sc.epoch}" for sc in scores])
-        ax.set_xlabel("epoch")
-    ax.set_ylabel("fame (points)")
-    ax.set_title("Fame total by player")
-    handles: list[Any] = ax.get_legend_handles_labels()[0]
-    if categories:
-        patches = _category_bars(bars, scores, labels)
-        handles = [(line, patch) for line, patch in zip(handles, patches, strict=True)]  # line style and hatch
-    legend_below(fig, handles, labels, handler_map={tuple: HandlerTuple(ndivide=None, pad=0.8)})
-    fig.suptitle(title or "Fame over the game", color=TEXT)
-    return finish(fig)
-
-
-def _category_bars(ax: Any, scores: Sequence[Any], labels: Sequence[str]) -> list[Any]:
-    """Draw grouped bars: points per scoring category, one bar per player, summed over `scores`.
-
-    Returns one bar per player, for the legend.
-    """
-    n = len(labels)
+        starts = [scores[0].players[p].fame_before if scores else final.players[p].fame for p in range(n)]
+        fame = [[starts[p]] + [sc.players[p].fame_after for sc in scores] for p in range(n)]
     width = 0.8 / n
-    firsts = []
-    for p in range(n):
-        st = series_style(p)
-        totals = [sum(getattr(sc.players[p], c) for sc in scores) for c in CATEGORIES]
-        xs = [c + (p - (n - 1) / 2) * width for c in range(len(CATEGORIES))]
-        drawn = ax.bar(xs, totals, width, color=st["color"], hatch=st["hatch"], edgecolor=INK, linewidth=0.6)
-        firsts.append(drawn[0])
-    ax.axhline(0, color=FRAME, linewidth=0.8)
-    ax.set_xticks(range(len(CATEGORIES)), CATEGORY_NAMES, rotation=30, ha="right")
-    ax.grid(axis="x", visible=False)
-    ax.set_ylabel("points")
-    if scores:
-        epochs = ", ".join(str(sc.epoch) for sc in scores)
-        ax.set_title(f"Points by category (epochs {epochs})")
-    else:
-        ax.set_title("Points by scoring category")
-        ax.text(0.5, 0.5, "no epoch scored yet", transform=ax.transAxes, ha="center", va="center", color=TEXT)
-    return firsts
+    epochs = ", ".join(str(sc.epoch) for sc in scores)
+    data = Fame(
+        title=title or "Fame over the game",
+        labels=labels,
+        x=x,
+        fame=fame,
+        xlabel="epoch" if ends is None else "actions played (chance draws included)",
+        ends=ends,
+        end_labels=[f"epoch {k}\nscored" for k in range(1, len(ends or ()) + 1)],
+        xmax=(len(states) - 1) * 1.03,
+        x_labels=["start"] + [f"after epoch {sc.epoch}" for sc in scores],
+        categories=categories,
+        totals=[[sum(getattr(sc.players[p], c) for sc in scores) for c in CATEGORIES] for p in range(n)],
+        bar_x=[[c + (p - (n - 1) / 2) * width for c in range(len(CATEGORIES))] for p in range(n)],
+        bar_width=width,
+        bars_title=f"Points by category (epochs {epochs})" if scores else "Points by scoring category",
+        bars_note="" if scores else "no epoch scored yet",
+    )
+    return _drawing().fame(data)
 
 
 # -- win rates --------------------------------------------------------------------------------
@@ -223,14 +255,28 @@ def _triple(value: Any) -> tuple[Any, Any, Any]:
     return _field(value, _RATE, "rate"), _field(value, _LOW, "low"), _field(value, _HIGH, "high")
 
 
-@styled
+@dataclass(frozen=True)
+class WinRates:
+    """What `plot_win_rates` draws: a bar and an interval per row, the first row on top."""
+
+    title: str
+    xlabel: str
+    rows: list[tuple[str, float, float, float]]  # name, rate, low, high
+    ys: list[int]
+    words: list[str]  # beside each bar: the rate and its interval
+    word_x: list[float]  # where the words start: right of the whisker, and of the baseline if it runs there
+    baseline: float | None
+    baseline_label: str
+    xmax: float
+
+
 def plot_win_rates(
     results: Any,
     *,
     title: str | None = None,
     baseline: float | None = None,
     xlabel: str = "win rate (bars: estimate, whiskers: confidence interval)",
-) -> Figure:
+) -> Figure | Chart:
     """Plot win rates as horizontal bars with their confidence intervals as error bars.
 
     Args:
@@ -253,33 +299,18 @@ def plot_win_rates(
         found = {getattr(r, "baseline", None) for r in objects}
         if len(found) == 1 and None not in found:
             baseline = float(found.pop())  # type: ignore[arg-type]
-    fig, ax = figure(6.5, 0.9 + 0.5 * len(rows))
-    ys = list(range(len(rows)))[::-1]  # the first row on top
-    for y, (i, (_name, rate, low, high)) in zip(ys, enumerate(rows), strict=True):
-        st = series_style(i)
-        ax.barh(y, rate, 0.6, color=st["color"], hatch=st["hatch"], edgecolor=INK, linewidth=0.6)
-        ax.errorbar(
-            rate, y, xerr=[[rate - low], [high - rate]], fmt="none", color=INK, ecolor=INK, elinewidth=1.2, capsize=4
-        )
-        ax.annotate(  # right of the whisker, and of the baseline if it runs there: no line crosses the words
-            f"{rate:.1%}  [{low:.1%}, {high:.1%}]",
-            (max(high, baseline if baseline is not None else high), y),
-            xytext=(6, 0),
-            textcoords="offset points",
-            va="center",
-            fontsize=8,
-            color=TEXT,
-        )
-    if baseline is not None:
-        ax.axvline(baseline, color=FRAME, linestyle="--", linewidth=1.2, label=f"baseline {baseline:.1%}")
-        legend_below(fig)
-    ax.set_yticks(ys, [r[0] for r in rows])
-    ax.set_xlim(0, min(1.0, max(r[3] for r in rows) + 0.25))
-    ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
-    ax.grid(axis="y", visible=False)
-    ax.set_xlabel(xlabel)
-    ax.set_title(title or "Win rates")
-    return finish(fig)
+    data = WinRates(
+        title=title or "Win rates",
+        xlabel=xlabel,
+        rows=rows,
+        ys=list(range(len(rows)))[::-1],
+        words=[f"{rate:.1%}  [{low:.1%}, {high:.1%}]" for _, rate, low, high in rows],
+        word_x=[max(high, baseline if baseline is not None else high) for *_, high in rows],
+        baseline=baseline,
+        baseline_label="" if baseline is None else f"baseline {baseline:.1%}",
+        xmax=min(1.0, max(r[3] for r in rows) + 0.25),
+    )
+    return _drawing().win_rates(data)
 
 
 def _row_objects(results: Any) -> Mapping[Any, Any] | list[Any]:
@@ -300,7 +331,37 @@ def _key_label(key: Any) -> str:
     return key.label if isinstance(key, Tile) else str(key)
 
 
-@styled
+# -- a probability law --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Simulated:
+    """A simulated estimate drawn over a law: frequencies, with 95 % error bars when the sample size is known."""
+
+    x: list[float]
+    freqs: list[float]
+    errors: list[float] | None
+    label: str
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """What `plot_distribution` draws: a bar per value, a simulated estimate, the mean."""
+
+    title: str
+    xlabel: str
+    ylabel: str
+    exact_label: str
+    x: list[float]
+    probs: list[float]
+    width: float
+    simulated: Simulated | None
+    mean: float | None
+    mean_label: str
+    xlim: tuple[float, float] | None
+    tick_labels: list[str] | None  # categories (None: a number line)
+
+
 def plot_distribution(
     law: Mapping[Any, Any],
     *,
@@ -311,7 +372,7 @@ def plot_distribution(
     exact_label: str = "exact",
     show_mean: bool = True,
     tail: float = 1e-4,
-) -> Figure:
+) -> Figure | Chart:
     """Plot a probability law as bars, optionally with a simulated estimate over it.
 
     Args:
@@ -341,31 +402,24 @@ def plot_distribution(
     else:
         pos = {k: float(i) for i, k in enumerate(keys)}
     probs = [float(law[k]) for k in keys]
-    fig, ax = figure(7.0, 4.0)
     xs = sorted(pos.values())
     width = 0.8 * min((b - a for a, b in zip(xs, xs[1:], strict=False)), default=1.0)
-    ax.bar([pos[k] for k in keys], probs, width, color=PALETTE[0], edgecolor=INK, linewidth=0.4, label=exact_label)
-    if simulated is not None:
-        _overlay(ax, simulated, pos, numeric)
-    if show_mean and numeric:
-        mean = sum(pos[k] * p for k, p in zip(keys, probs, strict=True))
-        ax.axvline(mean, color=INK, linestyle="--", linewidth=1.2, label=f"mean {mean:.2f}")
-    if numeric and tail > 0:
-        ax.set_xlim(*_tail_limits([pos[k] for k in keys], probs, tail, width))
-    if not numeric:
-        ax.set_xticks(
-            list(pos.values()),
-            [_key_label(k) for k in keys],
-            rotation=45 if len(keys) > 6 else 0,
-            ha="right" if len(keys) > 6 else "center",
-        )
-        ax.grid(axis="x", visible=False)
-    ax.set_ylim(0, None)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title or "Probability distribution")
-    legend_below(fig)
-    return finish(fig)
+    mean = sum(pos[k] * p for k, p in zip(keys, probs, strict=True)) if show_mean and numeric else None
+    data = Distribution(
+        title=title or "Probability distribution",
+        xlabel=xlabel,
+        ylabel=ylabel,
+        exact_label=exact_label,
+        x=[pos[k] for k in keys],
+        probs=probs,
+        width=width,
+        simulated=None if simulated is None else _simulated(simulated, pos, numeric),
+        mean=mean,
+        mean_label="" if mean is None else f"mean {mean:.2f}",
+        xlim=_tail_limits([pos[k] for k in keys], probs, tail, width) if numeric and tail > 0 else None,
+        tick_labels=None if numeric else [_key_label(k) for k in keys],
+    )
+    return _drawing().distribution(data)
 
 
 def _tail_limits(xs: Sequence[float], probs: Sequence[float], tail: float, width: float) -> tuple[float, float]:
@@ -380,8 +434,8 @@ def _tail_limits(xs: Sequence[float], probs: Sequence[float], tail: float, width
     return xs[lo] - width, xs[hi] + width
 
 
-def _overlay(ax: Any, simulated: Mapping[Any, Any] | Iterable[Any], pos: Mapping[Any, float], numeric: bool) -> None:
-    """Draw a simulated estimate as diamonds, with 95 % error bars when the sample size is known."""
+def _simulated(simulated: Mapping[Any, Any] | Iterable[Any], pos: Mapping[Any, float], numeric: bool) -> Simulated:
+    """Return a simulated estimate's frequencies, with 95 % error bars when the sample size is known."""
     if isinstance(simulated, Mapping):
         counts = {k: float(v) for k, v in simulated.items()}
     else:
@@ -397,22 +451,106 @@ def _overlay(ax: Any, simulated: Mapping[Any, Any] | Iterable[Any], pos: Mapping
     xs = [pos[k] if k in pos else float(k) for k in keys]
     freqs = [counts[k] / total for k in keys]
     if frequencies_only:
-        ax.plot(
-            xs, freqs, "D", color=PALETTE[1], markeredgecolor=INK, markeredgewidth=0.5, markersize=5, label="simulated"
-        )
-        return
+        return Simulated(xs, freqs, None, "simulated")
     errors = [1.96 * math.sqrt(f * (1 - f) / total) for f in freqs]
-    ax.errorbar(
-        xs,
-        freqs,
-        yerr=errors,
-        fmt="D",
-        color=PALETTE[1],
-        markeredgecolor=INK,
-        markeredgewidth=0.5,
-        markersize=5,
-        ecolor=PALETTE[1],
-        elinewidth=1,
-        capsize=2,
-        label=f"simulated (n = {total:,.0f}, 95 % bars)",
+    return Simulated(xs, freqs, errors, f"simulated (n = {total:,.0f}, 95 % bars)")
+
+
+# -- curves and estimates -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Series:
+    """One series of `plot_curves`: a line, or points with an interval each (`lows` to `highs`) or none."""
+
+    label: str
+    x: list[float]
+    y: list[float]
+    line: bool
+    lows: list[float] | None = None
+    highs: list[float] | None = None
+
+
+@dataclass(frozen=True)
+class Curves:
+    """What `plot_curves` draws: its series in order, reference lines, labels."""
+
+    title: str
+    xlabel: str
+    ylabel: str
+    series: list[Series]
+    vlines: list[tuple[float, str | None]]
+    hlines: list[tuple[float, str | None]]
+    xticks: list[float] | None
+    height: float
+
+
+def plot_curves(
+    curves: Mapping[str, Any] | None = None,
+    points: Mapping[str, Any] | None = None,
+    *,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    vlines: Mapping[float, str | None] | None = None,
+    hlines: Mapping[float, str | None] | None = None,
+    xticks: Sequence[float] | None = None,
+    height: float = 3.6,
+) -> Figure | Chart:
+    """Plot curves and estimated points against one x axis: theory as lines, simulations as points with intervals.
+
+    Args:
+        curves: ``{label: (xs, ys)}``, each drawn as a line.
+        points: ``{label: (xs, ys)}`` drawn as markers; ``{label: (xs, ys, errors)}`` with an
+            error bar of ``y ± error`` at each point; or ``{label: (xs, ys, lows, highs)}`` with
+            the bar from ``low`` to ``high`` (an interval's bounds, which must hold y).
+        title: the title above the axes.
+        xlabel: what the x axis shows.
+        ylabel: what the y axis shows.
+        vlines: ``{x: label}``: dashed vertical reference lines (a label of None: no legend entry).
+        hlines: ``{y: label}``: thin horizontal reference lines, e.g. ``{0: None}``.
+        xticks: the x ticks (default: round numbers).
+        height: the height in inches (the width is 6.5).
+
+    The curves take the first colours and line styles, the points the next colours and markers.
+    """
+    series = [Series(label, *_pair(label, value), line=True) for label, value in (curves or {}).items()]
+    series += [_points(label, value) for label, value in (points or {}).items()]
+    if not series:
+        raise ValueError("plot_curves needs at least one curve or one set of points")
+    data = Curves(
+        title=title,
+        xlabel=xlabel,
+        ylabel=ylabel,
+        series=series,
+        vlines=[(float(x), label) for x, label in (vlines or {}).items()],
+        hlines=[(float(y), label) for y, label in (hlines or {}).items()],
+        xticks=None if xticks is None else [float(x) for x in xticks],
+        height=height,
     )
+    return _drawing().curves(data)
+
+
+def _pair(label: str, value: Any) -> tuple[list[float], list[float]]:
+    xs, ys = [float(x) for x in value[0]], [float(y) for y in value[1]]
+    if len(xs) != len(ys) or not xs:
+        raise ValueError(f"{label}: {len(xs)} x values for {len(ys)} y values")
+    return xs, ys
+
+
+def _points(label: str, value: Any) -> Series:
+    if len(value) not in (2, 3, 4):
+        raise ValueError(f"{label}: points are (xs, ys), (xs, ys, errors) or (xs, ys, lows, highs)")
+    xs, ys = _pair(label, value)
+    if len(value) == 2:
+        return Series(label, xs, ys, line=False)
+    if len(value) == 3:
+        errors = [float(e) for e in value[2]]
+        lows, highs = [y - e for y, e in zip(ys, errors, strict=True)], [y + e for y, e in zip(ys, errors, strict=True)]
+    else:
+        lows, highs = [float(v) for v in value[2]], [float(v) for v in value[3]]
+    if not len(lows) == len(highs) == len(ys) or not all(
+        lo <= y <= hi for lo, y, hi in zip(lows, ys, highs, strict=True)
+    ):
+        raise ValueError(f"{label}: each point needs an interval that holds it (and no negative error)")
+    return Series(label, xs, ys, line=False, lows=lows, highs=highs)

@@ -1,20 +1,14 @@
-"""The one style of every plot: colours, markers, sizes, and byte-stable SVG.
+"""The one style of every matplotlib figure: colours, markers, sizes, and byte-stable SVG.
 
 Every figure reads on JupyterLab's light and dark themes alike. JupyterLab shows a figure (SVG
 or PNG) as an image, into which the page's CSS variables cannot reach, so a plot cannot take the
 theme's colours the way the board does (`ra_core.pictures.theme`). Instead it has a transparent
-background, so the notebook's own background (white or near-black) shows through. Its axes
-and outlines are a neutral mid-grey, `INK`, of contrast 4.3 : 1 on white and 4.4 : 1 on
-JupyterLab Dark's #111111 (3 : 1 is asked of graphics). No one colour of text reaches the 4.5 : 1
-asked of words on both (the best grey gives 4.35 : 1), so every word is near-black, `TEXT`, drawn
-over a white halo, `HALO` (`finish` puts it on): on the light theme the halo melts into the page
-and the words read at 17 : 1; on the dark theme each word stands on its own white outline, still
-17 : 1 against it, and a line that crosses a word passes under its halo. (An opaque white card
-would glare in the dark.) The series take the Okabe-Ito palette,
-safe for the common colour-vision deficiencies, with the same mid-grey in place of its black,
-and every series also differs by marker, line style or hatch. `to_svg` and `svg_setup` make SVG
-output byte for byte the same on every run (a fixed ``svg.hashsalt``, no date), so notebooks
-can compare plots.
+background, mid-grey axes (`INK`) and near-black words over a white halo (`HALO`, which `finish`
+puts on, so a line that crosses a word passes under its halo; an opaque white card would glare in
+the dark), and its series take the Okabe-Ito palette with markers, line styles and hatches: the
+choices and their contrast are in `ra_core.pictures.palette`, shared with the standard-library
+charts (`ra_core.pictures.charts`). `to_svg` and `svg_setup` make SVG output byte for byte the
+same on every run (a fixed ``svg.hashsalt``, no date), so notebooks can compare plots.
 """
 
 from __future__ import annotations
@@ -30,6 +24,21 @@ from cycler import cycler
 from matplotlib import patheffects
 from matplotlib.figure import Figure
 from matplotlib.text import Text
+
+from .palette import (
+    FRAME,
+    GRID,
+    HALO,
+    HALO_WIDTH,
+    HATCHES,
+    INK,
+    LINESTYLES,
+    MARKERS,
+    PALETTE,
+    SVG_HASHSALT,
+    TEXT,
+    series_style,
+)
 
 __all__ = [
     "FRAME",
@@ -53,29 +62,8 @@ __all__ = [
     "to_svg",
 ]
 
-#: Okabe & Ito's colour-blind-safe palette, ordered for contrast on white (yellow and black last).
-PALETTE: tuple[str, ...] = (
-    "#0072B2",  # blue
-    "#D55E00",  # vermillion
-    "#009E73",  # bluish green
-    "#CC79A7",  # reddish purple
-    "#E69F00",  # orange
-    "#56B4E9",  # sky blue
-    "#F0E442",  # yellow
-    "#7A7A7A",  # neutral grey (Okabe-Ito's black would vanish on a dark theme)
-)
-MARKERS: tuple[str, ...] = ("o", "s", "^", "D", "v", "P", "X", "*")
-LINESTYLES: tuple[Any, ...] = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 2)))
-HATCHES: tuple[str, ...] = ("", "//", "..", "xx", "\\\\", "oo", "++", "--")
-SVG_HASHSALT = "ra"  # any fixed string makes matplotlib's SVG ids reproducible
 SVG_KWARGS: dict[str, Any] = {"metadata": {"Date": None}, "bbox_inches": "tight"}
 
-INK = "#7A7A7A"  # lines and outlines: a mid-grey that reads on white and on near-black
-FRAME = INK
-TEXT = "#1A1A1A"  # words: near-black, each over a white `HALO` (17 : 1 against it)
-HALO = "#FFFFFF"
-HALO_WIDTH = 3.0  # points: the halo's stroke, half of it outside the letters
-GRID = "#7A7A7A40"  # the same grey, faint (alpha 0.25)
 STYLE: dict[str, Any] = {
     "figure.facecolor": "none",
     "axes.facecolor": "none",
@@ -175,17 +163,6 @@ def finish(fig: Figure) -> Figure:
         if text.get_text():
             text.set_path_effects(halo)
     return fig
-
-
-def series_style(i: int) -> dict[str, Any]:
-    """Return the colour, marker, line style and hatch of series `i`."""
-    n = len(PALETTE)
-    return {
-        "color": PALETTE[i % n],
-        "marker": MARKERS[i % n],
-        "linestyle": LINESTYLES[i % n],
-        "hatch": HATCHES[i % n],
-    }
 
 
 def legend_below(fig: Figure, handles: Sequence[Any] = (), labels: Sequence[str] = (), **kw: Any) -> None:
