@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, ParamSpec
 
 import matplotlib
 import matplotlib.pyplot as plt
@@ -21,21 +23,40 @@ from ra_core import State, Tile, new_game
 from ra_core.analysis import chance as C
 from ra_core.bots import random_bot
 from ra_core.engine.scoring import CATEGORIES
+from ra_core.pictures import plots
+from ra_core.pictures.charts import Chart
 from ra_core.pictures.plots import (
     FRAME,
     HATCHES,
     INK,
     PALETTE,
     SVG_HASHSALT,
-    plot_distribution,
-    plot_fame,
-    plot_win_rates,
     svg_setup,
     to_svg,
 )
 from ra_core.pictures.plotstyle import HALO, TEXT
 from ra_core.pictures.words import CATEGORY_NAMES
 from ra_core.play import GameRecord, play_game
+
+_P = ParamSpec("_P")
+
+
+def _figures(plot: Callable[_P, Figure | Chart]) -> Callable[_P, Figure]:
+    """The plot function as it draws here, where matplotlib is installed: its picture is a `Figure`."""
+
+    @functools.wraps(plot)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> Figure:
+        fig = plot(*args, **kwargs)
+        assert isinstance(fig, Figure), type(fig)
+        return fig
+
+    return run
+
+
+plot_fame = _figures(plots.plot_fame)
+plot_win_rates = _figures(plots.plot_win_rates)
+plot_distribution = _figures(plots.plot_distribution)
+plot_curves = _figures(plots.plot_curves)
 
 OKABE_ITO = {"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#f0e442"}  # and black
 NEUTRAL = {to_hex(INK), to_hex(FRAME)}  # reference lines, whiskers and outlines
@@ -368,8 +389,6 @@ def test_palette_is_okabe_ito() -> None:
 
 def test_distribution_overlay_with_text_keys() -> None:
     """A law keyed by words (not numbers) can carry a simulated overlay."""
-    from ra_core.pictures.plots import plot_distribution
-
     fig = plot_distribution({"ra": 0.25, "other": 0.75}, simulated=["ra", "other", "other", "other"])
     assert fig.axes
 
@@ -397,3 +416,33 @@ def test_the_epoch_ends_are_named_above_the_fame_axes(record: GameRecord) -> Non
     labels = [t for child in ax.child_axes for t in child.get_xticklabels() if t.get_text()]
     assert [t.get_text() for t in labels] == ["epoch 1\nscored", "epoch 2\nscored", "epoch 3\nscored"]
     assert all(t.get_window_extent(renderer).y0 >= top for t in labels)
+
+
+# -- curves and estimates ------------------------------------------------------------------------
+
+
+def test_curves_draw_theory_as_lines_and_estimates_with_their_intervals() -> None:
+    def draw() -> Figure:
+        fig = plot_curves(
+            {"exact": ([0, 0.5, 1], [0, 0.25, 1])},
+            {"simulated": ([0.2, 0.8], [0.05, 0.6], [0.01, 0.5], [0.1, 0.7]), "marks": ([0.4], [0.2])},
+            vlines={0.5: "half"},
+            hlines={0: None},
+            xticks=[0, 0.5, 1],
+            title="Squares",
+            xlabel="x",
+            ylabel="x squared",
+        )
+        return fig
+
+    fig = draw()
+    (ax,) = panels(fig)
+    assert legend(fig) == ["exact", "simulated", "marks", "half"]
+    assert (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()) == ("Squares", "x", "x squared")
+    assert list(ax.get_xticks()) == [0, 0.5, 1]
+    exact = next(line for line in ax.get_lines() if line.get_label() == "exact")
+    assert list(exact.get_ydata()) == [0, 0.25, 1] and to_hex(exact.get_color()) == PALETTE[0].lower()
+    assert colours(fig) >= {PALETTE[0].lower(), PALETTE[1].lower(), PALETTE[2].lower()}
+    caps = [line for line in ax.get_lines() if line.get_marker() == "_"]  # the error bars' caps: at each low and high
+    assert sorted(y for line in caps for y in line.get_ydata()) == pytest.approx([0.01, 0.1, 0.5, 0.7])
+    assert to_svg(fig) == to_svg(draw())

@@ -42,6 +42,7 @@ TITLE_SIZE = 11
 LEGEND_SIZE = 9
 SWATCH = 22.0  # a legend entry's picture: its width
 ROW_HEIGHT = LEGEND_SIZE + 7  # a legend row's height
+MIN_PLOT = 40.0  # the least height of a panel's axes
 _ID = "@id@"  # the chart's id prefix, until its bytes are known
 
 
@@ -248,6 +249,19 @@ class Panel:
         positions = nice_ticks(low, high)
         return positions, [tick_label(p, positions, self.percent_x and axis == "x") for p in positions], 0
 
+    def _margins(self) -> tuple[float, float]:
+        """The height the panel's words take above its axes and below them (title, ticks, labels)."""
+        xlo, xhi = self._range("x")
+        _, xl, xrot = self._tick_list("x", xlo, xhi)
+        _, tl, _ = self._tick_list("top", xlo, xhi)
+        top_lines = max((t.count("\n") + 1 for t in tl), default=0)
+        above = (TITLE_SIZE + 10 if self.title else 4) + top_lines * (TICK_SIZE + 2)
+        if xrot:
+            below = max((text_width(t, TICK_SIZE) for t in xl), default=0) * math.sin(math.radians(abs(xrot))) + 10
+        else:
+            below = max((t.count("\n") + 1 for t in xl), default=0) * (TICK_SIZE + 2) + 8
+        return above, below + (LABEL_SIZE + 8 if self.xlabel else 0)
+
     def render(self, box: tuple[float, float, float, float], ident: str) -> list[str]:
         """Return the SVG elements of the panel drawn in `box` (left, top, right, bottom)."""
         x0, y0, x1, y1 = box
@@ -257,13 +271,14 @@ class Panel:
         tt, tl, _ = self._tick_list("top", xlo, xhi)
         left = x0 + (LABEL_SIZE + 8 if self.ylabel else 0) + max((text_width(t, TICK_SIZE) for t in yl), default=0) + 8
         right = x1 - 6
-        top_lines = max((t.count("\n") + 1 for t in tl), default=0)
-        top = y0 + (TITLE_SIZE + 10 if self.title else 4) + top_lines * (TICK_SIZE + 2)
-        if xrot:
-            below = max((text_width(t, TICK_SIZE) for t in xl), default=0) * math.sin(math.radians(abs(xrot))) + 10
-        else:
-            below = max((t.count("\n") + 1 for t in xl), default=0) * (TICK_SIZE + 2) + 8
-        bottom = y1 - below - (LABEL_SIZE + 8 if self.xlabel else 0)
+        halves = [] if xrot else [(t, text_width(label, TICK_SIZE) / 2) for t, label in zip(xt, xl, strict=True)]
+        halves += [(t, text_width(label, TICK_SIZE - 1) / 2) for t, label in zip(tt, tl, strict=True)]
+        for t, half in halves:  # the words under (and over) the last ticks end inside the picture
+            f = (t - xlo) / (xhi - xlo)
+            if 0 < f <= 1:
+                right = min(right, left + (x1 - 2 - half - left) / f)
+        above, below = self._margins()
+        top, bottom = y0 + above, y1 - below
         if right - left < 20 or bottom - top < 20:
             raise ValueError("the chart is too small for its words: make it larger")
 
@@ -381,7 +396,8 @@ class Chart:
     """A picture of one or more panels side by side, with a title above and a legend below.
 
     Args:
-        width, height: the size in inches, as a matplotlib figure's.
+        width, height: the size in inches, as a matplotlib figure's (a chart too short for its
+            words grows taller, as matplotlib's layout would squeeze the axes instead).
         title: the words above the panels.
         ncols: the number of panels.
         width_ratios: the panels' relative widths (default: equal).
@@ -412,6 +428,8 @@ class Chart:
         columns = _legend_columns(entries, w)
         legend_height = math.ceil(len(entries) / len(columns)) * ROW_HEIGHT + 4 if entries else 0.0
         top = 6 + (TITLE_SIZE + 12 if self.title else 0)
+        words_height = max(sum(panel._margins()) for panel in self.panels)
+        h = max(h, top + words_height + MIN_PLOT + 4 + legend_height)  # a short chart grows to keep its words
         bottom = h - 4 - legend_height
         body: list[str] = []
         if self.title:

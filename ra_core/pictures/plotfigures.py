@@ -177,16 +177,19 @@ def distribution(data: Distribution) -> Figure:
 def curves(data: Curves) -> Figure:
     """Curves and estimated points (with their intervals) against one x axis, with reference lines."""
     fig, ax = figure(6.5, data.height)
+    handles: list[Any] = []  # the legend's entries in the order drawn (matplotlib would put error bars last)
     for i, s in enumerate(data.series):
         st = series_style(i)
         if s.lows is None and s.line:
-            ax.plot(s.x, s.y, color=st["color"], linestyle=st["linestyle"], linewidth=1.8, label=s.label)
+            handles += ax.plot(s.x, s.y, color=st["color"], linestyle=st["linestyle"], linewidth=1.8, label=s.label)
         elif s.lows is None:
-            ax.plot(s.x, s.y, st["marker"], color=st["color"], markeredgecolor=INK, markeredgewidth=0.6, label=s.label)
+            handles += ax.plot(
+                s.x, s.y, st["marker"], color=st["color"], markeredgecolor=INK, markeredgewidth=0.6, label=s.label
+            )
         else:
             below = [y - lo for y, lo in zip(s.y, s.lows, strict=True)]
             above = [hi - y for y, hi in zip(s.y, s.highs or (), strict=True)]
-            ax.errorbar(
+            bars = ax.errorbar(
                 s.x,
                 s.y,
                 yerr=[below, above],
@@ -197,14 +200,17 @@ def curves(data: Curves) -> Figure:
                 capsize=3,
                 label=s.label,
             )
+            handles.append(bars)
     for x, label in data.vlines:
-        ax.axvline(x, color=FRAME, linestyle="--", linewidth=1.2, label=label)
+        line = ax.axvline(x, color=FRAME, linestyle="--", linewidth=1.2, label=label)
+        handles += [line] if label else []
     for y, label in data.hlines:
-        ax.axhline(y, color=FRAME, linewidth=0.8, label=label)
+        line = ax.axhline(y, color=FRAME, linewidth=0.8, label=label)
+        handles += [line] if label else []
     if data.xticks is not None:
         ax.set_xticks(data.xticks)
     ax.set_xlabel(data.xlabel)
     ax.set_ylabel(data.ylabel)
     ax.set_title(data.title)
-    legend_below(fig)
+    legend_below(fig, handles, [h.get_label() for h in handles])
     return finish(fig)
