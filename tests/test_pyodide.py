@@ -115,19 +115,45 @@ def _scenarios(cases_json: str) -> str:
     return json.dumps({"games": games, "montecarlo": montecarlo, "chance": chance})
 
 
-# Sent to Pyodide: `_scenarios`, then the facts about the interpreter and what got imported.
+def _charts() -> str:
+    """Draw two plots as the standard library's SVG charts (what Pyodide without matplotlib draws); return JSON.
+
+    In Pyodide `plots.MATPLOTLIB` is False by itself (reported as ``"matplotlib"``); here it is
+    switched off while the charts are drawn.
+    """
+    import json
+
+    from ra_core.bots import heuristic_bot
+    from ra_core.pictures import plots
+    from ra_core.play import play_game
+
+    found = plots.MATPLOTLIB
+    plots.MATPLOTLIB = False
+    try:
+        fame = plots.plot_fame(play_game([heuristic_bot] * 3, seed=9))
+        law = plots.plot_distribution({0: 0.5, 1: 0.3, 2: 0.2}, simulated={0: 48, 1: 33, 2: 19}, xlabel="tiles")
+        return json.dumps({"matplotlib": found, "fame": plots.to_svg(fame), "law": plots.to_svg(law)})
+    finally:
+        plots.MATPLOTLIB = found
+
+
+# Sent to Pyodide: `_scenarios` and `_charts`, then the facts about the interpreter and what got imported.
 PYODIDE_SCRIPT = f"""
 {inspect.getsource(_scenarios)}
+
+{inspect.getsource(_charts)}
 
 import json, pkgutil, sys, importlib
 import ra_core, ra_course
 
 results = json.loads(_scenarios({CASES_JSON!r}))
-skip = ("ra_core.__main__", "ra_core.pictures.plots", "ra_core.widgets")  # the CLI; matplotlib; ipywidgets
+skip = ("ra_core.__main__", "ra_core.pictures.plotfigures", "ra_core.pictures.plotstyle", "ra_core.widgets")
+# the CLI; the matplotlib figures and their style; ipywidgets (plots imports: it draws charts without matplotlib)
 modules = [m.name for m in pkgutil.walk_packages(ra_core.__path__, "ra_core.") if not m.name.startswith(skip)]
 modules += [m.name for m in pkgutil.walk_packages(ra_course.__path__, "ra_course.")]
 for name in modules:
     importlib.import_module(name)
+results["charts"] = json.loads(_charts())
 results["environment"] = {{
     "platform": sys.platform,
     "version": list(sys.version_info[:3]),
@@ -201,8 +227,8 @@ def in_cpython() -> dict[str, Any]:
 
 def test_pyodide_runs_ra_core_with_the_standard_library_only(in_pyodide: dict[str, Any]) -> None:
     """It really is Pyodide (emscripten, Python 3.11+) running the repository's ra_core copy, and
-    every ra_core module but plots and widgets, and every ra_course module, imports and plays without
-    matplotlib or ipywidgets."""
+    every ra_core module but the matplotlib figures and the widgets (plots included), and every
+    ra_course module, imports and plays without matplotlib or ipywidgets."""
     env = in_pyodide["environment"]
     assert env["platform"] == "emscripten"
     assert tuple(env["version"]) >= (3, 11)
@@ -239,3 +265,13 @@ def test_exact_probabilities_are_the_same_in_pyodide(in_cpython: dict[str, Any],
     """`ra_core.analysis.chance` gives the same exact laws, expectations and draw-or-call values (Fractions
     as text) for a mid-game position in Pyodide as in CPython."""
     assert in_pyodide["chance"] == in_cpython["chance"]
+
+
+def test_plots_draw_as_the_same_charts_in_pyodide(in_pyodide: dict[str, Any]) -> None:
+    """Without matplotlib (Pyodide has none here) `ra_core.pictures.plots` imports and draws with the standard
+    library's SVG charts: the same bytes as the charts drawn in CPython."""
+    there = in_pyodide["charts"]
+    assert there["matplotlib"] is False
+    here = json.loads(_charts())
+    assert there["fame"] == here["fame"] and there["law"] == here["law"]
+    assert there["fame"].startswith("<svg") and "Fame over the game" in there["fame"]

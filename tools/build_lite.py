@@ -20,14 +20,18 @@ run the play notebook, so it works with no internet at all:
   starts (``loadPyodideOptions.packages``); ``%pip install ra-core`` also finds ``ra_core`` in the
   site's package index, ``pypi/``.
 
-What only Pyodide's own distribution holds (numpy, matplotlib and every other package built for
-WebAssembly: neither npm nor PyPI carries them) comes from a folder of that distribution, when the
-build is given one (``RA_PYODIDE_PACKAGES``, or ``.cache/lite/pyodide-packages-VERSION/``: the
-``pyodide/`` folder of the release ``pyodide-VERSION.tar.bz2``): the plots' packages, `PLOTS` and
-everything they depend on in the lock, are copied into the site, each checked against the lock's
-sha256, so that plots too need no network. Without that folder they stay in the lock file with
-their CDN address, and load lazily, the first time a notebook imports them, where the internet
-is (the build says so). The play widget needs none of it.
+The notebooks' plots need nothing more: ``ra_core.pictures.plots`` draws with matplotlib where it
+can be imported, and otherwise with its own standard-library SVG charts (`ra_core.pictures.charts`),
+so in this site, where the kernel has no matplotlib loaded, every plot of the notebooks draws with
+no network at all. What only Pyodide's own distribution holds (numpy, matplotlib and every other
+package built for WebAssembly: neither npm nor PyPI carries them), for a student's own
+``import matplotlib``, comes from a folder of that distribution, when the build is given one
+(``RA_PYODIDE_PACKAGES``, or ``.cache/lite/pyodide-packages-VERSION/``: the ``pyodide/`` folder of
+the release ``pyodide-VERSION.tar.bz2``): matplotlib, `PLOTS`, and everything it depends on in the
+lock are copied into the site, each checked against the lock's sha256, so that it too needs no
+network. Without that folder they stay in the lock file with their CDN address, and load lazily,
+the first time a cell imports them, where the internet is (the build says so). Neither the play
+widget nor the notebooks' plots need any of it.
 
 The build itself downloads, once, into ``.cache/lite/``: the npm package (with npm) and the wheels
 (with pip, from PyPI). To preload one more pure-Python package, add its name to ``PRELOAD``:
@@ -69,8 +73,9 @@ PRELOAD = (*KERNEL, "ra-core", "ipywidgets", "anywidget")
 # The core files of the npm package `pyodide` that a browser loads (no lock: the site writes its own).
 CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 PURE = "-none-any.whl"
-#: The WebAssembly packages the notebooks' plots import, bundled with their dependencies when a
-#: folder of Pyodide's distribution is given (see the module docstring).
+#: The WebAssembly packages bundled, with their dependencies, when a folder of Pyodide's
+#: distribution is given: matplotlib, for a student's own plots (the notebooks' plots draw without
+#: it; see the module docstring).
 PLOTS = ("matplotlib",)
 #: Where the build looks for that folder when ``RA_PYODIDE_PACKAGES`` is not set.
 PACKAGES = CACHE / f"pyodide-packages-{kernel.PYODIDE_VERSION}"
@@ -113,12 +118,12 @@ grading runs the same checks and more, on cases you do not see.
 
 {internet}
 """
-#: What the landing page says needs the internet, with the plots' packages on the CDN or in the site.
+#: What the landing page says needs the internet, with matplotlib and numpy on the CDN or in the site.
 INTERNET = {
-    False: "Nothing but plots: the engine, the game table and the sheets run from this site alone. A cell that\n"
-    "plots loads matplotlib and numpy from the Pyodide CDN the first time it runs.",
-    True: "Nothing: the engine, the game table, the sheets and the plots (matplotlib and numpy are in the site)\n"
-    "run from this site alone.",
+    False: "Nothing: the engine, the game table, the sheets and the notebooks' plots run from this site alone.\n"
+    "Only a cell of your own that imports matplotlib (or numpy) loads it from the Pyodide CDN, the first time.",
+    True: "Nothing: the engine, the game table, the sheets and the plots (matplotlib and numpy are in the site,\n"
+    "for plots of your own) run from this site alone.",
 }
 
 
@@ -413,7 +418,7 @@ def write_contents(into: Path, plots: bool = False) -> dict[Path, Path]:
     """Write the site's files into `into`: the student bundle's files and the landing page; return the former.
 
     The notebooks are marked trusted (`trusted_copy`). With `plots`, the landing page says that
-    plots need no internet either (their packages are in the site).
+    matplotlib and numpy, for a student's own plots, are in the site too.
     """
     files = student_files()
     for place, source in files.items():
@@ -458,7 +463,8 @@ def main(out: Path = OUT) -> None:
     write_pyodide(work / "static" / kernel.PYODIDE, core, wheels, plots)
     if plots is None:
         print(
-            f"note: matplotlib and numpy stay on the Pyodide CDN (plots need the internet); to bundle them, put "
+            f"note: matplotlib and numpy stay on the Pyodide CDN (the notebooks' plots draw without them; a "
+            f"student's own import of matplotlib needs the internet); to bundle them, put "
             f"the pyodide/ folder of pyodide-{kernel.PYODIDE_VERSION}.tar.bz2 in {PACKAGES} or set RA_PYODIDE_PACKAGES"
         )
 

@@ -6,12 +6,12 @@ unresolvable, so nothing can come from the internet. The test runs the play note
 the Pyodide kernel (the runtime, the kernel's wheels, ipywidgets and ``ra_core`` all come from
 the site), compares every printed output with the same cells run here in CPython, clicks through
 several moves and checks the board against the engine after each. The notebook's last cell plots
-with matplotlib, a WebAssembly package of Pyodide's own distribution. A site built with that
-distribution at hand (``RA_PYODIDE_PACKAGES``, see tools/build_lite.py) carries matplotlib and its
-dependencies, checked by hash, and the plot is drawn with no request leaving the machine at all.
-Built without it, matplotlib stays on the Pyodide CDN: the plot's ``import matplotlib`` asks the
-CDN for the wheels (the lazy part of the site), which fails here with ``No module named
-'matplotlib'``, and no other request leaves the machine.
+the game's fame with `ra_core.pictures.plots`: the kernel has no matplotlib loaded (Pyodide's own
+distribution holds it, not npm or PyPI), so the plot is drawn by the standard library's SVG charts,
+the same bytes as the chart drawn here with matplotlib switched off, and no request leaves the
+machine at all. A site built with that distribution at hand (``RA_PYODIDE_PACKAGES``, see
+tools/build_lite.py) also carries matplotlib and its dependencies, checked by hash, for a
+student's own plots; the notebook's plot loads none of it.
 
 The site is a student's: it opens on its landing page (``README.md``: what is where, how to hand a
 sheet in, that the work lives in the browser's storage), keeps the notebooks and the sheets in
@@ -27,6 +27,7 @@ and are skipped elsewhere. On failure a screenshot is saved next to this file.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import io
@@ -55,7 +56,7 @@ OFFLINE = [*FLAGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]  
 PYODIDE = f"static/{kernel.PYODIDE}"
 PRELOADED = {"micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython", "ra-core", "ipywidgets"}
 LAZY = {"numpy", "matplotlib"}  # WebAssembly builds: only on the Pyodide CDN
-PLOTS = "ra_core.pictures.plots"  # a cell that imports it needs matplotlib
+PLOTS = "ra_core.pictures.plots"  # a cell that imports it returns a picture: compared as SVG
 KERNEL_IDLE = """() => {
     const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
     const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
@@ -236,19 +237,38 @@ def offline_page(workdir: Path, request: pytest.FixtureRequest) -> Iterator[tupl
             browser.close()
 
 
-def _in_cpython(sources: list[str]) -> list[str | None]:
-    """Run the cells here, in one namespace; return what each printed (None: it needs matplotlib)."""
+def _in_cpython(sources: list[str]) -> tuple[list[str | None], list[str]]:
+    """Run the cells here, in one namespace; return what each printed (None: it plots) and the plots' SVG."""
     namespace: dict[str, Any] = {}
     printed: list[str | None] = []
+    charts: list[str] = []
     for source in sources:
         if PLOTS in source:
             printed.append(None)
+            charts.append(_chart_here(source, namespace))
             continue
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             exec(compile(source, "<cell>", "exec"), namespace)
         printed.append(out.getvalue())
-    return printed
+    return printed, charts
+
+
+def _chart_here(source: str, namespace: dict[str, Any]) -> str:
+    """Run a plotting cell here as the site's kernel does, without matplotlib; return its picture's SVG."""
+    from ra_core.pictures import plots
+
+    tree = ast.parse(source)
+    last = tree.body.pop()
+    assert isinstance(last, ast.Expr), "a plotting cell ends with the plot"
+    drawn_with = plots.MATPLOTLIB
+    plots.MATPLOTLIB = False  # the standard library's charts, as in Pyodide without matplotlib
+    try:
+        exec(compile(tree, "<cell>", "exec"), namespace)
+        picture = eval(compile(ast.Expression(last.value), "<cell>", "eval"), namespace)
+    finally:
+        plots.MATPLOTLIB = drawn_with
+    return plots.to_svg(picture)
 
 
 def test_the_play_notebook_runs_in_the_site_offline(
@@ -273,21 +293,27 @@ def test_the_play_notebook_runs_in_the_site_offline(
         page.wait_for_function(DONE, timeout=180_000, polling=500)  # every cell ran, or one failed
         print(f"notebook run in {time.monotonic() - started:.1f} s")
 
-        plots = bool(_bundled(_lock(site)))
         cells = page.evaluate(CELLS)
         sources = ["".join(c["source"]) for c in json.loads(NOTEBOOK.read_text())["cells"] if c["cell_type"] == "code"]
         assert len(cells) == len(sources)
-        for source, cell, expected in zip(sources, cells, _in_cpython(sources), strict=True):
+        printed, here = _in_cpython(sources)
+        charts = []
+        for source, cell, expected in zip(sources, cells, printed, strict=True):
             errors = [o for o in cell["outputs"] if o["output_type"] == "error"]
-            if expected is None and plots:  # the plot, drawn from the site's own matplotlib
-                assert errors == [] and any("image/png" in o.get("data", {}) for o in cell["outputs"]), source
-                continue
-            if expected is None:  # the plot: matplotlib is not in the site, and nothing loads it here
-                assert [e["evalue"] for e in errors] == ["No module named 'matplotlib'"], source
-                continue
             assert errors == [], (source, errors)
+            if expected is None:  # the plot: an SVG chart, drawn by the standard library in the browser's Python
+                data = [o["data"] for o in cell["outputs"] if "image/svg+xml" in o.get("data", {})]
+                assert len(data) == 1 and data[0]["text/plain"].startswith("<Chart 'Fame over the game'"), source
+                charts.append(data[0]["image/svg+xml"])
+                continue
             streams = "".join(o["text"] for o in cell["outputs"] if o["output_type"] == "stream")
             assert streams == expected, source
+        assert len(charts) == len(here) == 1
+        assert charts[0] == here[0]  # the same bytes as the chart drawn here
+        shown = page.locator('.jp-OutputArea-output img[src^="data:image/svg+xml"][src*="Fame%20total%20by%20player"]')
+        shown.first.wait_for(state="attached", timeout=30_000)  # JupyterLab shows it as a picture
+        assert shown.first.evaluate("(img) => img.decode().then(() => img.naturalWidth)") >= 600
+        print(f"the fame chart drawn in the browser: {len(charts[0].encode()):,} bytes of SVG")
 
         facts = page.evaluate(
             EXECUTE,
@@ -298,19 +324,10 @@ def test_the_play_notebook_runs_in_the_site_offline(
         assert facts["status"] == "ok", facts
         version, where = facts["printed"].splitlines()[0].split()
         assert version == kernel.PYODIDE_VERSION and where.startswith("/lib/python3.")
-        loaded = str(sorted(LAZY)) if plots else "[]"
-        assert facts["printed"].splitlines()[1] == loaded  # WebAssembly packages: only the site's, for the plot
+        assert facts["printed"].splitlines()[1] == "[]"  # no WebAssembly package: the plot needed none
 
-        # Only the plot cell could reach out: its import asked the Pyodide CDN for the lazy wheels (refused
-        # here), unless the site carries them, when nothing at all left the machine.
         local = (origin, f"blob:{origin}")  # blob: the widget front end's module, made in the page
-        outside = [url for url in asked if not url.startswith(local)]
-        lock = _lock(site)
-        lazy = {entry["file_name"] for entry in lock.values() if entry["file_name"].startswith("https://")}
-        if plots:
-            assert outside == [], outside
-        else:
-            assert lock["matplotlib"]["file_name"] in outside and set(outside) <= lazy, outside
+        assert [url for url in asked if not url.startswith(local)] == []  # nothing left the machine, plot included
 
         before_moves = len(asked)
         page.get_by_role("button", name="Draw a tile", exact=True).wait_for(timeout=30_000)
