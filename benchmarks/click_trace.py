@@ -186,6 +186,7 @@ def trace_click(seed: int, action: str, *, repeats: bool = False) -> dict[str, A
             table._handle_custom_msg(message, [])
         finally:
             sys.setprofile(None)
+            table.unobserve(board_set, names="board")  # the bots' reply, if the loop runs it yet, is not the click's
 
     asyncio.run(click())
     to_engine, to_board = found["apply"], found["board"]
