@@ -179,6 +179,7 @@ def trace_click(seed: int, action: str, *, repeats: bool = False) -> dict[str, A
     table.observe(board_set, names="board")
     message = {"kind": "click", "version": table.version, "action": action}
     made, told = len(controller.actions), len(controller.log)
+    units: dict[str, int] = {}  # what the click's computations are made once for, and how many of each
 
     async def click() -> None:
         sys.setprofile(profile)
@@ -187,6 +188,7 @@ def trace_click(seed: int, action: str, *, repeats: bool = False) -> dict[str, A
         finally:
             sys.setprofile(None)
             table.unobserve(board_set, names="board")  # the bots' reply, if the loop runs it yet, is not the click's
+            units.update({"move made": len(controller.actions) - made, "line told": len(controller.log) - told})
 
     asyncio.run(click())
     to_engine, to_board = found["apply"], found["board"]
@@ -195,13 +197,7 @@ def trace_click(seed: int, action: str, *, repeats: bool = False) -> dict[str, A
         shared += 1
     back = (len(to_engine) - shared) + (len(to_board) - shared)
     engine = sum(n for name, n in calls.items() if name.startswith("engine."))
-    units = {
-        "click": 1,
-        "move made": len(controller.actions) - made,
-        "line told": len(controller.log) - told,
-        "board drawn": len(boards),
-        "board drawn, at most": len(boards),
-    }
+    units.update({"click": 1, "board drawn": len(boards), "board drawn, at most": len(boards)})
     return {
         "to_engine": to_engine,
         "to_board": to_board,
