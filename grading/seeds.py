@@ -9,6 +9,11 @@ grading the same submission again plays the same games. No seed of these lies in
 all. The hidden tests with hashed answers (saved positions, ``python -m grading.keys``) keep the
 cases of ``grading/cases.py``: exercises/TEACHING.md says which is which.
 
+The record is also the one way to fix a hidden test's seeds beforehand (`SeedBook.keep`): a
+teacher who wants a submission graded on given games, or a test of the whole grading that must
+not depend on luck (the solutions graded at the seeds of ``grading/cases.py``), writes them there
+before grading. It lies in the course folder, which no student's code can read or write.
+
 The bots' own random numbers are drawn the same way, per decision (`decision_rng`): from a
 secret-keyed hash of the game, the seat and the move, so that no bot can work back to the game's
 seed from the generator it is given, and a check's call cannot be told from a game's.
@@ -25,7 +30,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FRESH", "SeedBook", "decision_rng", "fresh_cases"]
+__all__ = ["FRESH", "SeedBook", "decision_rng", "fresh_cases", "record_key"]
 
 #: per sheet, the tasks whose hidden cases take seeds drawn when grading, and where the seed sits in a case:
 #: "last" (each case is a list ending with its seed) or "seed" (one dict with the key "seed")
@@ -60,11 +65,24 @@ class SeedBook:
         found = self.seeds.get(key)
         if type(found) is list and len(found) == count and all(type(s) is int for s in found):
             return found
-        drawn = [secrets.randbits(BITS) for _ in range(count)]
-        self.seeds[key] = drawn
+        return self.keep(key, [secrets.randbits(BITS) for _ in range(count)])
+
+    def keep(self, key: str, seeds: list[int]) -> list[int]:
+        """Record `seeds` for `key` (see `record_key`) and write the record; return them.
+
+        Grading finds them as if it had drawn them: to fix a submission's hidden games beforehand.
+        """
+        if not (isinstance(seeds, list) and seeds and all(type(s) is int for s in seeds)):
+            raise ValueError(f"seeds are a non-empty list of integers, got {seeds!r:.80}")
+        self.seeds[key] = list(seeds)
         if self.path is not None:
             self.path.write_text(json.dumps(self.seeds, indent=1, sort_keys=True), encoding="utf-8")
-        return drawn
+        return self.seeds[key]
+
+
+def record_key(who: str, sheet: str, task: str) -> str:
+    """Return the key of the seeds of submission `who` (``student/assignment``) for `sheet`'s `task` in a `SeedBook`."""
+    return f"{who}/{sheet}/{task}"
 
 
 def fresh_cases(sheet: str, task: str, cases: Any, book: SeedBook, who: str) -> Any:
@@ -73,9 +91,10 @@ def fresh_cases(sheet: str, task: str, cases: Any, book: SeedBook, who: str) -> 
     if where is None:
         return cases
     out = copy.deepcopy(cases)
+    key = record_key(who, sheet, task)
     if where == "seed":
-        (out["seed"],) = book.draw(f"{who}/{sheet}/{task}", 1)
+        (out["seed"],) = book.draw(key, 1)
     else:
-        for case, seed in zip(out, book.draw(f"{who}/{sheet}/{task}", len(out)), strict=True):
+        for case, seed in zip(out, book.draw(key, len(out)), strict=True):
             case[-1] = seed
     return out

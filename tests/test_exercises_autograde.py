@@ -12,8 +12,11 @@ in one, the other sheets in the other.
 
 Each cheat must earn 0 on every task it aims at, and the solutions all 20 points of every sheet,
 also when the gradebook is read again a few seconds after nbgrader has exited (a cheat leaves a
-process behind to write full marks then). The probe must find the gradebook, ``grading/``, the
-source sheets, the course folder and the network out of reach, and its detached process gone.
+process behind to write full marks then). Sheet 4's Task 5 grades the solution on the hidden games
+of the seed of ``grading/cases.py``, kept beforehand in the course's seed record (`SeedBook.keep`):
+at a seed drawn when grading, the solution would miss the mark now and then. The probe must find
+the gradebook, ``grading/``, the source sheets, the course folder and the network out of reach,
+and its detached process gone.
 Each attack is shown to be real: run with the teacher's rights, outside the sandbox, it reaches
 what it aims at. The scan of the submissions (`grading.audit`) names every cheat that reaches into
 the kernel or beyond it, and nothing in the solutions.
@@ -36,6 +39,8 @@ from typing import Any
 
 import pytest
 
+from grading.cases import CASES
+from grading.seeds import SeedBook, record_key
 from ra_course.exercises import reserve
 
 from . import cheats
@@ -118,6 +123,11 @@ def graded(tmp_path_factory: pytest.TempPathFactory, generated_course: Path) -> 
     Each course is a copy of the session's course, as ``make course`` makes it, its sheets generated.
     """
     courses = {name: copy(generated_course, tmp_path_factory.mktemp(name) / "ra-course") for name in COURSES}
+    # Sheet 4's Task 5 plays its hidden games at a seed drawn when grading: the solution, good but not far
+    # above the mark, would miss it now and then (TEACHING.md). Its games are fixed beforehand in the course's
+    # seed record (no sandbox shows it), at the seed of grading/cases.py; the cheats' seeds are drawn.
+    task = record_key(f"solution/{ASSIGNMENT[S4]}", "bidder", "5")
+    SeedBook(courses["bots"] / "hidden_seeds.json").keep(task, [CASES["bidder"]["5"]["seed"]])
     course_of = {notebook: courses[name] for name, notebooks in COURSES.items() for notebook in notebooks}
     result = Graded(course_of, {})
     queues = {name: [ASSIGNMENT[n] for n in notebooks] for name, notebooks in COURSES.items()}
@@ -148,6 +158,14 @@ def test_the_solutions_earn_full_marks(graded: Graded, notebook: str) -> None:
     full = {key: 4.0 for key in "12345"}
     assert graded.now["solution", notebook] == full
     assert graded.later["solution", notebook] == full
+
+
+def test_the_solutions_task_5_of_sheet_4_played_the_games_kept_beforehand(graded: Graded) -> None:
+    """The record the judge read and wrote is the one the fixture wrote into: its other seeds were drawn there."""
+    record = json.loads((graded.course[S4] / "hidden_seeds.json").read_text(encoding="utf-8"))
+    who = f"solution/{ASSIGNMENT[S4]}"
+    assert record[record_key(who, "bidder", "5")] == [CASES["bidder"]["5"]["seed"]]
+    assert all(record[record_key(who, "bidder", task)][0] >= 2**32 for task in "1234")  # drawn when grading
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ import pytest
 from grading import cases, judge, sandbox
 from grading.games import Game
 from grading.judge import Options, Session, judge_task
-from grading.seeds import SeedBook, fresh_cases
+from grading.seeds import SeedBook, fresh_cases, record_key
 from ra_core.bots import random_bot
 from ra_core.engine.actions import Draw
 from ra_core.engine.setup import new_game
@@ -114,6 +114,18 @@ def test_hidden_seeds_are_drawn_from_the_os_when_grading_and_kept_for_regrading(
     assert fresh_cases("bidder", "5", cases.CASES["bidder"]["5"], again, "alice/sheet4") == bidder
     assert fresh_cases("bidder", "5", cases.CASES["bidder"]["5"], again, "bob/sheet4") != bidder
     assert fresh_cases("bag", "1", cases.CASES["bag"]["1"], again, "alice/sheet3") == cases.CASES["bag"]["1"]
+
+
+def test_seeds_kept_beforehand_in_the_record_are_the_ones_grading_plays(tmp_path: Path) -> None:
+    """A hidden test's seeds can be fixed before grading, in the course's record (a teacher's wish, a test's need)."""
+    record = tmp_path / "hidden_seeds.json"
+    SeedBook(record).keep(record_key("solution/sheet4", "bidder", "5"), [950])
+    book = SeedBook(record)  # grading, in another process
+    assert fresh_cases("bidder", "5", cases.CASES["bidder"]["5"], book, "solution/sheet4") == {"seed": 950}
+    assert fresh_cases("bidder", "5", cases.CASES["bidder"]["5"], book, "alice/sheet4")["seed"] >= 2**32
+    for bad in ([], [1.5], "950", [True]):
+        with pytest.raises(ValueError, match="non-empty list of integers"):
+            book.keep("x/sheet4/bidder/5", bad)  # type: ignore[arg-type]
 
 
 class _Recording:

@@ -32,6 +32,7 @@ from ra_core import Action, State, new_game, parse_action
 from .bridge import (
     Answer,
     Click,
+    Controls,
     Portraits,
     Selection,
     controls,
@@ -54,13 +55,54 @@ CHANCE_SEAT = -1  #: the seat recorded for a chance move (a tile drawn from the 
 _RECENT = 6  # moves told in words beside the board: since the seat last decided
 
 
+class _Position:
+    """What the pages of one position share, each piece worked out once for them all when first needed.
+
+    The legal actions (the judge's check of a click, the mover's board, the facts' "draw or call
+    Ra"), the facts and the status lines (seats named by `seat_tokens`), the fields of a view that
+    are the same for every seat, and each seat's controls (what he may click: the same thing for
+    the judge of his click and for the board he clicked on).
+    """
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self._legal: Sequence[Action] | None = None
+        self._told: tuple[list[str], list[str], dict[str, Any]] | None = None
+        self.controls: dict[tuple[int, bool, Selection], Controls] = {}  # by seat, whether he may click, his choice
+        self.boards: dict[tuple[str, ...], Portraits] = {}  # the seats' boards, for a list of names
+        self.shown: dict[tuple[Any, ...], dict[str, Any]] = {}  # the views drawn
+
+    def legal(self) -> Sequence[Action]:
+        """Return the position's legal actions, asked of the engine once."""
+        if self._legal is None:
+            self._legal = self.state.legal_actions()
+        return self._legal
+
+    def told(self) -> tuple[list[str], list[str], dict[str, Any]]:
+        """Return the facts and the status lines (seats named by tokens) and the view's fields every seat shares."""
+        if self._told is None:
+            s = self.state
+            tokens = seat_tokens(len(s.players))
+            lines = status_lines(s, table=True, names=tokens)
+            shared = {"lines": named(lines), "over": s.is_terminal(), "fame": list(s.fame)}
+            self._told = (facts(s, names=tokens, legal=self.legal()), lines, shared)
+        return self._told
+
+    def copy(self) -> _Position:
+        """Return a copy that starts from the pieces worked out (its drawings start afresh: a writer draws none)."""
+        twin = _Position(self.state)
+        twin._legal, twin._told, twin.controls = self._legal, self._told, dict(self.controls)
+        return twin
+
+
 class TableGame:
     """The game at one Ra table: every state, and every move as (seat, action text) and as the action, parsed once.
 
-    What the seats' pages show of a position is worked out once for them all: the facts and
-    each move's sentence are told with every seat named by a token (`named` then gives each
-    seat its own words, "P1 (you)"), each move's sentence once for every later redraw, and a
-    seat's view once per position.
+    What the seats' pages show of a position is worked out once for them all (`_Position`): the
+    legal actions, the facts and the status lines, told with every seat named by a token
+    (`named` then gives each seat its own words, "P1 (you)"); each move's sentence once for every
+    later redraw; a seat's controls once for his page and the judge of his click; a seat's view
+    once per position.
 
     Args:
         players: 3 to 5.
@@ -73,9 +115,7 @@ class TableGame:
         self.moves: list[tuple[int, str]] = []
         self.actions: list[Action] = []  # the moves' actions, each parsed once
         self._told: list[str] = []  # the sentence of each move told so far, seats named by tokens
-        self._facts: tuple[int, list[str], list[str]] = (-1, [], [])  # at a ply: the facts (tokens), the status lines
-        self._shown: dict[tuple[Any, ...], dict[str, Any]] = {}  # the views drawn at this ply
-        self._boards: dict[tuple[str, ...], Portraits] = {}  # at this ply, the seats' boards for a list of names
+        self._here = _Position(self.state)  # what the pages of the position now share
 
     @property
     def state(self) -> State:
@@ -91,7 +131,7 @@ class TableGame:
             list(self.moves),
             list(self.actions),
         )
-        twin._told, twin._facts, twin._shown, twin._boards = list(self._told), self._facts, {}, {}
+        twin._told, twin._here = list(self._told), self._here.copy()
         return twin
 
     @property
@@ -150,17 +190,31 @@ class TableGame:
         (the round closed or paused, the seat held by a bot), or is "". Nothing changes: a move
         judged legal is played with `move`, a step's choice in progress is the page's to keep.
         """
-        seats = () if seat in bots else (seat,)
+        sel = selection or Selection()
         return judge(
             self.state,
             click,
             version=self.ply,
-            seats=seats,
+            seats=() if seat in bots else (seat,),
             names=names,
-            selection=selection or Selection(),
+            selection=sel,
             closed=closed,
-            last=self.last_by_other(seat),
+            board=self._controls(seat, bots, sel, takes=not closed),
         )
+
+    def _controls(self, seat: int, bots: Collection[int], sel: Selection, *, takes: bool) -> Controls:
+        """Return what `seat` may click now (`controls`), worked out once per position for his page and his click.
+
+        `takes`: whether the table takes clicks now (the round open and not paused); a seat that
+        a bot plays takes none. The other player's last move is marked.
+        """
+        mine = takes and seat not in bots
+        key = (seat, mine, sel)
+        found = self._here.controls.get(key)
+        if found is None:
+            seats, last = (seat,) if mine else (), self.last_by_other(seat)
+            found = self._here.controls[key] = controls(self.state, seats, sel, last=last, legal=self._here.legal())
+        return found
 
     def move(self, seat: int, action: Action, bots: Collection[int]) -> list[tuple[int, str]]:
         """Make `seat`'s move `action` (as `judge` handed it on), then the automatic moves after it; return all made.
@@ -177,8 +231,7 @@ class TableGame:
         self.states.append(after)
         self.moves.append((seat, text))
         self.actions.append(action)
-        self._shown.clear()
-        self._boards.clear()
+        self._here = _Position(after)
         return seat, text
 
     def last_by_other(self, seat: int) -> tuple[int, str] | None:
@@ -206,13 +259,6 @@ class TableGame:
         told = since_last_move(self.states, self.actions, seat, names=names, most=count, tell=tell)
         return named(told, (seat,), names)
 
-    def _told_now(self) -> tuple[list[str], list[str]]:
-        """Return the position's facts (seats named by tokens) and its status lines, worked out once per position."""
-        if self._facts[0] != self.ply:
-            s = self.state
-            self._facts = (self.ply, facts(s, names=seat_tokens(len(s.players))), status_lines(s, table=True))
-        return self._facts[1], self._facts[2]
-
     def view(
         self,
         seat: int,
@@ -237,21 +283,20 @@ class TableGame:
             sel: the seat's choice in progress.
             paused: whether the teacher paused the round: no piece is framed as a choice meanwhile.
         """
-        key = (self.ply, seat, tuple(names), frozenset(bots), live, paused, sel)
-        shown = self._shown.get(key)
+        key = (seat, tuple(names), frozenset(bots), live, paused, sel)
+        shown = self._here.shown.get(key)
         if shown is None:
-            shown = self._shown[key] = self._draw(seat, names, bots, live=live, paused=paused, sel=sel)
+            shown = self._here.shown[key] = self._draw(seat, names, bots, live=live, paused=paused, sel=sel)
         return dict(shown)
 
     def _draw(
         self, seat: int, names: Sequence[str], bots: Collection[int], *, live: bool, paused: bool, sel: Selection
     ) -> dict[str, Any]:
-        s = self.state
-        seats = () if seat in bots else (seat,)
-        closed = "closed" if not live else "paused" if paused else ""
-        board = controls(s, seats, sel, closed=closed, last=self.last_by_other(seat))
+        s, here = self.state, self._here
+        board = self._controls(seat, bots, sel, takes=live and not paused)
         mine = bool(board.actions)
-        if s.is_terminal():
+        told, lines, shared = here.told()
+        if shared["over"]:
             w = s.winner()
             who = "You win" if w == seat else f"P{w} ({names[w]}) wins" if w is not None else "Nobody wins"
             status = f"Game over. {who} with {max(p.fame for p in s.players)} fame."
@@ -263,22 +308,19 @@ class TableGame:
             status = "Your turn. " + board.hint()
         else:
             status = f"Waiting for P{s.to_move} ({names[s.to_move]})."
-        told, lines = self._told_now()
         seen = named(told, (seat,), names)
-        boards = self._boards.get(tuple(names))
+        boards = here.boards.get(tuple(names))
         if boards is None:  # what the seats' boards share, drawn once for them all
-            boards = self._boards[tuple(names)] = Portraits(s, names)
+            boards = here.boards[tuple(names)] = Portraits(s, names, status=lines)
         return {
             "ply": self.ply,
             "svg": str(boards.board(you=seat, controls=board, told=seen)),  # a phone's board
             "status": status,
-            "lines": lines,
+            **shared,  # the status lines (seats by their numbers), whether the game is over, the fame
             "recent": self.recent(seat, names),
             "facts": seen,
             "scores": scores_rows(s.scores, you={seat}, names=names),  # narrow rows: a phone shows them
             "choices": [str(a) for a in board.actions],
             "yours": mine,
-            "over": s.is_terminal(),
-            "fame": list(s.fame),
             "sel": {"god": sel.god, "picked": [t.label for t in sel.picked]},
         }

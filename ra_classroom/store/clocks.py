@@ -17,6 +17,10 @@ server killed at any moment loses nothing it acknowledged:
   deciding tick, price, winner, the draw if any and the sentence the group is told) are written
   in the same transaction, and the round closes itself when its last group is settled.
 
+**A paused clock stands still** (`due` and `tick` pass over a paused round), and a resumed one waits a
+full tick before its next price step (`resumed`): the students see the price they paused on for as
+long as any other, not a step the moment the round goes on.
+
 **A student away** in an English round: one with no page connected to this process (`connected`)
 and not seen by any process (his ``last_seen``, which every process marks for its pages every few
 seconds) for `Clock.away` ticks, and `SEEN_SECONDS` at least, is dropped out at the tick being
@@ -36,9 +40,9 @@ from sqlalchemy import Connection, Row, insert, select, update
 from ..auctions.clock import Clock, Press, Refused, away_press, deciding_tick, is_final, judge, settle_clock, still_in
 from ..auctions.matching import round_stream
 from .refusal import Refusal
-from .schema import assignments, bids, clock_results, clocks, outcomes, rooms, rounds, students
+from .schema import assignments, bids, clock_results, clocks, outcome_rows, outcomes, rooms, rounds, students
 
-__all__ = ["Ticked", "due", "group_states", "press", "settle_rest", "start", "tick", "tick_messages"]
+__all__ = ["Ticked", "due", "group_states", "press", "resumed", "settle_rest", "start", "tick", "tick_messages"]
 
 Events = list[dict[str, Any]]
 #: A student is away only if no process has seen a page of his for this long at least: each process marks
@@ -63,6 +67,15 @@ def start(conn: Connection, round_id: int, clock: Clock, seconds: float, now: fl
             at=now,
         )
     )
+
+
+def resumed(conn: Connection, round_id: int, now: float) -> None:
+    """Make the clock of round `round_id` (if it has one), resumed at `now` after a pause, wait a full tick from now.
+
+    Its last tick is due again `seconds` after `now`, as if just stored: the time the clock had run
+    of its tick before the pause is not counted twice.
+    """
+    conn.execute(update(clocks).where(clocks.c.round_id == round_id).values(at=now))
 
 
 def clock_of(row: Row[Any]) -> Clock:
@@ -147,20 +160,7 @@ def _settle(
             at=now,
         )
     )
-    conn.execute(
-        insert(outcomes),
-        [
-            {
-                "round_id": round_id,
-                "student_id": o.student,
-                "won": o.won,
-                "price": o.price,
-                "paid": o.paid,
-                "earnings": o.earnings,
-            }
-            for o in s.outcomes
-        ],
-    )
+    conn.execute(insert(outcomes), outcome_rows(round_id, s.outcomes))
 
 
 def press(conn: Connection, student_id: int, round_id: Any, tick: Any, now: float) -> tuple[dict[str, Any], Events]:

@@ -18,9 +18,10 @@ from typing import Any
 from sqlalchemy import Connection, select, update
 
 from ..auctions.paying import paid_round
+from . import clocks
 from .refusal import Refusal
 from .rounds import close_round
-from .schema import MAX_ID, outcomes, rooms, rounds, students
+from .schema import MAX_ID, outcomes, paid_outcomes, rooms, rounds, students
 
 __all__ = ["cancel", "end_session", "exclude", "extend", "pause", "resume"]
 
@@ -57,7 +58,7 @@ def pause(conn: Connection, room: str, now: float) -> tuple[dict[str, Any], list
 
 
 def resume(conn: Connection, room: str, now: float) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Let the paused round go on, with the time it had left when it was paused.
+    """Let the paused round go on, with the time it had left when it was paused; a clock waits a full tick.
 
     Raises:
         Refusal: no round open, or not paused.
@@ -67,6 +68,7 @@ def resume(conn: Connection, room: str, now: float) -> tuple[dict[str, Any], lis
         raise Refusal(f"Round {r.number} is not paused.")
     closes = None if r.closes_at is None else r.closes_at + (now - r.paused_at)
     conn.execute(update(rounds).where(rounds.c.id == r.id).values(paused_at=None, closes_at=closes))
+    clocks.resumed(conn, int(r.id), now)
     return {"round": int(r.id), "number": int(r.number), "paused": False}, _room(room)
 
 
@@ -157,16 +159,7 @@ def end_session(
 def _draw_paid_rounds(conn: Connection, room: str) -> int:
     """Draw and record the round that pays each student of `room` who played a paid round; return how many."""
     played: dict[int, list[int]] = defaultdict(list)
-    for o in conn.execute(
-        select(outcomes.c.student_id, rounds.c.number)
-        .select_from(outcomes.join(rounds, rounds.c.id == outcomes.c.round_id))
-        .where(
-            rounds.c.room == room,
-            rounds.c.status == "closed",
-            rounds.c.practice.is_(False),
-            rounds.c.excluded.is_(False),
-        )
-    ):
+    for o in conn.execute(paid_outcomes(room, outcomes.c.student_id, rounds.c.number)):
         played[int(o.student_id)].append(int(o.number))
     _undo_paid_rounds(conn, room)
     for student, numbers in sorted(played.items()):

@@ -18,7 +18,20 @@ from sqlalchemy import Connection, select
 
 from .pages import closes_in
 from .rooms import MAX_STUDENTS, PRESENT_SECONDS
-from .schema import assignments, bids, groups, outcomes, read_spec, requests, rooms, rounds, seats, students, tables
+from .schema import (
+    assignments,
+    bids,
+    groups,
+    outcomes,
+    paid_outcomes,
+    read_spec,
+    requests,
+    rooms,
+    rounds,
+    seats,
+    students,
+    tables,
+)
 from .table_moves import TableCache, seat_names
 
 __all__ = [
@@ -149,16 +162,7 @@ def paid_rows(conn: Connection, room: str) -> list[dict[str, Any]]:
     ``rounds``: how many paid rounds he played (closed, not practice, not excluded), the draw's
     choices. Empty while the session goes on (the draw is made when it ends).
     """
-    counted = (
-        select(outcomes.c.student_id, rounds.c.number, rounds.c.kind, outcomes.c.earnings)
-        .select_from(outcomes.join(rounds, rounds.c.id == outcomes.c.round_id))
-        .where(
-            rounds.c.room == room,
-            rounds.c.status == "closed",
-            rounds.c.practice.is_(False),
-            rounds.c.excluded.is_(False),
-        )
-    )
+    counted = paid_outcomes(room, outcomes.c.student_id, rounds.c.number, rounds.c.kind, outcomes.c.earnings)
     played: dict[int, dict[int, Any]] = {}
     for o in conn.execute(counted):
         played.setdefault(int(o.student_id), {})[int(o.number)] = o

@@ -24,7 +24,7 @@ from ..kinds.spec import RoundSpec
 from . import clocks
 from .refusal import Refusal
 from .rooms import present, room_exists
-from .schema import assignments, bids, groups, outcomes, read_spec, rooms, rounds, students, tables
+from .schema import assignments, bids, groups, outcome_rows, outcomes, read_spec, rooms, rounds, students, tables
 from .schema import clocks as clock_table
 from .table_moves import TableCache, create_tables
 
@@ -222,18 +222,7 @@ def _close(conn: Connection, round_id: int, now: float) -> bool:
         entries = [Entry(int(x.student_id), x.value, x.amount) for x in mine]
         details = {int(x.student_id): None if x.data is None else json.loads(x.data) for x in mine}
         rng = round_stream(seed, r.number, f"ties:{g}")
-        for o in spec.of.settle(spec, entries, details, common[g], rng):
-            settled.append(
-                {
-                    "round_id": round_id,
-                    "student_id": o.student,
-                    "won": o.won,
-                    "price": o.price,
-                    "paid": o.paid,
-                    "earnings": o.earnings,
-                    "data": None if o.data is None else json.dumps(o.data),
-                }
-            )
+        settled += outcome_rows(round_id, spec.of.settle(spec, entries, details, common[g], rng))
     if settled:
         conn.execute(insert(outcomes), settled)
     return True

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     Boolean,
@@ -37,6 +39,11 @@ from sqlalchemy.schema import CreateColumn
 from ..kinds.spec import RoundSpec
 from .names import skeleton
 
+if TYPE_CHECKING:
+    from sqlalchemy import ColumnElement, Select
+
+    from ..auctions.settle import Outcome
+
 __all__ = [
     "MAX_ID",
     "ONE_LOOKALIKE",
@@ -48,7 +55,9 @@ __all__ = [
     "groups",
     "metadata",
     "moves",
+    "outcome_rows",
     "outcomes",
+    "paid_outcomes",
     "processes",
     "read_spec",
     "requests",
@@ -200,7 +209,7 @@ clocks = Table(  # the clock of an English or Dutch round: its settings, and the
     Column("away", Integer, nullable=False),  # English: ticks without a page before a student is dropped out
     Column("seconds", Float, nullable=False),  # seconds per tick
     Column("tick", Integer, nullable=False),  # the last tick stored; a tick is sent only once stored
-    Column("at", Float, nullable=False),  # when it was stored: the next is due `seconds` later
+    Column("at", Float, nullable=False),  # when it was stored (or the round resumed): the next is due `seconds` later
 )
 
 clock_results = Table(  # a clock group's result, written once when no press can change it
@@ -317,3 +326,36 @@ def _fill_skeletons(conn: Connection) -> None:
 def read_spec(stored: str) -> RoundSpec:
     """Return a round's settings as its ``spec`` column stores them (each text read once: every bid and view asks)."""
     return RoundSpec.from_dict(json.loads(stored))
+
+
+def outcome_rows(round_id: int, settled: Iterable[Outcome]) -> list[dict[str, Any]]:
+    """Return the rows of `outcomes` that store the outcomes `settled` of round `round_id` (a kind's data as JSON)."""
+    return [
+        {
+            "round_id": round_id,
+            "student_id": o.student,
+            "won": o.won,
+            "price": o.price,
+            "paid": o.paid,
+            "earnings": o.earnings,
+            "data": None if o.data is None else json.dumps(o.data),
+        }
+        for o in settled
+    ]
+
+
+def paid_outcomes(room: str, *columns: ColumnElement[Any]) -> Select[Any]:
+    """Return the query of `columns` of the outcomes of `room`'s paid rounds: closed, not practice, not excluded.
+
+    The rounds that count for a student's pay: the round that pays him at the session's end is drawn among them.
+    """
+    return (
+        select(*columns)
+        .select_from(outcomes.join(rounds, rounds.c.id == outcomes.c.round_id))
+        .where(
+            rounds.c.room == room,
+            rounds.c.status == "closed",
+            rounds.c.practice.is_(False),
+            rounds.c.excluded.is_(False),
+        )
+    )

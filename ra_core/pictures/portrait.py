@@ -115,13 +115,15 @@ class Portraits:
     Args:
         s: the position.
         names: a name per seat, the same for every board.
+        status: the position's `status_lines` told with `seat_tokens` as the names (``table=True``),
+            if the caller has them already; else they are told here, once for every board.
     """
 
-    def __init__(self, s: State, names: Sequence[str] = ()) -> None:
+    def __init__(self, s: State, names: Sequence[str] = (), status: Sequence[str] | None = None) -> None:
         self.state = s
         self.names = tuple(names)
         self._drawn: dict[Hashable, str] = {}  # each piece drawn, under what it depends on
-        self._status: list[str] | None = None  # the auction or discard in words, seats named by `seat_tokens`
+        self._status = None if status is None else list(status)  # the auction or discard in words, by `seat_tokens`
 
     def _piece(self, key: Hashable, draw: Callable[..., list[str]], *args: Any) -> str:
         """Return the piece kept under `key`, drawn (`draw(*args)`) the first time only."""

@@ -23,6 +23,7 @@ from ..engine.scoring import CATEGORIES
 from ..engine.tiles import CIVILIZATIONS, MONUMENTS, Tile
 
 if TYPE_CHECKING:
+    from ..engine.actions import Action
     from ..engine.scoring import EpochScore
     from ..engine.state import State
 
@@ -161,20 +162,31 @@ def seat_set(you: int | Collection[int] | None) -> Collection[int]:
     return tuple(you)
 
 
-def turn_choices(s: State) -> str:
-    """Return the turn player's open choices in words: ``'draw, call Ra or use a god'``, ``'draw or call Ra'``..."""
-    kinds = {type(a) for a in s.legal_actions()}
+def turn_choices(s: State, legal: Sequence[Action] | None = None) -> str:
+    """Return the turn player's open choices in words: ``'draw, call Ra or use a god'``, ``'draw or call Ra'``...
+
+    `legal`: the position's legal actions, if the caller has them already (`State.legal_actions`).
+    """
+    kinds = {type(a) for a in (s.legal_actions() if legal is None else legal)}
     choices = [word for kind, word in ((Draw, "draw"), (CallRa, "call Ra"), (UseGod, "use a god")) if kind in kinds]
     return ", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else "".join(choices)
 
 
-def facts(s: State, *, you: int | Collection[int] | None = None, names: Sequence[str] = ()) -> list[str]:
+def facts(
+    s: State,
+    *,
+    you: int | Collection[int] | None = None,
+    names: Sequence[str] = (),
+    legal: Sequence[Action] | None = None,
+) -> list[str]:
     """Return the board as plain sentences, one fact each: the text twin of `svg`.
 
     Args:
         s: the position.
         you: the seat (or seats) to mark "(you)".
         names: a name per seat, e.g. the bots' names.
+        legal: the position's legal actions, if the caller has them already (`State.legal_actions`):
+            the turn player's choices are told from them.
     """
     me = seat_set(you)
 
@@ -188,7 +200,7 @@ def facts(s: State, *, you: int | Collection[int] | None = None, names: Sequence
         lines.append(f"Game over after epoch {EPOCHS}: {who(w)} wins with {s.players[w].fame} fame.")
     else:
         if s.phase is Phase.ACTION:
-            doing = f"{who(s.turn_player)} takes a turn ({turn_choices(s)})."
+            doing = f"{who(s.turn_player)} takes a turn ({turn_choices(s, legal)})."
         elif s.phase is Phase.REVEAL:
             doing = f"{who(s.turn_player)} draws a tile from the bag."
         elif s.phase is Phase.GODS:

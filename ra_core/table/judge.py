@@ -147,15 +147,19 @@ def controls(
     closed: str = "",
     scores_shown: bool = False,
     last: tuple[int, str] | None = None,
+    legal: Sequence[Action] | None = None,
 ) -> Controls:
     """Return what the clicker may click now: his legal actions if one of his `seats` decides, and his choice so far.
 
     He has no legal action to click when the table takes no move (`closed` says why), while
     scores cover the board, or when none of his seats is to move. `last` is another player's
-    last move, which the board marks.
+    last move, which the board marks. `legal`: the position's legal actions, if the caller has
+    them already (a table that draws several seats' boards of one position asks the engine once).
     """
     yours = not closed and not scores_shown and state.to_move in seats  # a seat: never chance, never the end
-    return Controls(state.legal_actions() if yours else (), selection.god, selection.picked, last)
+    if not yours:
+        return Controls((), selection.god, selection.picked, last)
+    return Controls(tuple(state.legal_actions() if legal is None else legal), selection.god, selection.picked, last)
 
 
 def judge(

@@ -25,6 +25,8 @@ Answer(kind='played', text='ra')
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..engine.tiles import Tile
 from ..pictures.controls import Controls
 from ..pictures.portrait import WIDTH as PORTRAIT_WIDTH
@@ -74,9 +76,11 @@ class BoardClicks:
 
     def status(self) -> str:
         """Return the status line: the controller's, or what to do with the scores shown."""
+        return self._status(*self._judged())
+
+    def _status(self, board: Controls, scores_due: bool) -> str:
         c = self.controller
-        if not self.scores_due():
-            board = self.controls()
+        if not scores_due:
             if board.actions and (board.god or board.picked):  # a choice in progress: say its next step
                 return c.status().split(": ", 1)[0] + f": {board.prompt()}."
             return c.status()
@@ -101,9 +105,9 @@ class BoardClicks:
         if self._opened != c.opened:  # a new or loaded game: its earlier epochs need no showing
             self._opened, self.scored = c.opened, scores
         self.scored = min(self.scored, scores)  # after an undo
-        if self._board is None or self._board[0] != self._shown():
-            self._keep(*self._work_out(scores > self.scored))
-        assert self._board is not None
+        shown = self._shown()
+        if self._board is None or self._board[0] != shown:
+            self._board = (shown, *self._work_out(scores > self.scored))
         return self._board[1], self._board[2]
 
     def _work_out(self, scores_due: bool) -> tuple[Controls, bool]:
@@ -142,20 +146,31 @@ class BoardClicks:
 
         With `portrait`, the phone's board (`ra_core.pictures.portrait`), its scores drawn to its width.
         """
+        return self._svg(*self._judged(), width, portrait, self.controller.facts())
+
+    def drawn(self, told: Sequence[str], *, portrait: bool = False) -> tuple[str, str]:
+        """Return the board (as `svg` draws it) and the status line, the board as judged worked out once for both.
+
+        `told`: the position's facts (`controller.facts()`), which title the picture.
+        """
+        board, due = self._judged()
+        return self._svg(board, due, None, portrait, told), self._status(board, due)
+
+    def _svg(self, board: Controls, due: bool, width: int | None, portrait: bool, told: Sequence[str]) -> str:
         c = self.controller
-        you, names, told = c.you, c._bot_names(), c.facts()  # the facts title the picture: worked out once
+        you, names = c.you, c._bot_names()
         if portrait:
-            board = str(portrait_svg(c.state, you=you, names=names, controls=self.controls(), told=told))
+            drawn = str(portrait_svg(c.state, you=you, names=names, controls=board, told=told))
         else:
-            board = str(svg(c.state, you=you, names=names, width=width, controls=self.controls(), told=told))
-        if self.scores_due():
-            overlay = scores_overlay(c.state, c._bot_names(), c.you)
+            drawn = str(svg(c.state, you=you, names=names, width=width, controls=board, told=told))
+        if due:
+            overlay = scores_overlay(c.state, names, c.you)
             if portrait:  # the card is drawn for 760 units: shrink it to the phone board's width
                 veil = f'<rect class="ra-veil" x="0" y="0" width="{PORTRAIT_WIDTH}" height="100%" fill="#fff" '
                 veil += 'opacity="0.75"/>'
                 overlay = f'{veil}<g transform="scale({PORTRAIT_WIDTH / 760:.4f})">{overlay}</g>'
-            board = board.removesuffix("</svg>") + overlay + "</svg>"
-        return board
+            drawn = drawn.removesuffix("</svg>") + overlay + "</svg>"
+        return drawn
 
     def press(
         self,

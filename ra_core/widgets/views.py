@@ -322,10 +322,12 @@ class TableView(View):
     def refresh(self) -> None:
         """Show the controller's state: the board with its controls, status, message, log and scores."""
         c = self.controller
-        lines = "".join(f"<li>{escape(line)}</li>" for line in c.facts())
+        told = c.facts()  # the text twin beside the board and the picture's title: worked out once
+        board, status = self.clicks.drawn(told, portrait=self.table.layout == "portrait")
+        lines = "".join(f"<li>{escape(line)}</li>" for line in told)
         with self.table.hold_sync():
-            self.table.board = self.clicks.svg(portrait=self.table.layout == "portrait")
-            self.table.status = self.clicks.status()
+            self.table.board = board
+            self.table.status = status
             self.table.message = c.message
             self.table.recent = self._since()
             self.table.facts = lines

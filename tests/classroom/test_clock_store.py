@@ -187,5 +187,9 @@ def test_a_paused_clock_stands_still_and_takes_no_press(tmp_path: Path) -> None:
     with pytest.raises(Refusal, match="paused"):
         room.press(0, 1, 5.1)
     room.run(lambda conn: controls.resume(conn, room.code, 6.0))
-    room.tick(6.0)
+    assert room.tick(6.0) == [] and room.tick(6.9) == []  # a full tick (1 s) at the price it stood at
+    assert room.state()[1][0]["tick"] == 1
+    with room.db.reading() as conn:
+        assert clocks.due(conn) == [(room.round, 7.0)]
+    room.tick(7.0)
     assert room.state()[1][0]["tick"] == 2  # one tick on from where it stood
