@@ -38,8 +38,9 @@ def bid_choices(
     center sun).
     """
     must = seat == ra_player and high_bidder < 0 and trigger is _VOLUNTARY  # R40: the caller when all passed
-    row = _CHOICES.get(suns_up)
-    if row is None:
+    try:
+        row = _CHOICES[suns_up]
+    except KeyError:  # the first auction of these face-up suns
         row = _CHOICES[suns_up] = [None] * (2 * _SUNS)
     i = high_bid + _SUNS if must else high_bid
     choices = row[i]
