@@ -76,6 +76,8 @@ class TableGame:
         self._facts: tuple[int, list[str], list[str]] = (-1, [], [])  # at a ply: the facts (tokens), the status lines
         self._shown: dict[tuple[Any, ...], dict[str, Any]] = {}  # the views drawn at this ply
         self._boards: dict[tuple[str, ...], Portraits] = {}  # at this ply, the seats' boards for a list of names
+        self._before: dict[tuple[str, ...], Portraits] = {}  # the boards of the last ply drawn before this one
+        self._rows: dict[tuple[Any, ...], list[dict[str, object]]] = {}  # a seat's score rows, per epochs scored
 
     @property
     def state(self) -> State:
@@ -92,6 +94,8 @@ class TableGame:
             list(self.actions),
         )
         twin._told, twin._facts, twin._shown, twin._boards = list(self._told), self._facts, {}, {}
+        twin._before = self._boards or self._before  # the copy's boards take what they still show from these
+        twin._rows = dict(self._rows)  # its own: the copy may go on with other moves
         return twin
 
     @property
@@ -178,7 +182,8 @@ class TableGame:
         self.moves.append((seat, text))
         self.actions.append(action)
         self._shown.clear()
-        self._boards.clear()
+        if self._boards:  # the next boards take the pieces that did not change from these
+            self._before, self._boards = self._boards, {}
         return seat, text
 
     def last_by_other(self, seat: int) -> tuple[int, str] | None:
@@ -212,6 +217,16 @@ class TableGame:
             s = self.state
             self._facts = (self.ply, facts(s, names=seat_tokens(len(s.players))), status_lines(s, table=True))
         return self._facts[1], self._facts[2]
+
+    def _scores(self, seat: int, names: Sequence[str]) -> list[dict[str, object]]:
+        """Return `scores_rows` for `seat`, worked out once per seat, names and epochs scored (an epoch's end)."""
+        key = (len(self.state.scores), seat, tuple(names))
+        rows = self._rows.get(key)
+        if rows is None:
+            if len(self._rows) > 64:  # older epochs' rows, or names no longer shown
+                self._rows.clear()
+            rows = self._rows[key] = scores_rows(self.state.scores, you={seat}, names=names)
+        return rows
 
     def view(
         self,
@@ -265,9 +280,10 @@ class TableGame:
             status = f"Waiting for P{s.to_move} ({names[s.to_move]})."
         told, lines = self._told_now()
         seen = named(told, (seat,), names)
-        boards = self._boards.get(tuple(names))
-        if boards is None:  # what the seats' boards share, drawn once for them all
-            boards = self._boards[tuple(names)] = Portraits(s, names)
+        shown = tuple(names)
+        boards = self._boards.get(shown)
+        if boards is None:  # what the seats' boards share, drawn once for them all, and what the last ply's did
+            boards = self._boards[shown] = Portraits(s, names, before=self._before.get(shown))
         return {
             "ply": self.ply,
             "svg": str(boards.board(you=seat, controls=board, told=seen)),  # a phone's board
@@ -275,7 +291,7 @@ class TableGame:
             "lines": lines,
             "recent": self.recent(seat, names),
             "facts": seen,
-            "scores": scores_rows(s.scores, you={seat}, names=names),  # narrow rows: a phone shows them
+            "scores": self._scores(seat, names),  # narrow rows: a phone shows them
             "choices": [str(a) for a in board.actions],
             "yours": mine,
             "over": s.is_terminal(),

@@ -107,6 +107,11 @@ class Portraits:
     the next seat draws only what differs for him: his panel, and the pieces that his name, his
     clicks or his mark change. A board is the same text `portrait_svg` gives.
 
+    A move changes few pieces too: the mover's panel, the track, the words. A piece's key holds
+    everything it is drawn from (the player's holdings, not his seat's position in the game),
+    so the boards of the next position at the same table (`before`) take every piece that did
+    not change from these, and draw the rest.
+
     >>> from ra_core import new_game
     >>> boards = Portraits(new_game(3, seed=1), names=["Ann", "Bob", "Cy"])
     >>> boards.board(you=2) == portrait_svg(new_game(3, seed=1), you=2, names=["Ann", "Bob", "Cy"])
@@ -115,19 +120,25 @@ class Portraits:
     Args:
         s: the position.
         names: a name per seat, the same for every board.
+        before: the boards of an earlier position (the position before the last move, say), whose
+            pieces these boards take rather than draw again where they are the same.
     """
 
-    def __init__(self, s: State, names: Sequence[str] = ()) -> None:
+    def __init__(self, s: State, names: Sequence[str] = (), before: Portraits | None = None) -> None:
         self.state = s
         self.names = tuple(names)
-        self._drawn: dict[Hashable, str] = {}  # each piece drawn, under what it depends on
+        self._drawn: dict[Hashable, str] = {}  # each piece drawn, under everything it is drawn from
+        self._before = before._drawn if before is not None else {}  # the earlier boards' pieces
         self._status: list[str] | None = None  # the auction or discard in words, seats named by `seat_tokens`
 
     def _piece(self, key: Hashable, draw: Callable[..., list[str]], *args: Any) -> str:
-        """Return the piece kept under `key`, drawn (`draw(*args)`) the first time only."""
+        """Return the piece kept under `key`: drawn (`draw(*args)`) the first time only, or taken from `before`."""
         found = self._drawn.get(key)
         if found is None:
-            found = self._drawn[key] = "".join(draw(*args))
+            found = self._before.get(key)
+            if found is None:
+                found = "".join(draw(*args))
+            self._drawn[key] = found
         return found
 
     def _status_lines(self, me: Collection[int]) -> list[str]:
@@ -162,20 +173,28 @@ class Portraits:
             f"<title>{escape(title)}</title>{STYLE}",
             f'<rect class="{PAPER}" x="0" y="0" width="{WIDTH}" height="{height}" fill="#fdfaf3"/>',
         ]
-        # Each piece under what it depends on: a name as this seat reads it, his clicks, his mark.
+        # Each piece under everything it is drawn from: the position's parts it shows, a name as
+        # this seat reads it, his clicks, his mark (the same key in another position: the same piece).
+        over = s.phase is Phase.GAME_OVER
         turn = player_name(s.turn_player, me, names)
-        out.append(self._piece(("head", turn), _head, s, turn))
+        out.append(self._piece(("head", turn, s.epoch, over), _head, s, turn))
         clicks = None if controls is None else frozenset({type(a) for a in controls.actions} & {Draw, CallRa})
-        out.append(self._piece(("track", clicks), _track_row, s, controls))
+        track = ("track", clicks, s.rules.ra_limit, s.ra_count, s.center_sun, sum(s.bag))
+        out.append(self._piece(track, _track_row, s, controls))
         god = controls is not None and controls.god
         gods = frozenset(a.slot for a in controls.actions if isinstance(a, UseGod)) if controls and god else None
-        out.append(self._piece(("lot", gods, controls.last if controls else None), _lot, s, controls))
+        out.append(self._piece(("lot", s.track, gods, controls.last if controls else None), _lot, s, controls))
         lines = tuple(self._status_lines(me))
         out.append(self._piece(("words", lines), _words, lines))
         for k, i in enumerate(others):
             name, did = player_name(i, me, names), controls.just_did(i) if controls else ""
-            out.append(self._piece(("other", i, k, name, did), _other, s, i, top + k * _OTHER, name, did))
-        out += _mine(s, below, panel_y, player_name(below, me, names), controls, rows)
+            y = top + k * _OTHER
+            key = ("other", i, y, name, did, s.players[i], i == s.to_move, i == s.turn_player and not over)
+            out.append(self._piece(key, _other, s, i, y, name, did))
+        name, deciding = player_name(below, me, names), below == s.to_move
+        own = (controls.actions, controls.god, controls.picked) if controls is not None and deciding else None
+        panel: Hashable = ("mine", below, panel_y, name, rows, mine, deciding, below == s.turn_player and not over, own)
+        out.append(self._piece(panel, _mine, s, below, panel_y, name, controls, rows))
         out.append("</svg>")
         return Svg("".join(out))
 
@@ -259,7 +278,6 @@ def _words(lines: Sequence[str]) -> list[str]:
 
 _ROW = 60  # characters in a row of the board's words
 _UNPLAIN = re.compile(r"[^\S ]|-")  # whitespace other than spaces, or a hyphen: textwrap's finer rules apply
-_RUNS = re.compile(r"( +)")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -273,24 +291,24 @@ def _wrapped(line: str) -> tuple[str, ...]:
     """
     if _UNPLAIN.search(line):
         return tuple(textwrap.wrap(line, _ROW))
-    chunks = [c for c in _RUNS.split(line) if c]
     rows: list[str] = []
-    k = 0
-    while k < len(chunks):
-        if rows and chunks[k][0] == " ":
-            k += 1
-        row: list[str] = []
-        size = 0
-        while k < len(chunks) and size + len(chunks[k]) <= _ROW:
-            size += len(chunks[k])
-            row.append(chunks[k])
-            k += 1
-        if k < len(chunks) and len(chunks[k]) > _ROW:  # a word longer than a row: textwrap breaks it
-            return tuple(textwrap.wrap(line, _ROW))
-        if row and row[-1][0] == " ":
-            row.pop()
+    start, size = 0, len(line)
+    while start < size:
+        if rows and line[start] == " ":  # every row but the first starts after the spaces
+            start = size - len(line[start:].lstrip(" "))
+            if start == size:
+                break
+        end = start + _ROW
+        if end >= size:
+            end = size
+        elif (line[end - 1] == " ") == (line[end] == " "):  # a chunk across the row's end: it starts the next row
+            end = start + len(line[start:end].rstrip(" ")) if line[end] == " " else line.rfind(" ", start, end) + 1
+            if end <= start:  # a chunk longer than a row: textwrap breaks it
+                return tuple(textwrap.wrap(line, _ROW))
+        row = line[start:end].rstrip(" ")
         if row:
-            rows.append("".join(row))
+            rows.append(row)
+        start = end
     return tuple(rows)
 
 
