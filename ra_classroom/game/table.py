@@ -78,6 +78,8 @@ class TableGame:
         self._boards: dict[tuple[str, ...], Portraits] = {}  # at this ply, the seats' boards for a list of names
         self._before: dict[tuple[str, ...], Portraits] = {}  # the boards of the last ply drawn before this one
         self._rows: dict[tuple[Any, ...], list[dict[str, object]]] = {}  # a seat's score rows, per epochs scored
+        self._said: dict[tuple[str, int, tuple[str, ...]], str] = {}  # lines told with tokens, named for a seat
+        self._said_before: dict[tuple[str, int, tuple[str, ...]], str] = {}  # those of the last ply drawn
 
     @property
     def state(self) -> State:
@@ -96,6 +98,7 @@ class TableGame:
         twin._told, twin._facts, twin._shown, twin._boards = list(self._told), self._facts, {}, {}
         twin._before = self._boards or self._before  # the copy's boards take what they still show from these
         twin._rows = dict(self._rows)  # its own: the copy may go on with other moves
+        twin._said, twin._said_before = {}, self._said or self._said_before
         return twin
 
     @property
@@ -184,6 +187,8 @@ class TableGame:
         self._shown.clear()
         if self._boards:  # the next boards take the pieces that did not change from these
             self._before, self._boards = self._boards, {}
+        if self._said:  # and the lines told again: a player's holdings, the moves since a seat's last
+            self._said_before, self._said = self._said, {}
         return seat, text
 
     def last_by_other(self, seat: int) -> tuple[int, str] | None:
@@ -209,7 +214,23 @@ class TableGame:
             return self._told[k]
 
         told = since_last_move(self.states, self.actions, seat, names=names, most=count, tell=tell)
-        return named(told, (seat,), names)
+        return self._named(told, seat, names)
+
+    def _named(self, lines: Sequence[str], seat: int, names: Sequence[str]) -> list[str]:
+        """Return `named(lines, (seat,), names)`: each line named once for a seat, at this ply and the next."""
+        shown, out = tuple(names), []
+        for line in lines:
+            if "\x00" in line:
+                key = (line, seat, shown)
+                said = self._said.get(key)
+                if said is None:
+                    said = self._said_before.get(key)
+                    if said is None:
+                        said = named((line,), (seat,), names)[0]
+                    self._said[key] = said
+                line = said
+            out.append(line)
+        return out
 
     def _told_now(self) -> tuple[list[str], list[str]]:
         """Return the position's facts (seats named by tokens) and its status lines, worked out once per position."""
@@ -279,7 +300,7 @@ class TableGame:
         else:
             status = f"Waiting for P{s.to_move} ({names[s.to_move]})."
         told, lines = self._told_now()
-        seen = named(told, (seat,), names)
+        seen = self._named(told, seat, names)
         shown = tuple(names)
         boards = self._boards.get(shown)
         if boards is None:  # what the seats' boards share, drawn once for them all, and what the last ply's did

@@ -182,8 +182,9 @@ class Portraits:
         track = ("track", clicks, s.rules.ra_limit, s.ra_count, s.center_sun, sum(s.bag))
         out.append(self._piece(track, _track_row, s, controls))
         god = controls is not None and controls.god
-        gods = frozenset(a.slot for a in controls.actions if isinstance(a, UseGod)) if controls and god else None
-        out.append(self._piece(("lot", s.track, gods, controls.last if controls else None), _lot, s, controls))
+        gods = frozenset(a.slot for a in controls.actions if isinstance(a, UseGod)) if controls and god else frozenset()
+        ringed = _ringed(s, controls)
+        out.append(self._piece(("lot", s.track, gods, ringed), _lot, s, gods, ringed))
         lines = tuple(self._status_lines(me))
         out.append(self._piece(("words", lines), _words, lines))
         for k, i in enumerate(others):
@@ -235,9 +236,8 @@ def _track_row(s: State, controls: Controls | None) -> list[str]:
     return out + bag_and_statue(sum(s.bag), controls.actions, 274, 338, 26)
 
 
-def _lot(s: State, controls: Controls | None) -> list[str]:
-    """Return the auction track: eight slots across the width; with a god chosen, each tile is a choice."""
-    gods = {a.slot for a in controls.actions if isinstance(a, UseGod)} if controls and controls.god else set()
+def _lot(s: State, gods: Collection[int], ringed: int) -> list[str]:
+    """Return the auction track: eight slots across the width; slots `gods` take a click, slot `ringed` is ringed."""
     y = 112
     out = []
     for i, t in enumerate(s.track):
@@ -259,13 +259,18 @@ def _lot(s: State, controls: Controls | None) -> list[str]:
             out.append(target(tile, label, action=f"god {i + 1}", mark=frame(x + 4, y + 4, _SLOT - 8, _SLOT - 8)))
         else:
             out.append(f'<g aria-label="slot {i + 1}">{tile}</g>')
-    if controls is not None and controls.last:
-        last = controls.last[1]
-        filled = [i for i, t in enumerate(s.track) if t is not None]
-        slot = filled[-1] if last == "draw" and filled else int(last[4:]) - 1 if last.startswith("god ") else -1
-        if slot >= 0:
-            out.append(ring(2 + slot * _STEP + _SLOT / 2, y + _SLOT / 2, _SLOT / 2 + 2))
+    if ringed >= 0:
+        out.append(ring(2 + ringed * _STEP + _SLOT / 2, y + _SLOT / 2, _SLOT / 2 + 2))
     return out
+
+
+def _ringed(s: State, controls: Controls | None) -> int:
+    """Return the slot that the other player's last move filled (a draw, a god), to ring; else -1."""
+    if controls is None or not controls.last:
+        return -1
+    last = controls.last[1]
+    filled = [i for i, t in enumerate(s.track) if t is not None]
+    return filled[-1] if last == "draw" and filled else int(last[4:]) - 1 if last.startswith("god ") else -1
 
 
 def _words(lines: Sequence[str]) -> list[str]:
