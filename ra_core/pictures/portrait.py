@@ -190,8 +190,11 @@ class Portraits:
         for k, i in enumerate(others):
             name, did = player_name(i, me, names), controls.just_did(i) if controls else ""
             y = top + k * _OTHER
-            key = ("other", i, y, name, did, s.players[i], i == s.to_move, i == s.turn_player and not over)
+            p = s.players[i]
+            key = ("other", i, y, name, did, p.fame, i == s.to_move, i == s.turn_player and not over)
             out.append(self._piece(key, _other, s, i, y, name, did))
+            bid = did if did.startswith("bid ") else ""
+            out.append(self._piece(("held", y, p.suns_up, p.suns_down, p.display, bid), _holdings, p, y, bid))
         name, deciding = player_name(below, me, names), below == s.to_move
         own = (controls.actions, controls.god, controls.picked) if controls is not None and deciding else None
         panel: Hashable = ("mine", below, panel_y, name, rows, mine, deciding, below == s.turn_player and not over, own)
@@ -327,9 +330,9 @@ def _badges(s: State, i: int) -> str:
 
 
 def _other(s: State, i: int, y: float, name: str, did: str) -> list[str]:
-    """Return another player's block: name, fame, turn, what he just did (`did`: an action's text, or ""); his pieces.
+    """Return the head of another player's block: name, fame, turn, what he just did (`did`: an action's text, or "").
 
-    His suns and his tiles are small: they take no click.
+    His pieces follow (`_holdings`), then the block's end.
     """
     p = s.players[i]
     deciding = i == s.to_move
@@ -345,10 +348,20 @@ def _other(s: State, i: int, y: float, name: str, did: str) -> list[str]:
     ]
     if did:
         out[-1] = text_element(WIDTH - 8, y + 16, move_words(did).replace("just now: ", "\u2192 "), 12, "bold", "end")
+    return out
+
+
+def _holdings(p: Player, y: float, bid: str) -> list[str]:
+    """Return another player's pieces in his block at `y`, the sun he just bid (`bid`: "bid 9", or "") ringed; the end.
+
+    His suns and his tiles are small: they take no click. They change far less often than the
+    block's head (whose turn it is, what he just did), so they are a piece of their own.
+    """
+    out = []
     x = 14.0
     for sun in p.suns_up:
         out.append(sun_svg(sun, x, y + 35, 10, True))
-        if did == f"bid {sun}":
+        if bid == f"bid {sun}":
             out.append(ring(x, y + 35, 13))
         x += 23
     for sun in p.suns_down:
