@@ -129,7 +129,7 @@ class Portraits:
         self.names = tuple(names)
         self._drawn: dict[Hashable, str] = {}  # each piece drawn, under everything it is drawn from
         self._before = before._drawn if before is not None else {}  # the earlier boards' pieces
-        self._status: list[str] | None = None  # the auction or discard in words, seats named by `seat_tokens`
+        self._status: tuple[str, ...] | None = None  # the auction or discard in words, seats named by `seat_tokens`
 
     def _piece(self, key: Hashable, draw: Callable[..., list[str]], *args: Any) -> str:
         """Return the piece kept under `key`: drawn (`draw(*args)`) the first time only, or taken from `before`."""
@@ -141,13 +141,26 @@ class Portraits:
             self._drawn[key] = found
         return found
 
-    def _status_lines(self, me: Collection[int]) -> list[str]:
-        """Return `status_lines` as seats `me` read them: told once for every seat, then named for these."""
+    def _words_piece(self, me: Collection[int]) -> str:
+        """Return the piece of `status_lines` as seats `me` read them: told once for every seat, named for these.
+
+        Kept under the lines as told for every seat, the readers and the names: a seat whose
+        words were drawn (at this position, or the one before) has them without naming them again.
+        """
         if any("\x00" in name for name in self.names):  # a name the tokens cannot stand for
-            return status_lines(self.state, True, me, self.names)
+            lines = tuple(status_lines(self.state, True, me, self.names))
+            return self._piece(("words", lines), _words, lines)
         if self._status is None:
-            self._status = status_lines(self.state, True, (), seat_tokens(len(self.state.players)))
-        return named(self._status, me, self.names)
+            self._status = tuple(status_lines(self.state, True, (), seat_tokens(len(self.state.players))))
+        key = ("told", self._status, tuple(me), self.names)
+        found = self._drawn.get(key)
+        if found is None:
+            found = self._before.get(key)
+            if found is None:
+                lines = tuple(named(self._status, me, self.names))
+                found = self._piece(("words", lines), _words, lines)
+            self._drawn[key] = found
+        return found
 
     def board(
         self,
@@ -185,8 +198,7 @@ class Portraits:
         gods = frozenset(a.slot for a in controls.actions if isinstance(a, UseGod)) if controls and god else frozenset()
         ringed = _ringed(s, controls)
         out.append(self._piece(("lot", s.track, gods, ringed), _lot, s, gods, ringed))
-        lines = tuple(self._status_lines(me))
-        out.append(self._piece(("words", lines), _words, lines))
+        out.append(self._words_piece(me))
         for k, i in enumerate(others):
             name, did = player_name(i, me, names), controls.just_did(i) if controls else ""
             y = top + k * _OTHER
