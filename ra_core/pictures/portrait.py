@@ -128,7 +128,10 @@ class Portraits:
         self.state = s
         self.names = tuple(names)
         self._drawn: dict[Hashable, str] = {}  # each piece drawn, under everything it is drawn from
-        self._before = before._drawn if before is not None else {}  # the earlier boards' pieces
+        self._before: dict[Hashable, str] = {}  # the earlier boards' pieces
+        if before is not None:
+            self._before = before._drawn
+            before._before = {}  # theirs are not kept too: two positions' pieces at most
         self._status: tuple[str, ...] | None = None  # the auction or discard in words, seats named by `seat_tokens`
 
     def _piece(self, key: Hashable, draw: Callable[..., list[str]], *args: Any) -> str:
