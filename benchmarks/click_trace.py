@@ -99,7 +99,7 @@ CLASSROOM = (
     Row("a seat's view", "ra_classroom.game.table.TableGame.view", "seat's page"),
     Row("since your last move", "ra_core.pictures.narrate.since_last_move", "seat's page"),
     Row("a seat's board", "ra_core.pictures.portrait.Portraits.board", "seat's page"),
-    Row("  his own panel", "ra_core.pictures.portrait._mine", "seat's page"),
+    Row("  his own panel (unchanged: the last position's)", "ra_core.pictures.portrait._mine", "seat's page, at most"),
     Row("  another player's block (alike: drawn once)", "ra_core.pictures.portrait._other", "block shown, at most"),
 )
 
@@ -296,6 +296,7 @@ def trace_classroom_move(seed: str = "trace", *, repeats: bool = False) -> dict[
         "batch of pages": 1,
         "position drawn": len({page["ply"] for page in pages}),
         "seat's page": len(pages),
+        "seat's page, at most": len(pages),
         "block shown, at most": sum(len(page["names"]) - 1 for page in pages),
     }
     return {

@@ -116,6 +116,10 @@ class TableGame:
         self.actions: list[Action] = []  # the moves' actions, each parsed once
         self._told: list[str] = []  # the sentence of each move told so far, seats named by tokens
         self._here = _Position(self.state)  # what the pages of the position now share
+        self._before: dict[tuple[str, ...], Portraits] = {}  # the boards of the last position drawn before this one
+        self._rows: dict[tuple[Any, ...], list[dict[str, object]]] = {}  # a seat's score rows, per epochs scored
+        self._said: dict[tuple[str, int, tuple[str, ...]], str] = {}  # lines told with tokens, named for a seat
+        self._said_before: dict[tuple[str, int, tuple[str, ...]], str] = {}  # those of the last position drawn
 
     @property
     def state(self) -> State:
@@ -132,6 +136,9 @@ class TableGame:
             list(self.actions),
         )
         twin._told, twin._here = list(self._told), self._here.copy()
+        twin._before = self._here.boards or self._before  # the copy's boards take what they still show from these
+        twin._rows = dict(self._rows)  # its own: the copy may go on with other moves
+        twin._said, twin._said_before = {}, self._said or self._said_before
         return twin
 
     @property
@@ -231,6 +238,10 @@ class TableGame:
         self.states.append(after)
         self.moves.append((seat, text))
         self.actions.append(action)
+        if self._here.boards:  # the next boards take the pieces that did not change from these
+            self._before = self._here.boards
+        if self._said:  # and the lines told again: a player's holdings, the moves since a seat's last
+            self._said_before, self._said = self._said, {}
         self._here = _Position(after)
         return seat, text
 
@@ -257,7 +268,33 @@ class TableGame:
             return self._told[k]
 
         told = since_last_move(self.states, self.actions, seat, names=names, most=count, tell=tell)
-        return named(told, (seat,), names)
+        return self._named(told, seat, names)
+
+    def _named(self, lines: Sequence[str], seat: int, names: Sequence[str]) -> list[str]:
+        """Return `named(lines, (seat,), names)`: each line named once for a seat, at this ply and the next."""
+        shown, out = tuple(names), []
+        for line in lines:
+            if "\x00" in line:
+                key = (line, seat, shown)
+                said = self._said.get(key)
+                if said is None:
+                    said = self._said_before.get(key)
+                    if said is None:
+                        said = named((line,), (seat,), names)[0]
+                    self._said[key] = said
+                line = said
+            out.append(line)
+        return out
+
+    def _scores(self, seat: int, names: Sequence[str]) -> list[dict[str, object]]:
+        """Return `scores_rows` for `seat`, worked out once per seat, names and epochs scored (an epoch's end)."""
+        key = (len(self.state.scores), seat, tuple(names))
+        rows = self._rows.get(key)
+        if rows is None:
+            if len(self._rows) > 64:  # older epochs' rows, or names no longer shown
+                self._rows.clear()
+            rows = self._rows[key] = scores_rows(self.state.scores, you={seat}, names=names)
+        return rows
 
     def view(
         self,
@@ -308,10 +345,11 @@ class TableGame:
             status = "Your turn. " + board.hint()
         else:
             status = f"Waiting for P{s.to_move} ({names[s.to_move]})."
-        seen = named(told, (seat,), names)
-        boards = here.boards.get(tuple(names))
-        if boards is None:  # what the seats' boards share, drawn once for them all
-            boards = here.boards[tuple(names)] = Portraits(s, names, status=lines)
+        seen = self._named(told, seat, names)
+        shown = tuple(names)
+        boards = here.boards.get(shown)
+        if boards is None:  # what the seats' boards share, drawn once for them all, and what the last position's did
+            boards = here.boards[shown] = Portraits(s, names, status=lines, before=self._before.get(shown))
         return {
             "ply": self.ply,
             "svg": str(boards.board(you=seat, controls=board, told=seen)),  # a phone's board
@@ -319,7 +357,7 @@ class TableGame:
             **shared,  # the status lines (seats by their numbers), whether the game is over, the fame
             "recent": self.recent(seat, names),
             "facts": seen,
-            "scores": scores_rows(s.scores, you={seat}, names=names),  # narrow rows: a phone shows them
+            "scores": self._scores(seat, names),  # narrow rows: a phone shows them
             "choices": [str(a) for a in board.actions],
             "yours": mine,
             "sel": {"god": sel.god, "picked": [t.label for t in sel.picked]},

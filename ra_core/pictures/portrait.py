@@ -107,6 +107,11 @@ class Portraits:
     the next seat draws only what differs for him: his panel, and the pieces that his name, his
     clicks or his mark change. A board is the same text `portrait_svg` gives.
 
+    A move changes few pieces too: the mover's panel, the track, the words. A piece's key holds
+    everything it is drawn from (the player's holdings, not his seat's position in the game),
+    so the boards of the next position at the same table (`before`) take every piece that did
+    not change from these, and draw the rest.
+
     >>> from ra_core import new_game
     >>> boards = Portraits(new_game(3, seed=1), names=["Ann", "Bob", "Cy"])
     >>> boards.board(you=2) == portrait_svg(new_game(3, seed=1), you=2, names=["Ann", "Bob", "Cy"])
@@ -117,28 +122,53 @@ class Portraits:
         names: a name per seat, the same for every board.
         status: the position's `status_lines` told with `seat_tokens` as the names (``table=True``),
             if the caller has them already; else they are told here, once for every board.
+        before: the boards of an earlier position (the position before the last move, say), whose
+            pieces these boards take rather than draw again where they are the same.
     """
 
-    def __init__(self, s: State, names: Sequence[str] = (), status: Sequence[str] | None = None) -> None:
+    def __init__(
+        self, s: State, names: Sequence[str] = (), status: Sequence[str] | None = None, before: Portraits | None = None
+    ) -> None:
         self.state = s
         self.names = tuple(names)
-        self._drawn: dict[Hashable, str] = {}  # each piece drawn, under what it depends on
-        self._status = None if status is None else list(status)  # the auction or discard in words, by `seat_tokens`
+        self._drawn: dict[Hashable, str] = {}  # each piece drawn, under everything it is drawn from
+        self._before: dict[Hashable, str] = {}  # the earlier boards' pieces
+        if before is not None:
+            self._before = before._drawn
+            before._before = {}  # theirs are not kept too: two positions' pieces at most
+        # the auction or discard in words, seats named by `seat_tokens`
+        self._status: tuple[str, ...] | None = None if status is None else tuple(status)
 
     def _piece(self, key: Hashable, draw: Callable[..., list[str]], *args: Any) -> str:
-        """Return the piece kept under `key`, drawn (`draw(*args)`) the first time only."""
+        """Return the piece kept under `key`: drawn (`draw(*args)`) the first time only, or taken from `before`."""
         found = self._drawn.get(key)
         if found is None:
-            found = self._drawn[key] = "".join(draw(*args))
+            found = self._before.get(key)
+            if found is None:
+                found = "".join(draw(*args))
+            self._drawn[key] = found
         return found
 
-    def _status_lines(self, me: Collection[int]) -> list[str]:
-        """Return `status_lines` as seats `me` read them: told once for every seat, then named for these."""
+    def _words_piece(self, me: Collection[int]) -> str:
+        """Return the piece of `status_lines` as seats `me` read them: told once for every seat, named for these.
+
+        Kept under the lines as told for every seat, the readers and the names: a seat whose
+        words were drawn (at this position, or the one before) has them without naming them again.
+        """
         if any("\x00" in name for name in self.names):  # a name the tokens cannot stand for
-            return status_lines(self.state, True, me, self.names)
+            lines = tuple(status_lines(self.state, True, me, self.names))
+            return self._piece(("words", lines), _words, lines)
         if self._status is None:
-            self._status = status_lines(self.state, True, (), seat_tokens(len(self.state.players)))
-        return named(self._status, me, self.names)
+            self._status = tuple(status_lines(self.state, True, (), seat_tokens(len(self.state.players))))
+        key = ("told", self._status, tuple(me), self.names)
+        found = self._drawn.get(key)
+        if found is None:
+            found = self._before.get(key)
+            if found is None:
+                lines = tuple(named(self._status, me, self.names))
+                found = self._piece(("words", lines), _words, lines)
+            self._drawn[key] = found
+        return found
 
     def board(
         self,
@@ -164,20 +194,31 @@ class Portraits:
             f"<title>{escape(title)}</title>{STYLE}",
             f'<rect class="{PAPER}" x="0" y="0" width="{WIDTH}" height="{height}" fill="#fdfaf3"/>',
         ]
-        # Each piece under what it depends on: a name as this seat reads it, his clicks, his mark.
+        # Each piece under everything it is drawn from: the position's parts it shows, a name as
+        # this seat reads it, his clicks, his mark (the same key in another position: the same piece).
+        over = s.phase is Phase.GAME_OVER
         turn = player_name(s.turn_player, me, names)
-        out.append(self._piece(("head", turn), _head, s, turn))
+        out.append(self._piece(("head", turn, s.epoch, over), _head, s, turn))
         clicks = None if controls is None else frozenset({type(a) for a in controls.actions} & {Draw, CallRa})
-        out.append(self._piece(("track", clicks), _track_row, s, controls))
+        track = ("track", clicks, s.rules.ra_limit, s.ra_count, s.center_sun, sum(s.bag))
+        out.append(self._piece(track, _track_row, s, controls))
         god = controls is not None and controls.god
-        gods = frozenset(a.slot for a in controls.actions if isinstance(a, UseGod)) if controls and god else None
-        out.append(self._piece(("lot", gods, controls.last if controls else None), _lot, s, controls))
-        lines = tuple(self._status_lines(me))
-        out.append(self._piece(("words", lines), _words, lines))
+        gods = frozenset(a.slot for a in controls.actions if isinstance(a, UseGod)) if controls and god else frozenset()
+        ringed = _ringed(s, controls)
+        out.append(self._piece(("lot", s.track, gods, ringed), _lot, s, gods, ringed))
+        out.append(self._words_piece(me))
         for k, i in enumerate(others):
             name, did = player_name(i, me, names), controls.just_did(i) if controls else ""
-            out.append(self._piece(("other", i, k, name, did), _other, s, i, top + k * _OTHER, name, did))
-        out += _mine(s, below, panel_y, player_name(below, me, names), controls, rows)
+            y = top + k * _OTHER
+            p = s.players[i]
+            key = ("other", i, y, name, did, p.fame, i == s.to_move, i == s.turn_player and not over)
+            out.append(self._piece(key, _other, s, i, y, name, did))
+            bid = did if did.startswith("bid ") else ""
+            out.append(self._piece(("held", y, p.suns_up, p.suns_down, p.display, bid), _holdings, p, y, bid))
+        name, deciding = player_name(below, me, names), below == s.to_move
+        own = (controls.actions, controls.god, controls.picked) if controls is not None and deciding else None
+        panel: Hashable = ("mine", below, panel_y, name, rows, mine, deciding, below == s.turn_player and not over, own)
+        out.append(self._piece(panel, _mine, s, below, panel_y, name, controls, rows))
         out.append("</svg>")
         return Svg("".join(out))
 
@@ -218,9 +259,8 @@ def _track_row(s: State, controls: Controls | None) -> list[str]:
     return out + bag_and_statue(sum(s.bag), controls.actions, 274, 338, 26)
 
 
-def _lot(s: State, controls: Controls | None) -> list[str]:
-    """Return the auction track: eight slots across the width; with a god chosen, each tile is a choice."""
-    gods = {a.slot for a in controls.actions if isinstance(a, UseGod)} if controls and controls.god else set()
+def _lot(s: State, gods: Collection[int], ringed: int) -> list[str]:
+    """Return the auction track: eight slots across the width; slots `gods` take a click, slot `ringed` is ringed."""
     y = 112
     out = []
     for i, t in enumerate(s.track):
@@ -242,13 +282,18 @@ def _lot(s: State, controls: Controls | None) -> list[str]:
             out.append(target(tile, label, action=f"god {i + 1}", mark=frame(x + 4, y + 4, _SLOT - 8, _SLOT - 8)))
         else:
             out.append(f'<g aria-label="slot {i + 1}">{tile}</g>')
-    if controls is not None and controls.last:
-        last = controls.last[1]
-        filled = [i for i, t in enumerate(s.track) if t is not None]
-        slot = filled[-1] if last == "draw" and filled else int(last[4:]) - 1 if last.startswith("god ") else -1
-        if slot >= 0:
-            out.append(ring(2 + slot * _STEP + _SLOT / 2, y + _SLOT / 2, _SLOT / 2 + 2))
+    if ringed >= 0:
+        out.append(ring(2 + ringed * _STEP + _SLOT / 2, y + _SLOT / 2, _SLOT / 2 + 2))
     return out
+
+
+def _ringed(s: State, controls: Controls | None) -> int:
+    """Return the slot that the other player's last move filled (a draw, a god), to ring; else -1."""
+    if controls is None or not controls.last:
+        return -1
+    last = controls.last[1]
+    filled = [i for i, t in enumerate(s.track) if t is not None]
+    return filled[-1] if last == "draw" and filled else int(last[4:]) - 1 if last.startswith("god ") else -1
 
 
 def _words(lines: Sequence[str]) -> list[str]:
@@ -261,7 +306,6 @@ def _words(lines: Sequence[str]) -> list[str]:
 
 _ROW = 60  # characters in a row of the board's words
 _UNPLAIN = re.compile(r"[^\S ]|-")  # whitespace other than spaces, or a hyphen: textwrap's finer rules apply
-_RUNS = re.compile(r"( +)")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -275,24 +319,24 @@ def _wrapped(line: str) -> tuple[str, ...]:
     """
     if _UNPLAIN.search(line):
         return tuple(textwrap.wrap(line, _ROW))
-    chunks = [c for c in _RUNS.split(line) if c]
     rows: list[str] = []
-    k = 0
-    while k < len(chunks):
-        if rows and chunks[k][0] == " ":
-            k += 1
-        row: list[str] = []
-        size = 0
-        while k < len(chunks) and size + len(chunks[k]) <= _ROW:
-            size += len(chunks[k])
-            row.append(chunks[k])
-            k += 1
-        if k < len(chunks) and len(chunks[k]) > _ROW:  # a word longer than a row: textwrap breaks it
-            return tuple(textwrap.wrap(line, _ROW))
-        if row and row[-1][0] == " ":
-            row.pop()
+    start, size = 0, len(line)
+    while start < size:
+        if rows and line[start] == " ":  # every row but the first starts after the spaces
+            start = size - len(line[start:].lstrip(" "))
+            if start == size:
+                break
+        end = start + _ROW
+        if end >= size:
+            end = size
+        elif (line[end - 1] == " ") == (line[end] == " "):  # a chunk across the row's end: it starts the next row
+            end = start + len(line[start:end].rstrip(" ")) if line[end] == " " else line.rfind(" ", start, end) + 1
+            if end <= start:  # a chunk longer than a row: textwrap breaks it
+                return tuple(textwrap.wrap(line, _ROW))
+        row = line[start:end].rstrip(" ")
         if row:
-            rows.append("".join(row))
+            rows.append(row)
+        start = end
     return tuple(rows)
 
 
@@ -306,9 +350,9 @@ def _badges(s: State, i: int) -> str:
 
 
 def _other(s: State, i: int, y: float, name: str, did: str) -> list[str]:
-    """Return another player's block: name, fame, turn, what he just did (`did`: an action's text, or ""); his pieces.
+    """Return the head of another player's block: name, fame, turn, what he just did (`did`: an action's text, or "").
 
-    His suns and his tiles are small: they take no click.
+    His pieces follow (`_holdings`), then the block's end.
     """
     p = s.players[i]
     deciding = i == s.to_move
@@ -324,10 +368,20 @@ def _other(s: State, i: int, y: float, name: str, did: str) -> list[str]:
     ]
     if did:
         out[-1] = text_element(WIDTH - 8, y + 16, move_words(did).replace("just now: ", "\u2192 "), 12, "bold", "end")
+    return out
+
+
+def _holdings(p: Player, y: float, bid: str) -> list[str]:
+    """Return another player's pieces in his block at `y`, the sun he just bid (`bid`: "bid 9", or "") ringed; the end.
+
+    His suns and his tiles are small: they take no click. They change far less often than the
+    block's head (whose turn it is, what he just did), so they are a piece of their own.
+    """
+    out = []
     x = 14.0
     for sun in p.suns_up:
         out.append(sun_svg(sun, x, y + 35, 10, True))
-        if did == f"bid {sun}":
+        if bid == f"bid {sun}":
             out.append(ring(x, y + 35, 13))
         x += 23
     for sun in p.suns_down:

@@ -13,6 +13,7 @@ Center sun: 1.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
@@ -83,7 +84,7 @@ def player_name(seat: int, you: Collection[int] = (), names: Sequence[str] = ())
 
 
 _TOKENS = tuple(f"\x00{q}\x00" for q in range(8))  # a name per seat that no player's holds (a NUL each side)
-_TOLD = tuple(f"P{q} ({token})" for q, token in enumerate(_TOKENS))  # each seat's `player_name` told with its token
+_TOLD = re.compile("P([0-7]) \\(\x00\\1\x00\\)")  # a seat's `player_name` told with its token: "P1 (<token 1>)"
 
 
 def seat_tokens(players: int) -> tuple[str, ...]:
@@ -104,14 +105,16 @@ def named(lines: Sequence[str], you: Collection[int] = (), names: Sequence[str] 
     >>> named(told, {1}, ["Ann", "Bob", "Cy"]) == facts(s, you={1}, names=["Ann", "Bob", "Cy"])
     True
     """
-    out = []
-    for line in lines:
-        if "\x00" in line:
-            for q, token in enumerate(_TOLD):
-                if token in line:
-                    line = line.replace(token, player_name(q, you, names))
-        out.append(line)
-    return out
+    found: dict[str, str] = {}  # each seat's name for these readers, found once
+
+    def name(m: re.Match[str]) -> str:
+        q = m.group(1)
+        told = found.get(q)
+        if told is None:
+            told = found[q] = player_name(int(q), you, names)
+        return told
+
+    return [_TOLD.sub(name, line) if "\x00" in line else line for line in lines]
 
 
 def ra_track_words(drawn: int, limit: int) -> str:

@@ -242,3 +242,33 @@ def test_each_seat_reads_the_words_worked_out_once_as_if_told_to_it_alone() -> N
     again = game.view(0, names, {1}, live=True, sel=Selection())
     again["svg"] = ""  # a copy: the view kept for this position is not changed
     assert game.view(0, names, {1}, live=True, sel=Selection())["svg"]
+
+
+def test_a_tables_views_drawn_from_the_last_plys_are_the_views_drawn_afresh() -> None:
+    """A table keeps what its views drew at one ply for the next (pieces of boards, lines named): nothing stale shows.
+
+    Whole games, moves made on copies as the writer makes them, a seat's name changing now and
+    then (a student away): every seat's view, with and without its choice in progress, is the
+    view a table replayed from the moves alone draws.
+    """
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    for seed in ("p", "q"):
+        game, rng = TableGame(4, seed), random.Random(seed)
+        while not game.state.is_terminal():
+            game.run_automatic(bots=set())
+            if game.state.is_terminal():
+                break
+            shown = [f"{n}, a bot plays for now" if rng.random() < 0.1 else n for n in names]
+            fresh = TableGame(4, seed)
+            for seat, text in game.moves:
+                fresh.push(seat, text)
+            legal = game.state.legal_actions()
+            discard = next((a for a in legal if isinstance(a, Discard) and a.tiles), None)
+            god = any(isinstance(a, UseGod) for a in legal) and rng.random() < 0.5
+            sel = Selection(god, discard.tiles[:1] if discard else ())
+            for me in rng.sample(range(4), 4):
+                for chosen in (Selection(), sel):
+                    kept = game.view(me, shown, set(), live=True, sel=chosen)
+                    assert kept == fresh.view(me, shown, set(), live=True, sel=chosen), (seed, game.ply, me)
+            game = game.copy()
+            game.move(game.state.to_move, rng.choice(legal), bots=set())
