@@ -31,9 +31,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, create_engine, event, insert, text
+from sqlalchemy import Connection, bindparam, create_engine, event, insert, text
 from sqlalchemy.engine import make_url
 
+from .hot import Hot, raw
 from .schema import events, metadata, upgrade
 
 __all__ = ["CHANNEL", "Database", "database_url", "is_postgres", "raw"]
@@ -126,11 +127,11 @@ class Database:
                     continue
                 if part:
                     payload = json.dumps({"o": origin, "e": part}, separators=(",", ":"))
-                    conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+                    _NOTIFY.run(conn, channel=CHANNEL, payload=payload)
                 part = [event] if event is not None else []
         elif self.shared:
             payload = json.dumps(list(events), separators=(",", ":"))
-            conn.execute(_LOG, {"origin": origin, "payload": payload, "at": time.time()})
+            _LOG.run(conn, origin=origin, payload=payload, when=time.time())
 
     def listen_dsn(self) -> str:
         """Return the libpq connection string of the database, for a LISTEN connection (PostgreSQL)."""
@@ -146,7 +147,9 @@ class Database:
             self._lock_file = None
 
 
-_LOG = insert(events)
+# Run inside every command that changes what a page shows: compiled once, run on the driver's cursor (`hot`).
+_LOG = Hot(insert(events).values(origin=bindparam("origin"), payload=bindparam("payload"), at=bindparam("when")))
+_NOTIFY = Hot(text("SELECT pg_notify(:channel, :payload)"))
 
 
 def _sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -173,7 +176,3 @@ def _sqlite_read(conn: Connection) -> None:
     """Begin a SQLite read: a snapshot of the last commit (write-ahead log), taken at its first read."""
     raw(conn).execute("BEGIN")
 
-
-def raw(conn: Connection) -> Any:
-    """Return the driver's own connection under `conn` (`sqlite3.Connection`), for statements returning nothing."""
-    return conn.connection.driver_connection
