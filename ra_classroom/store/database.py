@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, create_engine, event, insert, text
+from sqlalchemy import Connection, Engine, bindparam, create_engine, event, insert, text
 from sqlalchemy.engine import make_url
 
 from .hot import Hot, raw
@@ -70,6 +71,9 @@ class Database:
         self.is_postgres = is_postgres(self.url)
         self.shared = shared and not self.is_postgres
         self._lock_file: int | None = None
+        self._kept: list[Connection] = []  # SQLite: the connections kept open, one per thread that reads or writes
+        self._local = threading.local()
+        self._guard = threading.Lock()
         if self.is_postgres:
             self.engine = create_engine(self.url, pool_size=8, max_overflow=4, pool_pre_ping=True)
             self.read_engine = self.engine
@@ -111,9 +115,32 @@ class Database:
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:
-        """Yield a connection in a transaction for reading: it sees the last commit and blocks no writer."""
-        with self.read_engine.begin() as conn:
+        """Yield a connection in a transaction for reading: it sees the last commit and blocks no writer.
+
+        On SQLite each reading thread keeps its connection open (`kept`): a read a few hundredths
+        of a second apart (another process's events, a batch of pages) is a BEGIN and a COMMIT on
+        it, not a connection taken from the pool and reset on its way back.
+        """
+        if self.is_postgres:
+            with self.read_engine.begin() as conn:
+                yield conn
+            return
+        conn = self.kept(self.read_engine, "reader")
+        with conn.begin():
             yield conn
+
+    def kept(self, engine: Engine, role: str) -> Connection:
+        """Return this thread's connection of `engine` for `role`, kept open from one transaction to the next.
+
+        A connection found closed or invalidated (the database lost it) is replaced. `close` closes them all.
+        """
+        conn: Connection | None = getattr(self._local, role, None)
+        if conn is None or conn.closed or conn.invalidated:
+            conn = engine.connect()
+            setattr(self._local, role, conn)
+            with self._guard:
+                self._kept.append(conn)
+        return conn
 
     def announce(self, conn: Connection, events: Sequence[dict[str, Any]], origin: str) -> None:
         """Send `events` to the other server processes when `conn`'s transaction commits (PostgreSQL, shared SQLite)."""
@@ -139,7 +166,11 @@ class Database:
         return url.render_as_string(hide_password=False)
 
     def close(self) -> None:
-        """Close every pooled connection (and the lock file)."""
+        """Close every connection kept and pooled (and the lock file)."""
+        with self._guard:
+            kept, self._kept = self._kept, []
+        for conn in kept:
+            conn.close()
         self.engine.dispose()
         self.read_engine.dispose()
         if self._lock_file is not None:
@@ -175,4 +206,3 @@ def _sqlite_begin(conn: Connection) -> None:
 def _sqlite_read(conn: Connection) -> None:
     """Begin a SQLite read: a snapshot of the last commit (write-ahead log), taken at its first read."""
     raw(conn).execute("BEGIN")
-

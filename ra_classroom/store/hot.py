@@ -10,7 +10,7 @@ compiled once for each database it meets (SQLite's ``?`` or psycopg's ``%(name)s
 casts and ``FOR UPDATE OF``), by SQLAlchemy's own compiler, and then run on the driver's own
 connection, inside the transaction of the `Connection` given: the same SQL, the same
 transaction, without the per-execution machinery. A list parameter (``bindparam(...,
-expanding=True)``, an ``IN``) is compiled once for each length it comes with.
+expanding=True)``, an ``IN``) is compiled once for each power of two it fits in.
 
 Rows are named tuples with the statement's column names, their values converted as SQLAlchemy
 would (a Boolean column's 0 or 1 from SQLite is ``False`` or ``True``), and so are the values sent
@@ -23,11 +23,12 @@ import threading
 from collections import namedtuple
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Connection
 from sqlalchemy.engine import Dialect
-from sqlalchemy.sql.expression import Executable
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.expression import ClauseElement
 
 __all__ = ["Hot", "Taken", "raw", "unless_taken"]
 
@@ -40,9 +41,9 @@ def raw(conn: Connection) -> Any:
 class _Form:
     """A statement as one database runs it: its SQL, where each value goes, and how its rows are read."""
 
-    def __init__(self, stmt: Executable, dialect: Dialect, lengths: Mapping[str, int]) -> None:
-        compiled = stmt.compile(dialect=dialect)
-        sent = compiled._bind_processors  # noqa: SLF001 - how SQLAlchemy converts a value before sending it
+    def __init__(self, stmt: ClauseElement, dialect: Dialect, lengths: Mapping[str, int]) -> None:
+        compiled = cast(SQLCompiler, stmt.compile(dialect=dialect))
+        sent: dict[str, Any] = dict(compiled._bind_processors)  # noqa: SLF001 - how SQLAlchemy converts a value before sending it
         params: dict[str, Any] = {}  # the caller's values as marks, the statement's own constants as they are
         for name, bind in compiled.binds.items():
             if name in lengths:
@@ -66,8 +67,9 @@ class _Form:
         self.columns = compiled._result_columns  # noqa: SLF001 - the names and types of the rows, as SQLAlchemy reads them
         self.row: Callable[..., Any] | None = None
         if self.columns:
-            self.row = namedtuple("Row", [c.keyname for c in self.columns], rename=True)._make  # type: ignore[misc]
-        self.convert: list[tuple[int, Callable[[Any], Any]]] | None = None  # known at the first rows (`read`)
+            row_type: Any = namedtuple("Row", tuple(c.keyname for c in self.columns), rename=True)  # type: ignore[misc]  # noqa: PYI024
+            self.row = row_type._make
+        self.convert: list[tuple[int, Any]] | None = None  # known at the first rows (`read`)
 
     def args(self, params: Mapping[str, Any]) -> Sequence[Any] | dict[str, Any]:
         """Return the driver's parameters for `params` (each list's items in its own slots)."""
@@ -80,18 +82,18 @@ class _Form:
         if self.row is None:
             raise TypeError("this statement returns no rows")
         if self.convert is None:  # how to read each column depends on the type the driver says it has
-            convert = []
-            for i, (c, told) in enumerate(zip(self.columns, cursor.description, strict=True)):
+            readers = []
+            for i, (c, told) in enumerate(zip(self.columns or (), cursor.description, strict=True)):
                 reader = c.type._cached_result_processor(self.dialect, told[1])  # noqa: SLF001
                 if reader is not None:
-                    convert.append((i, reader))
-            self.convert = convert
+                    readers.append((i, reader))
+            self.convert = readers
         if self.convert:
             out = []
             for r in found:
                 values = list(r)
-                for i, convert in self.convert:
-                    values[i] = convert(values[i])
+                for i, read in self.convert:
+                    values[i] = read(values[i])
                 out.append(self.row(values))
             return out
         return [self.row(r) for r in found]
@@ -110,9 +112,21 @@ class _Mark:
 
     def take(self, params: Mapping[str, Any]) -> Any:
         value = params[self.name]
-        if self.index is not None:
-            value = value[self.index]
+        if self.index is not None:  # a list's slots past its end repeat its last item (`Hot`)
+            value = value[self.index] if self.index < len(value) else value[-1]
         return value if self.convert is None or value is None else self.convert(value)
+
+
+def _slots(n: int) -> int:
+    """Return the slots a list of `n` items is given: the next power of two (the last item fills the rest).
+
+    An ``IN`` finds the same rows with an item twice, and a statement is compiled for a few
+    lengths only (1, 2, 4, ..., 1024 for a hall of a thousand), not for every length met.
+
+    >>> [_slots(n) for n in (0, 1, 2, 3, 5, 1000)]
+    [0, 1, 2, 4, 8, 1024]
+    """
+    return 0 if n <= 0 else 1 << (n - 1).bit_length()
 
 
 class Hot:
@@ -121,20 +135,21 @@ class Hot:
     Args:
         stmt: the statement, with a ``bindparam`` for every value (an ``insert`` or ``update``
             names its columns' values with ``.values(column=bindparam(...))``).
-        lists: the names of its list parameters (``bindparam(name, expanding=True)``).
+        lists: the names of its list parameters (``bindparam(name, expanding=True)``): each is
+            used only in an ``IN``, where an item repeated changes nothing (see `_slots`).
 
     >>> from sqlalchemy import bindparam, select
     >>> from ra_classroom.store.schema import moves
     >>> since = Hot(select(moves.c.seat, moves.c.action).where(moves.c.table_id == bindparam("table")))
     """
 
-    def __init__(self, stmt: Executable, lists: Sequence[str] = ()) -> None:
+    def __init__(self, stmt: ClauseElement, lists: Sequence[str] = ()) -> None:
         self.stmt, self.lists = stmt, tuple(lists)
         self._forms: dict[tuple[str, tuple[int, ...]], _Form] = {}
         self._guard = threading.Lock()
 
     def _form(self, conn: Connection, params: Mapping[str, Any]) -> _Form:
-        lengths = tuple(len(params[name]) for name in self.lists)
+        lengths = tuple(_slots(len(params[name])) for name in self.lists)
         key = (conn.dialect.name, lengths)
         form = self._forms.get(key)
         if form is None:

@@ -251,27 +251,32 @@ def _close(conn: Connection, round_id: int, now: float) -> bool:
     return True
 
 
+_GIVEN = select(func.count()).select_from(assignments).where(assignments.c.round_id == rounds.c.id)
+_PLACED = select(func.count()).select_from(bids).where(bids.c.round_id == rounds.c.id)
+_PLAYING = select(func.count()).select_from(tables).where(tables.c.round_id == rounds.c.id, tables.c.to_move >= 0)
+_CLOCKED = select(func.count()).select_from(clock_table).where(clock_table.c.round_id == rounds.c.id)
+_OPEN_ROUNDS = Hot(  # every open round that runs, with what tells whether it is done; every sweep reads it
+    select(
+        rounds.c.id,
+        rounds.c.room,
+        rounds.c.kind,
+        rounds.c.spec,
+        rounds.c.closes_at,
+        _GIVEN.scalar_subquery().label("given"),
+        _PLACED.scalar_subquery().label("placed"),
+        _PLAYING.scalar_subquery().label("playing"),
+    ).where(  # a clock round closes itself once its groups are settled (`clocks.tick`)
+        rounds.c.status == "open", rounds.c.paused_at.is_(None), _CLOCKED.scalar_subquery() == 0
+    )
+)
+
+
 def close_due(conn: Connection, now: float) -> list[dict[str, Any]]:
     """Close every round whose time is up, or that is done (see `RoundSpec.close_when_done`); return the events.
 
     A paused round waits: its clock stands still and nothing closes it but the teacher.
     """
-    given = select(func.count()).select_from(assignments).where(assignments.c.round_id == rounds.c.id)
-    placed = select(func.count()).select_from(bids).where(bids.c.round_id == rounds.c.id)
-    playing = select(func.count()).select_from(tables).where(tables.c.round_id == rounds.c.id, tables.c.to_move >= 0)
-    clocked = select(func.count()).select_from(clock_table).where(clock_table.c.round_id == rounds.c.id)
-    due = conn.execute(
-        select(
-            rounds.c.id,
-            rounds.c.room,
-            rounds.c.kind,
-            rounds.c.spec,
-            rounds.c.closes_at,
-            given.scalar_subquery().label("given"),
-            placed.scalar_subquery().label("placed"),
-            playing.scalar_subquery().label("playing"),
-        ).where(rounds.c.status == "open", rounds.c.paused_at.is_(None), clocked.scalar_subquery() == 0)
-    ).all()  # a clock round closes itself once its groups are settled (`clocks.tick`)
+    due = _OPEN_ROUNDS.rows(conn)
     events = []
     for r in due:
         late = r.closes_at is not None and r.closes_at < now

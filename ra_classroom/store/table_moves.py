@@ -87,14 +87,15 @@ _MARK = Hot(  # a table's ply and who decides now, after its moves
 )
 _MOVE = Hot(
     insert(moves).values(
-        table_id=bindparam("table"), ply=bindparam("at_ply"), seat=bindparam("by"), action=bindparam("act"),
+        table_id=bindparam("table"),
+        ply=bindparam("at_ply"),
+        seat=bindparam("by"),
+        action=bindparam("act"),
         at=bindparam("when"),
     )
 )
 _BACK = Hot(  # a seat bots played is its student's again
-    update(seats)
-    .where(seats.c.table_id == bindparam("table"), seats.c.seat == bindparam("at_seat"))
-    .values(bot=False)
+    update(seats).where(seats.c.table_id == bindparam("table"), seats.c.seat == bindparam("at_seat")).values(bot=False)
 )
 
 
@@ -207,9 +208,8 @@ def savepoint(conn: Connection) -> Iterator[None]:
 def _store(conn: Connection, table_id: int, game: TableGame, made: Sequence[tuple[int, str]], now: float) -> None:
     """Insert the moves `made` (the last of `game`'s moves) and record the table's ply and who decides."""
     first = game.ply - len(made)
-    _MOVE.many(
-        conn, [{"table": table_id, "at_ply": first + k, "by": s, "act": a, "when": now} for k, (s, a) in enumerate(made)]
-    )
+    rows = [{"table": table_id, "at_ply": first + k, "by": s, "act": a, "when": now} for k, (s, a) in enumerate(made)]
+    _MOVE.many(conn, rows)
     to_move = -1 if game.state.is_terminal() else game.state.to_move
     _MARK.run(conn, table=table_id, new_ply=game.ply, new_to_move=to_move, since=now)
 
@@ -364,6 +364,22 @@ def return_seats(conn: Connection, cache: TableCache, student_id: int, now: floa
     return [{"k": "table", "table": int(r.table_id)} for r in rows]
 
 
+_WAITED_FOR = Hot(  # every student whose turn it is at a running table; every sweep reads it
+    select(tables.c.id, tables.c.to_move, seats.c.student_id, students.c.last_seen, rounds.c.spec)
+    .select_from(
+        tables.join(rounds, rounds.c.id == tables.c.round_id)
+        .join(seats, and_(seats.c.table_id == tables.c.id, seats.c.seat == tables.c.to_move))
+        .join(students, students.c.id == seats.c.student_id)
+    )
+    .where(
+        rounds.c.status == "open",
+        rounds.c.paused_at.is_(None),
+        tables.c.to_move >= 0,
+        seats.c.bot.is_(False),
+    )
+)
+
+
 def take_over_absent(
     conn: Connection, cache: TableCache, now: float, here: Collection[int] = (), beat: float = 0.0
 ) -> list[dict[str, Any]]:
@@ -374,20 +390,7 @@ def take_over_absent(
     (connected to the calling process). A page that is gone without a word is closed by the
     server's pings, so it does not keep its student here for good.
     """
-    candidates = conn.execute(
-        select(tables.c.id, tables.c.to_move, seats.c.student_id, students.c.last_seen, rounds.c.spec)
-        .select_from(
-            tables.join(rounds, rounds.c.id == tables.c.round_id)
-            .join(seats, and_(seats.c.table_id == tables.c.id, seats.c.seat == tables.c.to_move))
-            .join(students, students.c.id == seats.c.student_id)
-        )
-        .where(
-            rounds.c.status == "open",
-            rounds.c.paused_at.is_(None),
-            tables.c.to_move >= 0,
-            seats.c.bot.is_(False),
-        )
-    ).all()
+    candidates = _WAITED_FOR.rows(conn)
     events = []
     waits: dict[str, float] = {}  # each round's absent_after, read once (every table of a round has a candidate)
     for c in candidates:
