@@ -98,6 +98,7 @@ KEEP_SECONDS = 60.0  #: how long the SQLite event log keeps an event
 _SINCE = Hot(
     select(events.c.id, events.c.origin, events.c.payload).where(events.c.id > bindparam("last")).order_by(events.c.id)
 )
+_LAST = Hot(select(func.coalesce(func.max(events.c.id), 0)))
 
 
 class EventLog:
@@ -112,9 +113,12 @@ class EventLog:
         self.last: int | None = None  # the id of the last event read
 
     def read(self, conn: Connection) -> list[dict[str, Any]]:
-        """Return the events the other processes committed since the last call (``[{"k": "all"}]`` after a gap)."""
+        """Return the events the other processes committed since the last call (``[{"k": "all"}]`` after a gap).
+
+        One statement each time: it may run outside a transaction (`Database.glancing`).
+        """
         if self.last is None:  # from now on
-            self.last = int(conn.execute(select(func.coalesce(func.max(events.c.id), 0))).scalar_one())
+            self.last = int(_LAST.scalar(conn))
             return []
         rows = _SINCE.rows(conn, last=self.last)
         if not rows:

@@ -129,6 +129,26 @@ class Database:
         with conn.begin():
             yield conn
 
+    @contextmanager
+    def glancing(self) -> Iterator[Connection]:
+        """Yield a connection for one statement of reading, which sees the last commit on its own.
+
+        On SQLite it is the reading thread's kept connection outside a transaction: a hot
+        statement (`ra_classroom.store.hot`) run on it is a transaction by itself, without a
+        BEGIN and a COMMIT around it (another process's events, read fifty times a second).
+        A statement run through SQLAlchemy would begin a transaction: it is ended after the block.
+        """
+        if self.is_postgres:
+            with self.reading() as conn:
+                yield conn
+            return
+        conn = self.kept(self.read_engine, "reader")
+        try:
+            yield conn
+        finally:
+            if conn.in_transaction():
+                conn.rollback()
+
     def kept(self, engine: Engine, role: str) -> Connection:
         """Return this thread's connection of `engine` for `role`, kept open from one transaction to the next.
 
