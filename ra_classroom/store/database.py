@@ -71,8 +71,7 @@ class Database:
         self.is_postgres = is_postgres(self.url)
         self.shared = shared and not self.is_postgres
         self._lock_file: int | None = None
-        self._kept: list[Connection] = []  # SQLite: the connections kept open, one per thread that reads or writes
-        self._local = threading.local()
+        self._kept: dict[tuple[int, str], Connection] = {}  # SQLite: by thread and role, the connections kept open
         self._guard = threading.Lock()
         if self.is_postgres:
             self.engine = create_engine(self.url, pool_size=8, max_overflow=4, pool_pre_ping=True)
@@ -152,14 +151,18 @@ class Database:
     def kept(self, engine: Engine, role: str) -> Connection:
         """Return this thread's connection of `engine` for `role`, kept open from one transaction to the next.
 
-        A connection found closed or invalidated (the database lost it) is replaced. `close` closes them all.
+        A connection found closed or invalidated (the database lost it) is replaced; those of
+        threads that have ended go back to the pool then. `close` closes them all.
         """
-        conn: Connection | None = getattr(self._local, role, None)
+        key = (threading.get_ident(), role)
+        conn = self._kept.get(key)
         if conn is None or conn.closed or conn.invalidated:
             conn = engine.connect()
-            setattr(self._local, role, conn)
             with self._guard:
-                self._kept.append(conn)
+                alive = {t.ident for t in threading.enumerate()}
+                for gone in [k for k in self._kept if k[0] not in alive]:
+                    self._kept.pop(gone).close()
+                self._kept[key] = conn
         return conn
 
     def announce(self, conn: Connection, events: Sequence[dict[str, Any]], origin: str) -> None:
@@ -188,8 +191,8 @@ class Database:
     def close(self) -> None:
         """Close every connection kept and pooled (and the lock file)."""
         with self._guard:
-            kept, self._kept = self._kept, []
-        for conn in kept:
+            kept, self._kept = self._kept, {}
+        for conn in kept.values():
             conn.close()
         self.engine.dispose()
         self.read_engine.dispose()

@@ -7,12 +7,13 @@ must be what SQLAlchemy finds for the same statement, values converted alike (a 
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Connection, bindparam, insert, select
+from sqlalchemy import Connection, bindparam, func, insert, select
 
 from ra_classroom.kinds.spec import RoundSpec
 from ra_classroom.store import commands, pages, rounds, table_moves
@@ -103,3 +104,25 @@ def test_a_second_bid_is_refused_and_the_first_stands(db: Database) -> None:
         amounts = conn.execute(select(bids.c.student_id, bids.c.amount).order_by(bids.c.student_id)).all()
         assert [tuple(a) for a in amounts] == [(ids[0], 12.5), (ids[1], 7.0)]
         assert conn.execute(select(seats)).all() == []
+
+
+def test_threads_that_end_give_their_kept_connection_back(tmp_path: Path) -> None:
+    db = Database(str(tmp_path / "class.db"))  # SQLite's pool holds 15 connections at most
+    try:
+        for _ in range(40):  # one reading thread after another, each keeping its connection while it lives
+            found: list[object] = []
+            thread = threading.Thread(target=_read_rooms, args=(db, found))
+            thread.start()
+            thread.join(timeout=60)
+            assert found == [0]
+        with db.glancing() as conn:  # one statement, outside a transaction, and none left open after it
+            assert Hot(select(func.count()).select_from(rooms)).scalar(conn) == 0
+            conn.execute(select(rooms.c.code)).all()
+        assert not conn.in_transaction()
+    finally:
+        db.close()
+
+
+def _read_rooms(db: Database, found: list[object]) -> None:
+    with db.reading() as conn:
+        found.append(len(conn.execute(select(rooms.c.code)).all()))
