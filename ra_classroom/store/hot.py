@@ -130,7 +130,7 @@ def _slots(n: int) -> int:
 
 
 class Hot:
-    """A statement run often: compiled once per database (and per length of its list parameters).
+    """A statement run often: compiled once per database (and per power of two of its list parameters' lengths).
 
     Args:
         stmt: the statement, with a ``bindparam`` for every value (an ``insert`` or ``update``
@@ -141,6 +141,11 @@ class Hot:
     >>> from sqlalchemy import bindparam, select
     >>> from ra_classroom.store.schema import moves
     >>> since = Hot(select(moves.c.seat, moves.c.action).where(moves.c.table_id == bindparam("table")))
+    >>> since.lists
+    ()
+
+    ``since.rows(conn, table=7)`` then returns the rows of table 7's moves, each with ``.seat``
+    and ``.action``.
     """
 
     def __init__(self, stmt: ClauseElement, lists: Sequence[str] = ()) -> None:
