@@ -80,24 +80,27 @@ _NAMED = (  # what a join needs of a student whose name looks like the one typed
     students.c.away_since,
     students.c.wrong_codes,
 )
-_SAME_NAME = Hot(select(*_NAMED).where(students.c.room == bindparam("room"), students.c.skeleton == bindparam("look")))
-_OLD_SKELETONS = Hot(  # students from an earlier database whose skeleton was made unique by their id
+_SAME_NAME = Hot(  # the student with this skeleton, and those from an earlier database (their skeleton holds their id)
     select(*_NAMED, students.c.skeleton)
-    .where(students.c.room == bindparam("room"), students.c.skeleton.like("%#%"))
+    .where(
+        students.c.room == bindparam("room"),
+        (students.c.skeleton == bindparam("look")) | students.c.skeleton.like("%#%"),
+    )
     .order_by(students.c.id)
 )
-_ROOM_SIZE = Hot(select(rooms.c.size).where(rooms.c.code == bindparam("room")))
+_SEATED = (  # the students of a room, but those the teacher removed
+    select(func.count())
+    .select_from(students)
+    .where(students.c.room == rooms.c.code, students.c.removed_at.is_(None))
+    .scalar_subquery()
+)
+_ROOM = Hot(select(rooms.c.size, _SEATED.label("seated")).where(rooms.c.code == bindparam("room")))
 _BANNED = Hot(
     select(students.c.name).where(
         students.c.room == bindparam("room"),
         students.c.device_hash == bindparam("device"),
         students.c.removed_at.is_not(None),
     )
-)
-_IN_ROOM = Hot(
-    select(func.count())
-    .select_from(students)
-    .where(students.c.room == bindparam("room"), students.c.removed_at.is_(None))
 )
 _SEAT = Hot(
     insert(students)
@@ -339,11 +342,9 @@ def same_name(conn: Connection, room: str, name: str) -> Any:
     Cyrillic A is Ann's name, and so is "ＡＮＮ". A room holds at most `MAX_STUDENTS` names.
     """
     wanted = skeleton(name)
-    row = _SAME_NAME.first(conn, room=room, look=wanted)
-    if row is not None:
-        return row
-    rows = _OLD_SKELETONS.rows(conn, room=room)  # a student from an earlier database: his skeleton holds his id
-    return next((r for r in rows if skeleton(r.name) == wanted), None)
+    rows = _SAME_NAME.rows(conn, room=room, look=wanted)  # one statement: his, or those from an earlier database
+    same = next((r for r in rows if r.skeleton == wanted), None)
+    return same or next((r for r in rows if "#" in r.skeleton and skeleton(r.name) == wanted), None)
 
 
 def room_exists(conn: Connection, code: str) -> bool:
@@ -374,7 +375,7 @@ def join(conn: Connection, room: Any, name: Any, now: float, code: Any = None, d
         WrongCode: a wrong rejoin code (the count is to be committed).
     """
     code_text = room_code(room)
-    found = _ROOM_SIZE.first(conn, room=code_text)
+    found = _ROOM.first(conn, room=code_text)  # its size, and how many are in
     if found is None:
         raise Refusal("There is no room with that code: check the code on the board.")
     shown = clean_name(name)
@@ -387,7 +388,7 @@ def join(conn: Connection, room: Any, name: Any, now: float, code: Any = None, d
             " or leave the rejoin code empty to join as someone new."
         )
     _device_allowed(conn, code_text, device)
-    count = _IN_ROOM.scalar(conn, room=code_text)
+    count = int(found.seated)
     if count >= (found.size or MAX_STUDENTS):
         raise Refusal(f"Room {code_text} is full ({count} students): ask your teacher.")
     token, rejoin = new_secret(), new_rejoin_code()

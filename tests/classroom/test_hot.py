@@ -13,14 +13,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Connection, bindparam, func, insert, select
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 
 from ra_classroom.kinds.spec import RoundSpec
 from ra_classroom.store import commands, pages, rounds, table_moves
+from ra_classroom.store import rooms as rooms_of
 from ra_classroom.store.database import Database
 from ra_classroom.store.hot import Hot, Taken, unless_taken
+from ra_classroom.store.names import skeleton
 from ra_classroom.store.refusal import Refusal
-from ra_classroom.store.schema import bids, rooms, seats
+from ra_classroom.store.schema import bids, rooms, seats, students
 from ra_classroom.store.table_moves import TableCache
 
 from .conftest import BACKENDS, database_for
@@ -126,3 +128,20 @@ def test_threads_that_end_give_their_kept_connection_back(tmp_path: Path) -> Non
 def _read_rooms(db: Database, found: list[object]) -> None:
     with db.reading() as conn:
         found.append(len(conn.execute(select(rooms.c.code)).all()))
+
+
+def test_a_name_finds_its_student_and_one_from_an_earlier_database(db: Database) -> None:
+    now = time.time()
+    with db.transaction() as conn:
+        room, _ = commands.create_room(conn, None, "old", None, now)
+        ann = commands.join(conn, room, "Ann", None, now)[0].student
+        shape = skeleton("Ann")
+        old = conn.execute(  # seated twice before one skeleton per room held: the later one's holds his id
+            insert(students)
+            .values(room=room, name="Аnn", skeleton=f"{shape}#x", token_hash="t" * 64, joined_at=now, last_seen=now)
+            .returning(students.c.id)
+        ).scalar_one()
+        assert rooms_of.same_name(conn, room, "ANN").id == ann  # his own skeleton first
+        conn.execute(update(students).where(students.c.id == ann).values(name="Bob", skeleton=skeleton("Bob")))
+        assert rooms_of.same_name(conn, room, "Ann").id == old  # then the one from an earlier database
+        assert rooms_of.same_name(conn, room, "Cy") is None
