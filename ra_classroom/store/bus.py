@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, delete, func, select
 
 from .database import CHANNEL
+from .hot import Hot
 from .schema import events
 
 __all__ = ["KEEP_SECONDS", "EventLog", "Listener", "forget_old_events"]
@@ -93,10 +94,11 @@ class Listener:
 
 
 KEEP_SECONDS = 60.0  #: how long the SQLite event log keeps an event
-# Read every few hundredths of a second by each process: built once (SQLAlchemy then caches its SQL too).
-_SINCE = (
+# Read every few hundredths of a second by each process: compiled once, run on the driver's cursor (`hot`).
+_SINCE = Hot(
     select(events.c.id, events.c.origin, events.c.payload).where(events.c.id > bindparam("last")).order_by(events.c.id)
 )
+_LAST = Hot(select(func.coalesce(func.max(events.c.id), 0)))
 
 
 class EventLog:
@@ -111,11 +113,14 @@ class EventLog:
         self.last: int | None = None  # the id of the last event read
 
     def read(self, conn: Connection) -> list[dict[str, Any]]:
-        """Return the events the other processes committed since the last call (``[{"k": "all"}]`` after a gap)."""
+        """Return the events the other processes committed since the last call (``[{"k": "all"}]`` after a gap).
+
+        One statement each time: it may run outside a transaction (`Database.glancing`).
+        """
         if self.last is None:  # from now on
-            self.last = int(conn.execute(select(func.coalesce(func.max(events.c.id), 0))).scalar_one())
+            self.last = int(_LAST.scalar(conn))
             return []
-        rows = conn.execute(_SINCE, {"last": self.last}).all()
+        rows = _SINCE.rows(conn, last=self.last)
         if not rows:
             return []
         gap = int(rows[0].id) != self.last + 1

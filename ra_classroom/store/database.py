@@ -26,14 +26,16 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, create_engine, event, insert, text
+from sqlalchemy import Connection, Engine, bindparam, create_engine, event, insert, text
 from sqlalchemy.engine import make_url
 
+from .hot import Hot, raw
 from .schema import events, metadata, upgrade
 
 __all__ = ["CHANNEL", "Database", "database_url", "is_postgres", "raw"]
@@ -69,6 +71,8 @@ class Database:
         self.is_postgres = is_postgres(self.url)
         self.shared = shared and not self.is_postgres
         self._lock_file: int | None = None
+        self._kept: dict[tuple[int, str], Connection] = {}  # SQLite: by thread and role, the connections kept open
+        self._guard = threading.Lock()
         if self.is_postgres:
             self.engine = create_engine(self.url, pool_size=8, max_overflow=4, pool_pre_ping=True)
             self.read_engine = self.engine
@@ -110,9 +114,56 @@ class Database:
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:
-        """Yield a connection in a transaction for reading: it sees the last commit and blocks no writer."""
-        with self.read_engine.begin() as conn:
+        """Yield a connection in a transaction for reading: it sees the last commit and blocks no writer.
+
+        On SQLite each reading thread keeps its connection open (`kept`): a read a few hundredths
+        of a second apart (another process's events, a batch of pages) is a BEGIN and a COMMIT on
+        it, not a connection taken from the pool and reset on its way back.
+        """
+        if self.is_postgres:
+            with self.read_engine.begin() as conn:
+                yield conn
+            return
+        conn = self.kept(self.read_engine, "reader")
+        with conn.begin():
             yield conn
+
+    @contextmanager
+    def glancing(self) -> Iterator[Connection]:
+        """Yield a connection for one statement of reading, which sees the last commit on its own.
+
+        On SQLite it is the reading thread's kept connection outside a transaction: a hot
+        statement (`ra_classroom.store.hot`) run on it is a transaction by itself, without a
+        BEGIN and a COMMIT around it (another process's events, read fifty times a second).
+        A statement run through SQLAlchemy would begin a transaction: it is ended after the block.
+        """
+        if self.is_postgres:
+            with self.reading() as conn:
+                yield conn
+            return
+        conn = self.kept(self.read_engine, "reader")
+        try:
+            yield conn
+        finally:
+            if conn.in_transaction():
+                conn.rollback()
+
+    def kept(self, engine: Engine, role: str) -> Connection:
+        """Return this thread's connection of `engine` for `role`, kept open from one transaction to the next.
+
+        A connection found closed or invalidated (the database lost it) is replaced; those of
+        threads that have ended go back to the pool then. `close` closes them all.
+        """
+        key = (threading.get_ident(), role)
+        conn = self._kept.get(key)
+        if conn is None or conn.closed or conn.invalidated:
+            conn = engine.connect()
+            with self._guard:
+                alive = {t.ident for t in threading.enumerate()}
+                for gone in [k for k in self._kept if k[0] not in alive]:
+                    self._kept.pop(gone).close()
+                self._kept[key] = conn
+        return conn
 
     def announce(self, conn: Connection, events: Sequence[dict[str, Any]], origin: str) -> None:
         """Send `events` to the other server processes when `conn`'s transaction commits (PostgreSQL, shared SQLite)."""
@@ -126,11 +177,11 @@ class Database:
                     continue
                 if part:
                     payload = json.dumps({"o": origin, "e": part}, separators=(",", ":"))
-                    conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+                    _NOTIFY.run(conn, channel=CHANNEL, payload=payload)
                 part = [event] if event is not None else []
         elif self.shared:
             payload = json.dumps(list(events), separators=(",", ":"))
-            conn.execute(_LOG, {"origin": origin, "payload": payload, "at": time.time()})
+            _LOG.run(conn, origin=origin, payload=payload, when=time.time())
 
     def listen_dsn(self) -> str:
         """Return the libpq connection string of the database, for a LISTEN connection (PostgreSQL)."""
@@ -138,7 +189,11 @@ class Database:
         return url.render_as_string(hide_password=False)
 
     def close(self) -> None:
-        """Close every pooled connection (and the lock file)."""
+        """Close every connection kept and pooled (and the lock file)."""
+        with self._guard:
+            kept, self._kept = self._kept, {}
+        for conn in kept.values():
+            conn.close()
         self.engine.dispose()
         self.read_engine.dispose()
         if self._lock_file is not None:
@@ -146,7 +201,9 @@ class Database:
             self._lock_file = None
 
 
-_LOG = insert(events)
+# Run inside every command that changes what a page shows: compiled once, run on the driver's cursor (`hot`).
+_LOG = Hot(insert(events).values(origin=bindparam("origin"), payload=bindparam("payload"), at=bindparam("when")))
+_NOTIFY = Hot(text("SELECT pg_notify(:channel, :payload)"))
 
 
 def _sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -172,8 +229,3 @@ def _sqlite_begin(conn: Connection) -> None:
 def _sqlite_read(conn: Connection) -> None:
     """Begin a SQLite read: a snapshot of the last commit (write-ahead log), taken at its first read."""
     raw(conn).execute("BEGIN")
-
-
-def raw(conn: Connection) -> Any:
-    """Return the driver's own connection under `conn` (`sqlite3.Connection`), for statements returning nothing."""
-    return conn.connection.driver_connection

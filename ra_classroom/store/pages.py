@@ -22,6 +22,7 @@ from ..game.table import Selection
 from ..kinds.clocks import ClockKind
 from ..kinds.spec import RoundSpec
 from . import clocks
+from .hot import Hot
 from .schema import assignments, bids, groups, outcomes, read_spec, rooms, rounds, students
 from .table_moves import Seating, TableCache, seat_names, seatings
 
@@ -30,32 +31,38 @@ __all__ = ["build_views", "closes_in", "table_view"]
 _BID_GROUP = bids.join(
     assignments, (assignments.c.round_id == bids.c.round_id) & (assignments.c.student_id == bids.c.student_id)
 )
-# The statements of every batch of views, built once (SQLAlchemy then caches their SQL too).
+# The statements of every batch of views: compiled once, run on the driver's cursor (`hot`).
 _IDS: BindParameter[int] = bindparam("ids", expanding=True)
 _ROUND: BindParameter[int] = bindparam("round")
-_WHO = (
+_WHO = Hot(
     select(students.c.id, students.c.room, students.c.name, students.c.joined_at, rooms.c.ended_at)
     .select_from(students.join(rooms, rooms.c.code == students.c.room))
-    .where(students.c.id.in_(_IDS))
+    .where(students.c.id.in_(_IDS)),
+    lists=["ids"],
 )
-_EARNED = (
+_EARNED = Hot(
     select(outcomes.c.student_id, func.sum(outcomes.c.earnings))
     .select_from(outcomes.join(rounds, rounds.c.id == outcomes.c.round_id))
     .where(outcomes.c.student_id.in_(_IDS), rounds.c.practice.is_(False), rounds.c.excluded.is_(False))
-    .group_by(outcomes.c.student_id)
+    .group_by(outcomes.c.student_id),
+    lists=["ids"],
 )
-_LATEST = select(rounds).where(rounds.c.room == bindparam("room")).order_by(rounds.c.number.desc()).limit(1)
-_DEALT = (
+_LATEST = Hot(select(rounds).where(rounds.c.room == bindparam("room")).order_by(rounds.c.number.desc()).limit(1))
+_DEALT = Hot(
     select(assignments.c.student_id, assignments.c.group_no, assignments.c.value, groups.c.size)
     .select_from(
         assignments.join(
             groups, (groups.c.round_id == assignments.c.round_id) & (groups.c.group_no == assignments.c.group_no)
         )
     )
-    .where(assignments.c.round_id == _ROUND, assignments.c.student_id.in_(_IDS))
+    .where(assignments.c.round_id == _ROUND, assignments.c.student_id.in_(_IDS)),
+    lists=["ids"],
 )
-_OWN_BIDS = select(bids.c.student_id, bids.c.amount).where(bids.c.round_id == _ROUND, bids.c.student_id.in_(_IDS))
-_COUNTS = (
+_OWN_BIDS = Hot(
+    select(bids.c.student_id, bids.c.amount).where(bids.c.round_id == _ROUND, bids.c.student_id.in_(_IDS)),
+    lists=["ids"],
+)
+_COUNTS = Hot(
     select(assignments.c.group_no, func.count())
     .select_from(_BID_GROUP)
     .where(bids.c.round_id == _ROUND)
@@ -68,8 +75,8 @@ def build_views(conn: Connection, cache: TableCache, ids: Collection[int], now: 
     wanted = sorted(set(ids))
     if not wanted:
         return {}
-    who = conn.execute(_WHO, {"ids": wanted}).all()
-    earned = dict(conn.execute(_EARNED, {"ids": wanted}).all())
+    who = _WHO.rows(conn, ids=wanted)
+    earned = dict(_EARNED.rows(conn, ids=wanted))
     out: dict[int, dict[str, Any]] = {}
     by_room: dict[str, list[int]] = defaultdict(list)
     ended = {str(w.room) for w in who if w.ended_at is not None}
@@ -91,7 +98,7 @@ def build_views(conn: Connection, cache: TableCache, ids: Collection[int], now: 
             "sitout": None,
         }
     for room, members in by_room.items():
-        r = conn.execute(_LATEST, {"room": room}).first()
+        r = _LATEST.first(conn, room=room)
         if r is not None:
             spec = read_spec(r.spec)
             info = _round_info(r, spec, now)
@@ -204,9 +211,9 @@ def _table_parts(
 
 def _sealed_part(conn: Connection, out: dict[int, dict[str, Any]], members: list[int], r: Any, spec: RoundSpec) -> None:
     """Fill in a sealed-bid round: each student's value, bid and group count, or his group's results."""
-    mine = {int(a.student_id): a for a in conn.execute(_DEALT, {"round": r.id, "ids": members})}
-    own = dict(conn.execute(_OWN_BIDS, {"round": r.id, "ids": members}).all())
-    counts: dict[int, int] = dict(conn.execute(_COUNTS, {"round": r.id}).all())
+    mine = {int(a.student_id): a for a in _DEALT.rows(conn, round=r.id, ids=members)}
+    own = dict(_OWN_BIDS.rows(conn, round=r.id, ids=members))
+    counts: dict[int, int] = dict(_COUNTS.rows(conn, round=r.id))
     settings, states = clocks.group_states(conn, int(r.id)) if isinstance(spec.of, ClockKind) else ({}, {})
     over = {int(a.group_no) for a in mine.values() if r.status != "open" or "result" in states.get(int(a.group_no), {})}
     results = _results(conn, int(r.id), over) if over else {}

@@ -13,9 +13,9 @@ import unicodedata
 from collections.abc import Collection
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, func, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 
+from .hot import Hot, Taken, unless_taken
 from .names import skeleton
 from .refusal import Refusal
 from .schema import requests, rooms, seat_moves, students
@@ -69,6 +69,65 @@ MAX_WRONG_CODES = 5
 #: Words the boards write beside names ("bot", "Ann, a bot plays for now", "Ann (you)"): no name may hold
 #: them, so that no student passes for a bot, for someone a bot stands in for, or for the reader himself.
 _RESERVED = re.compile(r"(?<![^\W\d_])bots?(?![^\W\d_])|\(\s*you\s*\)|plays for now", re.IGNORECASE)
+
+# A join's statements and a page's first ones: compiled once, run on the driver's cursor (`hot`).
+_NAMED = (  # what a join needs of a student whose name looks like the one typed
+    students.c.id,
+    students.c.name,
+    students.c.rejoin_hash,
+    students.c.removed_at,
+    students.c.last_seen,
+    students.c.away_since,
+    students.c.wrong_codes,
+)
+_SAME_NAME = Hot(  # the student with this skeleton, and those from an earlier database (their skeleton holds their id)
+    select(*_NAMED, students.c.skeleton)
+    .where(
+        students.c.room == bindparam("room"),
+        (students.c.skeleton == bindparam("look")) | students.c.skeleton.like("%#%"),
+    )
+    .order_by(students.c.id)
+)
+_SEATED = (  # the students of a room, but those the teacher removed
+    select(func.count())
+    .select_from(students)
+    .where(students.c.room == rooms.c.code, students.c.removed_at.is_(None))
+    .scalar_subquery()
+)
+_ROOM = Hot(select(rooms.c.size, _SEATED.label("seated")).where(rooms.c.code == bindparam("room")))
+_BANNED = Hot(
+    select(students.c.name).where(
+        students.c.room == bindparam("room"),
+        students.c.device_hash == bindparam("device"),
+        students.c.removed_at.is_not(None),
+    )
+)
+_SEAT = Hot(
+    insert(students)
+    .values(
+        room=bindparam("room"),
+        name=bindparam("shown"),
+        skeleton=bindparam("look"),
+        token_hash=bindparam("token"),
+        joined_at=bindparam("when"),
+        last_seen=bindparam("when"),
+        address=bindparam("from_address"),
+        device_hash=bindparam("device"),
+    )
+    .returning(students.c.id)
+)
+_REJOIN_CODE = Hot(
+    update(students).where(students.c.id == bindparam("student")).values(rejoin_hash=bindparam("code_hash"))
+)
+_BY_TOKEN = Hot(
+    select(students.c.id, students.c.room, students.c.name, students.c.removed_at).where(
+        students.c.token_hash == bindparam("token")
+    )
+)
+_HERE = Hot(
+    update(students).where(students.c.id == bindparam("student")).values(last_seen=bindparam("when"), away_since=None)
+)
+_AWAY = Hot(update(students).where(students.c.id == bindparam("student")).values(away_since=bindparam("when")))
 
 
 class Joined(NamedTuple):
@@ -166,7 +225,7 @@ def connected(row: Any, now: float) -> bool:
 
 def away(conn: Connection, student: int, now: float) -> None:
     """Mark that the last page of `student` on this process closed: his seat may be asked for after `AWAY_GRACE`."""
-    conn.execute(update(students).where(students.c.id == student).values(away_since=now))
+    _AWAY.run(conn, student=student, when=now)
 
 
 def device_hash(device: Device) -> str | None:
@@ -282,25 +341,10 @@ def same_name(conn: Connection, room: str, name: str) -> Any:
     Names are the same when their skeletons are (`ra_classroom.store.names`): "Аnn" with a
     Cyrillic A is Ann's name, and so is "ＡＮＮ". A room holds at most `MAX_STUDENTS` names.
     """
-    columns = (
-        students.c.id,
-        students.c.name,
-        students.c.rejoin_hash,
-        students.c.removed_at,
-        students.c.last_seen,
-        students.c.away_since,
-        students.c.wrong_codes,
-    )
     wanted = skeleton(name)
-    row = conn.execute(select(*columns).where(students.c.room == room, students.c.skeleton == wanted)).first()
-    if row is not None:
-        return row
-    rows = conn.execute(  # a student from an earlier database whose skeleton was made unique by his id
-        select(*columns, students.c.skeleton)
-        .where(students.c.room == room, students.c.skeleton.like("%#%"))
-        .order_by(students.c.id)
-    )
-    return next((r for r in rows if skeleton(r.name) == wanted), None)
+    rows = _SAME_NAME.rows(conn, room=room, look=wanted)  # one statement: his, or those from an earlier database
+    same = next((r for r in rows if r.skeleton == wanted), None)
+    return same or next((r for r in rows if "#" in r.skeleton and skeleton(r.name) == wanted), None)
 
 
 def room_exists(conn: Connection, code: str) -> bool:
@@ -331,7 +375,7 @@ def join(conn: Connection, room: Any, name: Any, now: float, code: Any = None, d
         WrongCode: a wrong rejoin code (the count is to be committed).
     """
     code_text = room_code(room)
-    found = conn.execute(select(rooms.c.size).where(rooms.c.code == code_text)).first()
+    found = _ROOM.first(conn, room=code_text)  # its size, and how many are in
     if found is None:
         raise Refusal("There is no room with that code: check the code on the board.")
     shown = clean_name(name)
@@ -344,31 +388,25 @@ def join(conn: Connection, room: Any, name: Any, now: float, code: Any = None, d
             " or leave the rejoin code empty to join as someone new."
         )
     _device_allowed(conn, code_text, device)
-    count = conn.execute(
-        select(func.count()).select_from(students).where(students.c.room == code_text, students.c.removed_at.is_(None))
-    ).scalar_one()
+    count = int(found.seated)
     if count >= (found.size or MAX_STUDENTS):
         raise Refusal(f"Room {code_text} is full ({count} students): ask your teacher.")
     token, rejoin = new_secret(), new_rejoin_code()
     try:
-        with conn.begin_nested():
-            sid = conn.execute(
-                insert(students)
-                .values(
-                    room=code_text,
-                    name=shown,
-                    skeleton=skeleton(shown),
-                    token_hash=token_hash(token),
-                    joined_at=now,
-                    last_seen=now,
-                    address=device.address[:64] or None,
-                    device_hash=device_hash(device),
-                )
-                .returning(students.c.id)
-            ).scalar_one()
-    except IntegrityError:  # another process seated the same name, or one that looks the same, a moment ago
+        with unless_taken(conn):
+            sid = _SEAT.scalar(
+                conn,
+                room=code_text,
+                shown=shown,
+                look=skeleton(shown),
+                token=token_hash(token),
+                when=now,
+                from_address=device.address[:64] or None,
+                device=device_hash(device),
+            )
+    except Taken:  # another process seated the same name, or one that looks the same, a moment ago
         raise Refusal(f"Someone in room {code_text} is called {shown} already: add an initial.") from None
-    conn.execute(update(students).where(students.c.id == sid).values(rejoin_hash=rejoin_hash(int(sid), rejoin)))
+    _REJOIN_CODE.run(conn, student=sid, code_hash=rejoin_hash(int(sid), rejoin))
     return Joined(int(sid), token, code_text, shown, rejoin, False)
 
 
@@ -376,13 +414,7 @@ def _device_allowed(conn: Connection, room: str, device: Device) -> None:
     """Refuse a device whose student the teacher removed from `room` (until he readmits it)."""
     if not device.token:
         return
-    banned = conn.execute(
-        select(students.c.name).where(
-            students.c.room == room,
-            students.c.device_hash == token_hash(device.token),
-            students.c.removed_at.is_not(None),
-        )
-    ).first()
+    banned = _BANNED.first(conn, room=room, device=token_hash(device.token))
     if banned is not None:
         raise Refusal(
             f"The teacher has removed {banned.name} from room {room}, who joined on this device:"
@@ -449,16 +481,12 @@ def hello(conn: Connection, token: Any, now: float) -> tuple[int, str, str]:
     """
     if not isinstance(token, str) or not 10 <= len(token) <= 100:
         raise Refusal("That seat is unknown here: join again with the room code.")
-    row = conn.execute(
-        select(students.c.id, students.c.room, students.c.name, students.c.removed_at).where(
-            students.c.token_hash == token_hash(token)
-        )
-    ).first()
+    row = _BY_TOKEN.first(conn, token=token_hash(token))
     if row is None:
         raise Refusal("That seat is unknown here: join again with the room code.")
     if row.removed_at is not None:
         raise Refusal(f"The teacher has removed you from room {row.room}.")
-    conn.execute(update(students).where(students.c.id == row.id).values(last_seen=now, away_since=None))
+    _HERE.run(conn, student=row.id, when=now)
     return int(row.id), str(row.room), str(row.name)
 
 

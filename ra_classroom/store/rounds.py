@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..auctions.matching import form_tables, round_stream
@@ -22,6 +22,7 @@ from ..auctions.settle import Entry
 from ..kinds.clocks import ClockKind
 from ..kinds.spec import RoundSpec
 from . import clocks
+from .hot import Hot, Taken, unless_taken
 from .refusal import Refusal
 from .rooms import present, room_exists
 from .schema import assignments, bids, groups, outcome_rows, outcomes, read_spec, rooms, rounds, students, tables
@@ -29,6 +30,36 @@ from .schema import clocks as clock_table
 from .table_moves import TableCache, create_tables
 
 __all__ = ["close_due", "close_round", "open_round", "place_bid"]
+
+# A bid's statements: compiled once, run on the driver's cursor (`hot`).
+_ROUND_SHARED = Hot(  # the round's row, under a shared lock: a close waits for the bid, or the bid sees it closed
+    select(rounds.c.status, rounds.c.spec, rounds.c.closes_at, rounds.c.number, rounds.c.paused_at)
+    .where(rounds.c.id == bindparam("round"))
+    .with_for_update(read=True)
+)
+_GROUP_OF = Hot(
+    select(assignments.c.group_no).where(
+        assignments.c.round_id == bindparam("round"), assignments.c.student_id == bindparam("student")
+    )
+)
+_BID = Hot(
+    insert(bids).values(
+        round_id=bindparam("round"),
+        student_id=bindparam("student"),
+        amount=bindparam("bid"),
+        placed_at=bindparam("when"),
+        data=bindparam("details"),
+    )
+)
+_GROUP_BIDS = Hot(
+    select(func.count())
+    .select_from(
+        bids.join(
+            assignments, (assignments.c.round_id == bids.c.round_id) & (assignments.c.student_id == bids.c.student_id)
+        )
+    )
+    .where(bids.c.round_id == bindparam("round"), assignments.c.group_no == bindparam("group"))
+)
 
 
 def open_round(conn: Connection, room: str, spec: RoundSpec, cache: TableCache, now: float) -> dict[str, Any]:
@@ -132,14 +163,8 @@ def place_bid(
     """
     if isinstance(round_id, bool) or not isinstance(round_id, int):
         raise Refusal("A bid names its round.")
-    row = conn.execute(
-        select(rounds.c.status, rounds.c.spec, rounds.c.closes_at, rounds.c.number, rounds.c.paused_at)
-        .where(rounds.c.id == round_id)
-        .with_for_update(read=True)
-    ).first()
-    mine = conn.execute(
-        select(assignments.c.group_no).where(assignments.c.round_id == round_id, assignments.c.student_id == student_id)
-    ).first()
+    row = _ROUND_SHARED.first(conn, round=round_id)
+    mine = _GROUP_OF.first(conn, round=round_id, student=student_id)
     if row is None or mine is None:
         raise Refusal("You have no value in that round, so no bid to make there.")
     if row.status != "open" or (row.paused_at is None and row.closes_at is not None and now > row.closes_at):
@@ -153,24 +178,11 @@ def place_bid(
         raise Refusal(str(e)) from None
     data = None if action.data is None else json.dumps(action.data)
     try:
-        with conn.begin_nested():
-            conn.execute(
-                insert(bids).values(
-                    round_id=round_id, student_id=student_id, amount=action.amount, placed_at=now, data=data
-                )
-            )
-    except IntegrityError:
+        with unless_taken(conn):
+            _BID.run(conn, round=round_id, student=student_id, bid=action.amount, when=now, details=data)
+    except Taken:
         raise Refusal(f"You have bid in round {row.number} already: one bid per round, and it stands.") from None
-    count = conn.execute(
-        select(func.count())
-        .select_from(
-            bids.join(
-                assignments,
-                (assignments.c.round_id == bids.c.round_id) & (assignments.c.student_id == bids.c.student_id),
-            )
-        )
-        .where(bids.c.round_id == round_id, assignments.c.group_no == mine.group_no)
-    ).scalar_one()
+    count = _GROUP_BIDS.scalar(conn, round=round_id, group=mine.group_no)
     return int(count), [{"k": "group", "round": round_id, "group": int(mine.group_no)}]
 
 
@@ -228,27 +240,32 @@ def _close(conn: Connection, round_id: int, now: float) -> bool:
     return True
 
 
+_GIVEN = select(func.count()).select_from(assignments).where(assignments.c.round_id == rounds.c.id)
+_PLACED = select(func.count()).select_from(bids).where(bids.c.round_id == rounds.c.id)
+_PLAYING = select(func.count()).select_from(tables).where(tables.c.round_id == rounds.c.id, tables.c.to_move >= 0)
+_CLOCKED = select(func.count()).select_from(clock_table).where(clock_table.c.round_id == rounds.c.id)
+_OPEN_ROUNDS = Hot(  # every open round that runs, with what tells whether it is done; every sweep reads it
+    select(
+        rounds.c.id,
+        rounds.c.room,
+        rounds.c.kind,
+        rounds.c.spec,
+        rounds.c.closes_at,
+        _GIVEN.scalar_subquery().label("given"),
+        _PLACED.scalar_subquery().label("placed"),
+        _PLAYING.scalar_subquery().label("playing"),
+    ).where(  # a clock round closes itself once its groups are settled (`clocks.tick`)
+        rounds.c.status == "open", rounds.c.paused_at.is_(None), _CLOCKED.scalar_subquery() == 0
+    )
+)
+
+
 def close_due(conn: Connection, now: float) -> list[dict[str, Any]]:
     """Close every round whose time is up, or that is done (see `RoundSpec.close_when_done`); return the events.
 
     A paused round waits: its clock stands still and nothing closes it but the teacher.
     """
-    given = select(func.count()).select_from(assignments).where(assignments.c.round_id == rounds.c.id)
-    placed = select(func.count()).select_from(bids).where(bids.c.round_id == rounds.c.id)
-    playing = select(func.count()).select_from(tables).where(tables.c.round_id == rounds.c.id, tables.c.to_move >= 0)
-    clocked = select(func.count()).select_from(clock_table).where(clock_table.c.round_id == rounds.c.id)
-    due = conn.execute(
-        select(
-            rounds.c.id,
-            rounds.c.room,
-            rounds.c.kind,
-            rounds.c.spec,
-            rounds.c.closes_at,
-            given.scalar_subquery().label("given"),
-            placed.scalar_subquery().label("placed"),
-            playing.scalar_subquery().label("playing"),
-        ).where(rounds.c.status == "open", rounds.c.paused_at.is_(None), clocked.scalar_subquery() == 0)
-    ).all()  # a clock round closes itself once its groups are settled (`clocks.tick`)
+    due = _OPEN_ROUNDS.rows(conn)
     events = []
     for r in due:
         late = r.closes_at is not None and r.closes_at < now

@@ -18,6 +18,7 @@ from sqlalchemy import Connection, and_, bindparam, insert, select, update
 
 from ..game.table import Answer, Click, Selection, TableGame
 from .database import raw
+from .hot import Hot
 from .refusal import Refusal
 from .schema import moves, read_spec, rounds, seats, students, tables
 
@@ -38,12 +39,13 @@ __all__ = [
 ]
 
 
-# The statements of every move and every board, built once (SQLAlchemy then caches their SQL too).
-_MOVES_SINCE = (
+# The statements of every move and every board: compiled once, run on the driver's cursor (`hot`).
+_MOVES_SINCE = Hot(
     select(moves.c.seat, moves.c.action)
     .where(moves.c.table_id == bindparam("table"), moves.c.ply >= bindparam("ply"))
     .order_by(moves.c.ply)
 )
+_GAME = Hot(select(tables.c.players, tables.c.seed).where(tables.c.id == bindparam("table")))
 _SEATING = (
     select(seats.c.seat, seats.c.student_id, seats.c.bot, students.c.name, tables.c.table_no, tables.c.ply)
     .select_from(
@@ -53,7 +55,7 @@ _SEATING = (
     .order_by(seats.c.seat)
 )
 _THEIRS = seats.alias("theirs")  # the seats of the students asked for, to find their tables
-_ROUND_SEATING = (  # every seat of the tables of a round where one of the students asked for sits
+_ROUND_SEATING = Hot(  # every seat of the tables of a round where one of the students asked for sits
     select(seats.c.table_id, *_SEATING.selected_columns)
     .select_from(
         seats.outerjoin(students, students.c.id == seats.c.student_id).join(tables, tables.c.id == seats.c.table_id)
@@ -64,9 +66,11 @@ _ROUND_SEATING = (  # every seat of the tables of a round where one of the stude
             select(_THEIRS.c.table_id).where(_THEIRS.c.student_id.in_(bindparam("ids", expanding=True)))
         ),
     )
-    .order_by(seats.c.table_id, seats.c.seat)
+    .order_by(seats.c.table_id, seats.c.seat),
+    lists=["ids"],
 )
-_BOTS = select(seats.c.seat).where(seats.c.table_id == bindparam("table"), seats.c.bot)
+_SEATING_HOT = Hot(_SEATING)
+_BOTS = Hot(select(seats.c.seat).where(seats.c.table_id == bindparam("table"), seats.c.bot))
 _SEATS = (  # a table's seats, with its round's state: who clicks, and which seats bots play
     select(
         rounds.c.status, rounds.c.paused_at, seats.c.seat, seats.c.student_id, seats.c.bot, seats.c.held, tables.c.ply
@@ -74,8 +78,25 @@ _SEATS = (  # a table's seats, with its round's state: who clicks, and which sea
     .select_from(tables.join(rounds, rounds.c.id == tables.c.round_id).join(seats, seats.c.table_id == tables.c.id))
     .where(tables.c.id == bindparam("table"))
 )
-_LOCKED_SEATS = _SEATS.with_for_update(of=tables)  # a move: the table's row locked until the commit
-_MARK = update(tables).where(tables.c.id == bindparam("table"))
+_READ_SEATS = Hot(_SEATS)  # a step of a choice: nothing is stored
+_LOCKED_SEATS = Hot(_SEATS.with_for_update(of=tables))  # a move: the table's row locked until the commit
+_MARK = Hot(  # a table's ply and who decides now, after its moves
+    update(tables)
+    .where(tables.c.id == bindparam("table"))
+    .values(ply=bindparam("new_ply"), to_move=bindparam("new_to_move"), turn_since=bindparam("since"))
+)
+_MOVE = Hot(
+    insert(moves).values(
+        table_id=bindparam("table"),
+        ply=bindparam("at_ply"),
+        seat=bindparam("by"),
+        action=bindparam("act"),
+        at=bindparam("when"),
+    )
+)
+_BACK = Hot(  # a seat bots played is its student's again
+    update(seats).where(seats.c.table_id == bindparam("table"), seats.c.seat == bindparam("at_seat")).values(bot=False)
+)
 
 
 class TableCache:
@@ -107,9 +128,11 @@ class TableCache:
         if game is not None and ply is not None and game.ply == ply:
             return game
         if game is None:
-            row = conn.execute(select(tables.c.players, tables.c.seed).where(tables.c.id == table_id)).one()
+            row = _GAME.first(conn, table=table_id)
+            if row is None:
+                raise LookupError(f"there is no table {table_id}")
             game = TableGame(int(row.players), str(row.seed))
-        for m in conn.execute(_MOVES_SINCE, {"table": table_id, "ply": game.ply}):
+        for m in _MOVES_SINCE.rows(conn, table=table_id, ply=game.ply):
             game.push(int(m.seat), str(m.action))
         return game
 
@@ -185,16 +208,10 @@ def savepoint(conn: Connection) -> Iterator[None]:
 def _store(conn: Connection, table_id: int, game: TableGame, made: Sequence[tuple[int, str]], now: float) -> None:
     """Insert the moves `made` (the last of `game`'s moves) and record the table's ply and who decides."""
     first = game.ply - len(made)
-    if made:
-        conn.execute(
-            insert(moves),
-            [
-                {"table_id": table_id, "ply": first + k, "seat": s, "action": a, "at": now}
-                for k, (s, a) in enumerate(made)
-            ],
-        )
+    rows = [{"table": table_id, "at_ply": first + k, "by": s, "act": a, "when": now} for k, (s, a) in enumerate(made)]
+    _MOVE.many(conn, rows)
     to_move = -1 if game.state.is_terminal() else game.state.to_move
-    conn.execute(_MARK, {"table": table_id, "ply": game.ply, "to_move": to_move, "turn_since": now})
+    _MARK.run(conn, table=table_id, new_ply=game.ply, new_to_move=to_move, since=now)
 
 
 def create_tables(
@@ -223,7 +240,7 @@ def create_tables(
 
 def _bots(conn: Connection, table_id: int) -> set[int]:
     """Return the seats that bots play now at the table."""
-    return {int(r.seat) for r in conn.execute(_BOTS, {"table": table_id})}
+    return {int(r.seat) for r in _BOTS.rows(conn, table=table_id)}
 
 
 class Seating(NamedTuple):
@@ -248,13 +265,15 @@ class Seating(NamedTuple):
 
 def seat_names(conn: Connection, table_id: int) -> Seating:
     """Return who sits where at the table."""
-    return _seating(conn.execute(_SEATING, {"table": table_id}).all())
+    return _seating(_SEATING_HOT.rows(conn, table=table_id))
 
 
 def seatings(conn: Connection, round_id: int, students: Collection[int]) -> dict[int, Seating]:
     """Return who sits where at each table of round `round_id` where one of `students` sits, in one query."""
     at: dict[int, list[Any]] = {}
-    for r in conn.execute(_ROUND_SEATING, {"round": round_id, "ids": sorted(students)}):
+    if not students:
+        return {}
+    for r in _ROUND_SEATING.rows(conn, round=round_id, ids=sorted(students)):
         at.setdefault(int(r.table_id), []).append(r)
     return {table_id: _seating(rows) for table_id, rows in at.items()}
 
@@ -314,7 +333,7 @@ def click(
     """
     if isinstance(table_id, bool) or not isinstance(table_id, int) or not (clicked.move or clicked.ui):
         raise Refusal("A click names its table and its move or step.")
-    rows = conn.execute(_LOCKED_SEATS if clicked.move else _SEATS, {"table": table_id}).all()
+    rows = (_LOCKED_SEATS if clicked.move else _READ_SEATS).rows(conn, table=table_id)
     row = next((r for r in rows if r.student_id == student_id), None)
     if row is None:
         raise Refusal("You have no seat at that table.")
@@ -328,7 +347,7 @@ def click(
         if answer.action is None:  # a step of a choice: the page keeps it, nothing is stored
             return answer, game.ply, []
         if back:
-            conn.execute(update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat).values(bot=False))
+            _BACK.run(conn, table=table_id, at_seat=seat)
         _store(conn, table_id, game, game.move(seat, answer.action, bots), now)
         return answer, game.ply, [{"k": "table", "table": table_id}]
 
@@ -345,6 +364,22 @@ def return_seats(conn: Connection, cache: TableCache, student_id: int, now: floa
     return [{"k": "table", "table": int(r.table_id)} for r in rows]
 
 
+_WAITED_FOR = Hot(  # every student whose turn it is at a running table; every sweep reads it
+    select(tables.c.id, tables.c.to_move, seats.c.student_id, students.c.last_seen, rounds.c.spec)
+    .select_from(
+        tables.join(rounds, rounds.c.id == tables.c.round_id)
+        .join(seats, and_(seats.c.table_id == tables.c.id, seats.c.seat == tables.c.to_move))
+        .join(students, students.c.id == seats.c.student_id)
+    )
+    .where(
+        rounds.c.status == "open",
+        rounds.c.paused_at.is_(None),
+        tables.c.to_move >= 0,
+        seats.c.bot.is_(False),
+    )
+)
+
+
 def take_over_absent(
     conn: Connection, cache: TableCache, now: float, here: Collection[int] = (), beat: float = 0.0
 ) -> list[dict[str, Any]]:
@@ -355,20 +390,7 @@ def take_over_absent(
     (connected to the calling process). A page that is gone without a word is closed by the
     server's pings, so it does not keep its student here for good.
     """
-    candidates = conn.execute(
-        select(tables.c.id, tables.c.to_move, seats.c.student_id, students.c.last_seen, rounds.c.spec)
-        .select_from(
-            tables.join(rounds, rounds.c.id == tables.c.round_id)
-            .join(seats, and_(seats.c.table_id == tables.c.id, seats.c.seat == tables.c.to_move))
-            .join(students, students.c.id == seats.c.student_id)
-        )
-        .where(
-            rounds.c.status == "open",
-            rounds.c.paused_at.is_(None),
-            tables.c.to_move >= 0,
-            seats.c.bot.is_(False),
-        )
-    ).all()
+    candidates = _WAITED_FOR.rows(conn)
     events = []
     waits: dict[str, float] = {}  # each round's absent_after, read once (every table of a round has a candidate)
     for c in candidates:

@@ -115,7 +115,8 @@ class Writer:
         self.commands += len(batch)
         outcomes: list[tuple[Future[Any], Any, BaseException | None]] = []
         try:
-            with self.db.writing(), self.db.engine.connect() as conn:  # other processes on the file wait their turn
+            with self.db.writing():  # other processes on the file wait their turn
+                conn = self.db.kept(self.db.engine, "writer")  # this thread's, from one batch to the next
                 try:
                     with conn.begin():
                         for fn, done in batch:

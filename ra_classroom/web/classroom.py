@@ -99,7 +99,7 @@ class Classroom:
             await loop.run_in_executor(None, self._listener.ready.wait, 10)
         elif self.db.shared:
             others = EventLog(self.origin)
-            await self.read(others.read)  # from now on
+            await self.glance(others.read)  # from now on
             self._tasks.append(loop.create_task(self._hear(others)))
         if self.db.shared:
             self._tasks.append(loop.create_task(self._balance()))
@@ -149,6 +149,15 @@ class Classroom:
 
         def work() -> T:
             with self.db.reading() as conn:
+                return fn(conn)
+
+        return await asyncio.get_running_loop().run_in_executor(self.readers, work)
+
+    async def glance(self, fn: Callable[[Connection], T]) -> T:
+        """Run `fn(conn)`, one statement of reading that sees the last commit by itself (`Database.glancing`)."""
+
+        def work() -> T:
+            with self.db.glancing() as conn:
                 return fn(conn)
 
         return await asyncio.get_running_loop().run_in_executor(self.readers, work)
@@ -203,7 +212,7 @@ class Classroom:
         while True:
             await asyncio.sleep(HEAR_SECONDS)
             try:
-                self.hub.dispatch(await self.read(others.read))
+                self.hub.dispatch(await self.glance(others.read))
             except Exception:
                 log.exception("could not read the event log; trying again")
 
