@@ -272,19 +272,20 @@ class TableGame:
 
     def _named(self, lines: Sequence[str], seat: int, names: Sequence[str]) -> list[str]:
         """Return `named(lines, (seat,), names)`: each line named once for a seat, at this ply and the next."""
-        shown, out = tuple(names), []
+        shown, said, todo = tuple(names), self._said, []
         for line in lines:
             if "\x00" in line:
                 key = (line, seat, shown)
-                said = self._said.get(key)
-                if said is None:
-                    said = self._said_before.get(key)
-                    if said is None:
-                        said = named((line,), (seat,), names)[0]
-                    self._said[key] = said
-                line = said
-            out.append(line)
-        return out
+                if key not in said:
+                    found = self._said_before.get(key)
+                    if found is None:
+                        todo.append(line)
+                    else:
+                        said[key] = found
+        if todo:  # the lines new to this seat, named at once
+            for line, found in zip(todo, named(todo, (seat,), names), strict=True):
+                said[(line, seat, shown)] = found
+        return [said[(line, seat, shown)] if "\x00" in line else line for line in lines]
 
     def _scores(self, seat: int, names: Sequence[str]) -> list[dict[str, object]]:
         """Return `scores_rows` for `seat`, worked out once per seat, names and epochs scored (an epoch's end)."""

@@ -25,10 +25,13 @@ from typing import Any, Protocol
 
 import orjson
 
+from .wire import UTF8_TEXT
+
 __all__ = ["Hub", "Page"]
 
 log = logging.getLogger("ra_classroom")
 SEND_TIMEOUT = 10.0  # seconds a page may take to take a message before it is dropped
+_NON_STR = orjson.OPT_NON_STR_KEYS  # a view's keys may be numbers (seats)
 BACKLOG = 8  # messages waiting for one slow page before it is closed (it reconnects and gets a fresh view)
 
 
@@ -58,6 +61,9 @@ class Page:
         self.waiting = 0  # messages handed to `send` and not yet sent
         self.heard = time.monotonic()  # when its last message came (or it opened)
         self._lock = asyncio.Lock()  # fair: messages leave in the order they were handed over
+        scope = getattr(ws, "scope", None)  # a server whose protocol takes text as UTF-8 bytes (`wire.UTF8_TEXT`):
+        utf8 = isinstance(scope, dict) and UTF8_TEXT in (scope.get("extensions") or {})
+        self._asgi: Callable[[dict[str, Any]], Awaitable[None]] | None = getattr(ws, "send", None) if utf8 else None
 
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send one message (or its JSON text, encoded once for many pages); a page that cannot take it is closed.
@@ -65,11 +71,15 @@ class Page:
         A message that did not arrive must not leave the page open and behind: it would show an
         old board for good (it reconnects and gets its current view).
         """
-        data = message if isinstance(message, str) else orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
         self.waiting += 1
         try:
             async with self._lock, asyncio.timeout(SEND_TIMEOUT):  # no task of its own, as wait_for would make
-                await self.ws.send_text(data)
+                if isinstance(message, str):
+                    await self.ws.send_text(message)
+                elif self._asgi is not None:  # the JSON's bytes framed as they are, never decoded and encoded again
+                    await self._asgi({"type": "websocket.send", "utf8": orjson.dumps(message, option=_NON_STR)})
+                else:
+                    await self.ws.send_text(orjson.dumps(message, option=_NON_STR).decode())
         except Exception:  # noqa: BLE001 - a page that went away must not stop the others
             log.debug("could not send to a page of student %s; closing it", self.student)
             with contextlib.suppress(Exception):
