@@ -37,6 +37,13 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
     found.close()
 
 
+def joined(conn: Connection, room: str, name: str, now: float) -> int:
+    """Seat a new student named `name` in `room`; return his id."""
+    done = commands.join(conn, room, name, None, now)[0]
+    assert isinstance(done, rooms_of.Joined)
+    return done.student
+
+
 def same(conn: Connection, hot: Hot, **params: object) -> list[tuple[object, ...]]:
     """Return the rows of `hot`, asserting they are SQLAlchemy's for the same statement and parameters."""
     mine = hot.rows(conn, **params)
@@ -52,20 +59,20 @@ def test_hot_statements_find_what_sqlalchemy_finds(db: Database) -> None:
     cache, now = TableCache(), time.time()
     with db.transaction() as conn:
         room, _ = commands.create_room(conn, None, "hot", None, now)
-        ids = [commands.join(conn, room, n, None, now)[0].student for n in NAMES]
+        ids = [joined(conn, room, n, now) for n in NAMES]
         rounds.open_round(conn, room, RoundSpec(kind="ra", group_size=4), cache, now)
     with db.transaction() as conn:
         for n in range(1, len(ids) + 1):  # every length of list, in padded slots and not
             assert same(conn, pages._WHO, ids=ids[:n])
         tables = same(conn, table_moves._ROUND_SEATING, round=1, ids=ids)
         assert {r[-2] for r in tables} == {0, 1}  # two tables of the round
-        table = int(tables[0][0])
+        table = int(str(tables[0][0]))
         locked = same(conn, table_moves._LOCKED_SEATS, table=table)
         assert all(type(r[4]) is bool for r in locked)  # a Boolean column is a bool on either database
         assert same(conn, table_moves._BOTS, table=table) == same(conn, table_moves._BOTS, table=table)
         assert same(conn, pages._LATEST, room=room)[0][1] == room  # a LIMIT: a constant of the statement
         for student in {r[2] for r in tables if r[0] == table and r[2] is not None}:  # bots play the table out
-            table_moves.hand_to_bot(conn, cache, int(student), now)
+            table_moves.hand_to_bot(conn, cache, int(str(student)), now)
         assert len(same(conn, table_moves._MOVES_SINCE, table=table, ply=0)) > 20
         assert same(conn, pages._EARNED, ids=ids) == []
         assert table_moves._MARK.run(conn, table=table, new_ply=0, new_to_move=0, since=now) == 1
@@ -95,7 +102,7 @@ def test_a_second_bid_is_refused_and_the_first_stands(db: Database) -> None:
     cache, now = TableCache(), time.time()
     with db.transaction() as conn:
         room, _ = commands.create_room(conn, None, "bid", None, now)
-        ids = [commands.join(conn, room, n, None, now)[0].student for n in NAMES[:4]]
+        ids = [joined(conn, room, n, now) for n in NAMES[:4]]
         info = rounds.open_round(conn, room, RoundSpec(kind="first", group_size=4), cache, now)
     with db.transaction() as conn:
         assert commands.bid(conn, ids[0], info["round"], 12.5, now)[0] == 1
@@ -134,7 +141,7 @@ def test_a_name_finds_its_student_and_one_from_an_earlier_database(db: Database)
     now = time.time()
     with db.transaction() as conn:
         room, _ = commands.create_room(conn, None, "old", None, now)
-        ann = commands.join(conn, room, "Ann", None, now)[0].student
+        ann = joined(conn, room, "Ann", now)
         shape = skeleton("Ann")
         old = conn.execute(  # seated twice before one skeleton per room held: the later one's holds his id
             insert(students)
