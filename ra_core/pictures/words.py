@@ -85,7 +85,6 @@ def player_name(seat: int, you: Collection[int] = (), names: Sequence[str] = ())
 
 _TOKENS = tuple(f"\x00{q}\x00" for q in range(8))  # a name per seat that no player's holds (a NUL each side)
 _TOLD = re.compile("P([0-7]) \\(\x00\\1\x00\\)")  # a seat's `player_name` told with its token: "P1 (<token 1>)"
-_FORMS = tuple(f"P{q} ({token})" for q, token in enumerate(_TOKENS))  # the same, spelled out per seat
 
 
 def seat_tokens(players: int) -> tuple[str, ...]:
@@ -106,20 +105,16 @@ def named(lines: Sequence[str], you: Collection[int] = (), names: Sequence[str] 
     >>> named(told, {1}, ["Ann", "Bob", "Cy"]) == facts(s, you={1}, names=["Ann", "Bob", "Cy"])
     True
     """
-    if any("\x00" in name for name in names):  # a name that holds a token's NUL: one pass of the pattern
-        return [_TOLD.sub(lambda m: player_name(int(m.group(1)), you, names), line) for line in lines]
-    found: dict[int, str] = {}  # each seat's name for these readers, found once
-    out = []
-    for line in lines:
-        if "\x00" in line:  # a plain replace per token (no name holds a NUL, so none can make another)
-            for q, token in enumerate(_TOKENS):
-                if token in line:
-                    told = found.get(q)
-                    if told is None:
-                        told = found[q] = player_name(q, you, names)
-                    line = line.replace(_FORMS[q], told)
-        out.append(line)
-    return out
+    found: dict[str, str] = {}  # each seat's name for these readers, found once
+
+    def name(m: re.Match[str]) -> str:
+        q = m.group(1)
+        told = found.get(q)
+        if told is None:
+            told = found[q] = player_name(int(q), you, names)
+        return told
+
+    return [_TOLD.sub(name, line) if "\x00" in line else line for line in lines]
 
 
 def ra_track_words(drawn: int, limit: int) -> str:
