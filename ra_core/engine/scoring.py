@@ -167,7 +167,7 @@ def score_epoch(
         gods += d[_GOD]
         floods += flood
         gold_tiles += d[_GOLD]
-        if civ != -5:  # no civilization: none to discard
+        if civ_counts != _NO_CIVILIZATIONS:
             civs = tuple(map(add, civs, civ_counts))
         kept = list(d)
         kept[_GOD] = kept[_FLOOD] = kept[_GOLD] = kept[6] = kept[7] = kept[8] = kept[9] = kept[10] = 0
