@@ -17,6 +17,7 @@ The rulebook's worked examples are the doctests:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import add
 from typing import TYPE_CHECKING
 
 from .records import Breakdown, BreakdownFields, EpochScore, Player, PlayerFields
@@ -67,41 +68,35 @@ def river_points(display: Sequence[int]) -> int:
 
 def civilization_points(display: Sequence[int]) -> int:
     """Return -5 with no civilization, 0 for 1-2 kinds, 5/10/15 for 3/4/5 kinds (R66)."""
-    civs = display[_CIVS]
-    kinds = len(civs) - civs.count(0)
-    return (-5, 0, 0, 5, 10, 15)[kinds]
+    return _CIVILIZATION_POINTS[display[_CIVS].count(0)]
 
 
 def monument_points(display: Sequence[int]) -> int:
     """Return the epoch-3 monument points: variety (1-6, 10, 15) plus 5/10/15 per set of 3/4/5 (R70)."""
     monuments = display[_MONUMENTS]
-    kinds = len(monuments) - monuments.count(0)
-    variety = kinds if kinds <= 6 else (10 if kinds == 7 else 15)
-    sets = 0
+    points = _VARIETY_POINTS[monuments.count(0)]
     for copies in monuments:
         if copies >= 3:
-            sets += _SET_POINTS[copies]
-    return variety + sets
+            points += _SET_POINTS[copies]
+    return points
 
 
-_SET_POINTS = (0, 0, 0, 5, 10, 15)  # by copies of one monument kind (R70)
 # The civilization and monument kinds are contiguous in `Tile`, so a slice picks them out.
 _CIVS = slice(CIVILIZATIONS[0], CIVILIZATIONS[-1] + 1)
 _MONUMENTS = slice(MONUMENTS[0], MONUMENTS[-1] + 1)
 assert tuple(Tile(i) for i in range(23)[_CIVS]) == CIVILIZATIONS
 assert tuple(Tile(i) for i in range(23)[_MONUMENTS]) == MONUMENTS
+# Points looked up by how many kinds are missing: counting the zeros of a slice is one call.
+_CIVILIZATION_POINTS = (15, 10, 5, 0, 0, -5)  # R66: 5, 4, 3, 2, 1, 0 kinds of civilization
+_VARIETY_POINTS = (15, 10, 6, 5, 4, 3, 2, 1, 0)  # R70: 8, 7, 6, ..., 0 kinds of monument
+_SET_POINTS = (0, 0, 0, 5, 10, 15)  # R70: by copies of one monument kind
 
 
 def _most_and_fewest(values: Sequence[int], bonus: int, penalty: int) -> list[int]:
     hi, lo = max(values), min(values)
-    points = [0] * len(values)
-    if hi != lo:  # all equal: nobody scores (R64, R71)
-        for i, v in enumerate(values):
-            if v == hi:
-                points[i] = bonus
-            elif v == lo:
-                points[i] = penalty
-    return points
+    if hi == lo:  # all equal: nobody scores (R64, R71)
+        return [0] * len(values)
+    return [bonus if v == hi else penalty if v == lo else 0 for v in values]
 
 
 def pharaoh_points(pharaohs: Sequence[int], penalties: bool = True) -> list[int]:
@@ -139,6 +134,10 @@ def score_epoch(
         the players as the next epoch finds them (fame added with the floor of R69; gods,
         gold, civilizations and floods discarded; after epochs 1 and 2 every sun face up,
         R49), the `EpochScore`, and the count tuple of tiles those discards sent to the box.
+
+    Each display is read once: the categories are worked out inline, as `god_points`,
+    `river_points`, `civilization_points` and `gold_points` state them (a function call costs
+    more than the rule it applies, and this runs for every player at every epoch's end).
     """
     final = epoch == EPOCHS
     penalties = rules.penalties_apply(epoch)
@@ -148,10 +147,15 @@ def score_epoch(
     floor = rules.fame_floor
     after: list[Player] = []
     breakdowns: list[Breakdown] = []
-    boxed = [0] * len(EMPTY)
+    gods = floods = gold_tiles = 0  # R60: what the discards send to the box, summed over the players
+    civs = _NO_CIVILIZATIONS
     for (suns_up, suns_down, d, fame_before), pharaohs, suns in zip(players, pharaoh, sun, strict=True):
-        god, river, civ, gold = god_points(d), river_points(d), civilization_points(d), gold_points(d)
-        monument = monument_points(d) if final else 0
+        flood, civ_counts = d[_FLOOD], d[_CIVS]
+        god = 2 * d[_GOD]  # R63
+        river = flood + d[_NILE] if flood else 0  # R65
+        civ = _CIVILIZATION_POINTS[civ_counts.count(0)]  # R66
+        gold = 3 * d[_GOLD]  # R67
+        monument = monument_points(d) if final else 0  # R70
         fame = fame_before + god + pharaohs + river + civ + gold + monument + suns
         if floor and fame < 0:  # R69, D4
             fame = 0
@@ -159,16 +163,28 @@ def score_epoch(
         breakdowns.append(_new(Breakdown, breakdown))
         if suns_down and not final:  # R49: the suns won this epoch are turned face up for the next
             suns_up, suns_down = tuple(sorted(suns_up + suns_down)), ()
+        # R60: gods, gold, civilizations and floods leave the game; pharaohs, Niles and monuments stay
+        gods += d[_GOD]
+        floods += flood
+        gold_tiles += d[_GOLD]
+        if civ_counts != _NO_CIVILIZATIONS:
+            civs = tuple(map(add, civs, civ_counts))
         kept = list(d)
-        for t in _DISCARDED:  # R60: gods, gold, civilizations and floods leave the game
-            boxed[t] += kept[t]
-            kept[t] = 0
+        kept[_GOD] = kept[_FLOOD] = kept[_GOLD] = kept[6] = kept[7] = kept[8] = kept[9] = kept[10] = 0
         player: PlayerFields = (suns_up, suns_down, tuple(kept), fame)
         after.append(_new(Player, player))
-    return tuple(after), EpochScore(epoch, tuple(breakdowns)), tuple(boxed)
+    boxed = (0, gods, 0, 0, floods, gold_tiles, *civs) + _NO_MONUMENTS_DISASTERS
+    score: tuple[int, tuple[Breakdown, ...]] = (epoch, tuple(breakdowns))
+    return tuple(after), _new(EpochScore, score), boxed
 
 
-_DISCARDED = [int(t) for t in sorted(DISCARDED_AFTER_EPOCH)]
+# The display's layout that `score_epoch` relies on: ra, god, pharaoh, Nile, flood, gold, the
+# civilizations (6-10), then the monuments and the disasters. Plain stores into a list copy are
+# the cheapest way to zero the discarded kinds (fewer new objects than slicing, no call per kind).
+assert (_GOD, _PHARAOH, _NILE, _FLOOD, _GOLD, _CIVS.start, _CIVS.stop) == (1, 2, 3, 4, 5, 6, 11)
+assert {_GOD, _FLOOD, _GOLD, *range(_CIVS.start, _CIVS.stop)} == set(DISCARDED_AFTER_EPOCH)
+_NO_CIVILIZATIONS = (0,) * len(CIVILIZATIONS)
+_NO_MONUMENTS_DISASTERS = (0,) * (len(EMPTY) - _CIVS.stop)
 # Builds a record from a plain tuple of its fields, typed so that mypy checks each: half the
 # instructions of calling the record's class (see the hot-path section of `transitions`).
 _new = tuple.__new__

@@ -169,7 +169,12 @@ def _end_epoch(
     rules, epoch = s.rules, s.epoch
     players, score, boxed = score_epoch(players, epoch, rules)  # R49: after epochs 1 and 2, every sun face up
     # R60: the discards after scoring; R59: the tiles left on the auction track, and the Ra tiles
-    box = _add(_add_counts(box, boxed), track + (_RA,) * ra_count)
+    counts = list(map(add, box, boxed))
+    counts[_RA] += ra_count
+    for t in track:
+        if t is not None:
+            counts[t] += 1
+    box = tuple(counts)
     scores = (*s.scores, score)
     legal: tuple[Action, ...] = ()
     if epoch == EPOCHS:  # the game is over
