@@ -10,6 +10,7 @@ of a busy port.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
@@ -144,15 +145,33 @@ def serve(
             lifespan="on",
         )
         server = uvicorn.Server(config)
-        server.run(sockets=[_shared_socket(host, port)] if shared_port > 0 else None)
+        server.run(sockets=[_listening_socket(host, port, shared=shared_port > 0)])
 
 
-def _shared_socket(host: str, port: int) -> socket.socket:
-    """Return a socket bound to `host`:`port` that other processes may bind too (the system spreads connections)."""
+#: The exit status of a server whose port another program holds (errno's EADDRINUSE on Linux): the
+#: one who started it may start it again on another port (`ServerProcess.start`).
+PORT_IN_USE = 98
+
+
+def _listening_socket(host: str, port: int, *, shared: bool) -> socket.socket:
+    """Return a socket bound to `host`:`port` as uvicorn binds one (reusing the address).
+
+    With `shared`, other processes may bind the port too (the system spreads the connections over
+    them). A port another program holds ends this process with `PORT_IN_USE`, and says so.
+    """
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind((host, port))
+    if shared:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        print(f"cannot listen on {host}:{port}: {error.strerror}", file=sys.stderr, flush=True)
+        if error.errno == errno.EADDRINUSE:
+            sys.exit(PORT_IN_USE)
+        raise
+    sock.set_inheritable(True)
     return sock
 
 
@@ -166,6 +185,9 @@ def _supervise(count: int, command: list[str], env: dict[str, str]) -> None:
         while not stopping:
             time.sleep(0.5)
             for k, child in enumerate(children):
+                if child.poll() == PORT_IN_USE:  # the port is another program's: starting again would not help
+                    stopping.append(PORT_IN_USE)
+                    break
                 if child.poll() is not None and not stopping:
                     print(f"server process {child.pid} exited with {child.returncode}; starting another", flush=True)
                     children[k] = subprocess.Popen(command, env=env)
@@ -177,6 +199,8 @@ def _supervise(count: int, command: list[str], env: dict[str, str]) -> None:
                 child.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 child.kill()
+    if PORT_IN_USE in stopping:
+        sys.exit(PORT_IN_USE)
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -320,8 +344,8 @@ class ServerProcess:
         others = False  # another server answered on the port
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                if others:
-                    raise PortTaken(f"another server took port {self.port}")
+                if others or self.proc.returncode == PORT_IN_USE:
+                    raise PortTaken(f"another program took port {self.port}")
                 raise RuntimeError(f"the classroom server exited with {self.proc.returncode}; see {self.log}")
             try:
                 with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as r:
