@@ -134,10 +134,6 @@ def score_epoch(
         the players as the next epoch finds them (fame added with the floor of R69; gods,
         gold, civilizations and floods discarded; after epochs 1 and 2 every sun face up,
         R49), the `EpochScore`, and the count tuple of tiles those discards sent to the box.
-
-    Each display is read once: the categories are worked out inline, as `god_points`,
-    `river_points`, `civilization_points` and `gold_points` state them (a function call costs
-    more than the rule it applies, and this runs for every player at every epoch's end).
     """
     final = epoch == EPOCHS
     penalties = rules.penalties_apply(epoch)
@@ -151,10 +147,7 @@ def score_epoch(
     civs = _NO_CIVILIZATIONS
     for (suns_up, suns_down, d, fame_before), pharaohs, suns in zip(players, pharaoh, sun, strict=True):
         flood, civ_counts = d[_FLOOD], d[_CIVS]
-        god = 2 * d[_GOD]  # R63
-        river = flood + d[_NILE] if flood else 0  # R65
-        civ = _CIVILIZATION_POINTS[civ_counts.count(0)]  # R66
-        gold = 3 * d[_GOLD]  # R67
+        god, river, civ, gold = god_points(d), river_points(d), civilization_points(d), gold_points(d)
         monument = monument_points(d) if final else 0  # R70
         fame = fame_before + god + pharaohs + river + civ + gold + monument + suns
         if floor and fame < 0:  # R69, D4
